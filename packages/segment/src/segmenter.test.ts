@@ -1,0 +1,168 @@
+import { readFileSync } from "node:fs";
+import { gunzipSync } from "node:zlib";
+import { describe, expect, it } from "vitest";
+import { Doctype, Segmenter, segmentHtml } from "./index.js";
+
+const sample = (id: string) =>
+  gunzipSync(readFileSync(new URL(`../../../fixtures/wcxb-sample/html/${id}.html.gz`, import.meta.url))).toString("utf8");
+
+const texts = (html: string) => segmentHtml(html).blocks.map((b) => b.text);
+
+describe("block boundaries", () => {
+  it("splits at block-level tags and keeps inline tags inside the block", () => {
+    expect(texts("<div>One <b>bold</b> <a href=x>link</a>.<p>Two</p>Three</div><ul><li>Four<li>Five</ul>")).toEqual([
+      "One bold link.", "Two", "Three", "Four", "Five",
+    ]);
+  });
+
+  it("joins adjacent inline text without inventing spaces and folds whitespace", () => {
+    expect(texts("<p>un<span>believ</span>able \n\t  words&nbsp; here </p>")).toEqual(["unbelievable words here"]);
+  });
+
+  it("treats one <br> as a space and a run of two or more as a boundary", () => {
+    expect(texts("<p>line one<br>line two<br><br>next block<br/><br/><br/>last</p>")).toEqual([
+      "line one line two", "next block", "last",
+    ]);
+  });
+
+  it("drops scripts, styles, templates, svg, comments, hidden elements and the head", () => {
+    const html = `<html><head><title>T</title><style>p{}</style></head><body>
+      <script>var x = "<p>no</p>";</script><!-- a comment -->
+      <p>visible</p><template><p>tpl</p></template><svg><text>svg text</text></svg>
+      <div hidden>hidden attr</div><div style="display: none">hidden style</div><span aria-hidden="true">icon</span>
+      <select><option>Country</option></select><p>end</p></body></html>`;
+    expect(texts(html)).toEqual(["visible", "end"]);
+  });
+
+  it("keeps <noscript> text, where some sites put their only copy of the content", () => {
+    expect(texts("<noscript><p>Post body</p></noscript>")).toEqual(["Post body"]);
+  });
+
+  it("decodes entities", () => {
+    expect(texts("<p>caf&eacute; &amp; cr&#232;me &lt;tag&gt; &#x1F600;</p>")).toEqual(["café & crème <tag> 😀"]);
+  });
+});
+
+describe("what each block carries", () => {
+  const doc = segmentHtml(`<!DOCTYPE html><html><head><title> The   Title </title></head><body>
+    <nav class="main-nav" id="top"><ul><li><a href="/">Home</a></li><li><a href="/a">About us</a></li></ul></nav>
+    <article class="post"><h2>Heading</h2><p>Text with <a href="/x">two</a> <a href="/y">links</a> inside.</p></article>
+    </body></html>`);
+
+  it("reads the title and the doctype", () => {
+    expect(doc.title).toBe("The Title");
+    expect(doc.doctype).toBe(Doctype.Html5);
+  });
+
+  it("records tag path, container, class/id words, heading level", () => {
+    const [home, about, heading, para] = doc.blocks;
+    expect(home.tagPath).toBe("html/body/nav/ul/li/a");
+    expect(home.container).toBe("li");
+    expect(home.classIds).toBe("main-nav top");
+    expect(about.text).toBe("About us");
+    expect(heading.heading).toBe(2);
+    expect(heading.container).toBe("h2");
+    expect(para.heading).toBe(0);
+    expect(para.classIds).toBe("post");
+    expect(para.tagPath).toBe("html/body/article/p");
+  });
+
+  it("counts anchors and anchor characters", () => {
+    const para = doc.blocks[3];
+    expect(para.text).toBe("Text with two links inside.");
+    expect(para.anchorCount).toBe(2);
+    expect(para.anchorChars).toBe("two".length + "links".length);
+    expect(doc.blocks[0].anchorChars).toBe(4);
+  });
+
+  it("counts markup and text so that the document adds up", () => {
+    let text = 0;
+    for (const b of doc.blocks) {
+      expect(b.textChars).toBe(b.text.length);
+      expect(b.markupChars).toBeGreaterThan(0);
+      text += b.textChars;
+    }
+    expect(doc.textChars).toBe(text);
+    expect(doc.markupChars).toBeGreaterThan(doc.textChars);
+  });
+
+  it("gives blocks of one section the same parent id", () => {
+    const [home, about, heading, para] = doc.blocks;
+    expect(home.parentId).toBe(about.parentId); // both li in the same ul
+    expect(heading.parentId).toBe(para.parentId); // both in the article
+    expect(home.parentId).not.toBe(para.parentId);
+  });
+
+  it("counts empty blocks before a block", () => {
+    const blocks = segmentHtml("<p>a</p><div></div><div> </div><p>b</p>").blocks;
+    expect(blocks[1].emptyBefore).toBeGreaterThanOrEqual(2);
+  });
+
+  it("classifies doctypes", () => {
+    expect(segmentHtml('<!DOCTYPE HTML PUBLIC "-//W3C//DTD HTML 4.01//EN"><p>x</p>').doctype).toBe(Doctype.Html4);
+    expect(segmentHtml('<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0 Strict//EN"><p>x</p>').doctype).toBe(Doctype.Xhtml);
+    expect(segmentHtml("<p>x</p>").doctype).toBe(Doctype.Undeclared);
+  });
+});
+
+describe("hostile input", () => {
+  it("caps the tag path of deeply nested text", () => {
+    const depth = 3000;
+    const doc = segmentHtml("<div>".repeat(depth) + "deep text" + "</div>".repeat(depth));
+    expect(doc.blocks.map((b) => b.text)).toEqual(["deep text"]);
+    expect(doc.truncated).toBe(false);
+    expect(doc.blocks[0].tagPath.startsWith("…/div")).toBe(true);
+    expect(doc.blocks[0].tagPath.split("/").length).toBeLessThanOrEqual(49);
+  });
+
+  it("cuts 100,000-deep nesting at MAX_NESTING in bounded time and says so", () => {
+    const depth = 100_000;
+    const started = Date.now();
+    const doc = segmentHtml("<p>before</p>" + "<div>".repeat(depth) + "deep text" + "</div>".repeat(depth));
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(doc.truncated).toBe(true);
+    expect(doc.blocks.map((b) => b.text)).toEqual(["before"]);
+  });
+
+  it("handles a 10 MB text node in bounded time", () => {
+    const started = Date.now();
+    const doc = segmentHtml(`<p>${"word ".repeat(2_000_000)}</p>`);
+    expect(doc.blocks).toHaveLength(1);
+    expect(doc.blocks[0].textChars).toBe(2_000_000 * 5 - 1);
+    expect(Date.now() - started).toBeLessThan(10_000);
+  });
+
+  it("copes with unclosed and stray tags", () => {
+    expect(texts("<div><p>open<p>again</span></div></div></td>tail")).toEqual(["open", "again", "tail"]);
+  });
+
+  it("is reusable: a Segmenter gives the same result twice and keeps no state between documents", () => {
+    const segmenter = new Segmenter();
+    const first = segmenter.segment("<p>one</p><div>two");
+    segmenter.segment("<div><div><div>unclosed");
+    expect(segmenter.segment("<p>one</p><div>two")).toEqual(first);
+  });
+});
+
+describe("real pages", () => {
+  it("finds the nginx documentation's navigation and its body text", () => {
+    const doc = segmentHtml(sample("0684"));
+    expect(doc.title).toBe("Module ngx_http_rewrite_module");
+    const news = doc.blocks.find((b) => b.text === "news");
+    expect(news?.tagPath).toContain("/nav/");
+    expect(news?.anchorCount).toBe(1);
+    const directive = doc.blocks.find((b) => b.text.startsWith("The ngx_http_rewrite_module module is used to change request URI"));
+    expect(directive).toBeDefined();
+    expect(directive!.anchorChars / directive!.textChars).toBeLessThan(0.3);
+  });
+
+  it("keeps every paragraph of a real article as its own block", () => {
+    const html = sample("0437");
+    const doc = segmentHtml(html);
+    expect(doc.blocks.length).toBeGreaterThan(20);
+    for (const b of doc.blocks) {
+      expect(b.text).toBe(b.text.trim());
+      expect(b.text).not.toMatch(/\s{2,}/);
+    }
+  });
+});

@@ -1,0 +1,53 @@
+/** Doctype classes used by the texrex document features. */
+export enum Doctype {
+  Undeclared = 0,
+  Html4 = 1,
+  Html5 = 2,
+  Xhtml = 3,
+}
+
+/** A run of text between two block-level boundaries, with what classifiers need to know about it. */
+export interface Block {
+  /** Position in the document's block array (empty blocks are not in the array, see emptyBefore). */
+  index: number;
+  /** Whitespace-folded text. Never empty. */
+  text: string;
+  /** Ancestor tag names from the root, joined by "/", e.g. "html/body/div/article/p". */
+  tagPath: string;
+  /** Name of the nearest enclosing block-level element ("p", "div", "td", "li", "h2", ...). */
+  container: string;
+  /**
+   * Lowercased class and id words of the innermost six ancestors that have any, outermost first;
+   * one element's words are space separated, elements are separated by " | ".
+   */
+  classIds: string;
+  /** 1-6 when the block is a heading h1-h6, else 0. */
+  heading: number;
+  /** Number of <a href> elements that contribute text to the block. */
+  anchorCount: number;
+  /** Characters of the block's text that lie inside <a> elements. */
+  anchorChars: number;
+  /** Characters of markup (tags, attributes, comments, scripts, skipped elements) since the previous block. */
+  markupChars: number;
+  /** Characters of text in the block (text.length). */
+  textChars: number;
+  /** Empty blocks (boundaries with no text) seen right before this one. */
+  emptyBefore: number;
+  /**
+   * Document-unique ids of the block-level element enclosing the block's container, and of the one
+   * above that (0 when there is none): blocks sharing an id sit in the same section of the page.
+   */
+  parentId: number;
+  grandparentId: number;
+}
+
+export interface SegmentedDocument {
+  title: string;
+  doctype: Doctype;
+  blocks: Block[];
+  /** Total markup characters and text characters of the whole document. */
+  markupChars: number;
+  textChars: number;
+  /** True when parsing stopped early because nesting went deeper than MAX_NESTING (see segmenter). */
+  truncated: boolean;
+}
