@@ -1,0 +1,265 @@
+/**
+ * The extended features, appended after the 37 texrex values: where the block sits (semantic
+ * ancestors, class/id words), what its neighbours look like, and a few cheap language cues.
+ * Each is in [0, 1]. Kept because domain-split cross-validation shows they help (see README).
+ */
+import type { SegmentedDocument } from "@winnow/segment";
+import { CLASS_WORD_GROUPS, CLASS_WORD_GROUP_COUNT, classWordMask } from "./class-words.js";
+import type { FeatureSpec, DocumentContext } from "./texrex.js";
+
+/** Ancestor elements whose presence on the tag path is a feature of its own. */
+export const ANCESTOR_TAGS = [
+  "nav", "header", "footer", "aside", "article", "main", "form", "ul|ol", "table", "figure", "a", "blockquote",
+] as const;
+
+const ANCESTOR_BIT = new Map<string, number>();
+ANCESTOR_TAGS.forEach((names, bit) => {
+  for (const name of names.split("|")) ANCESTOR_BIT.set(name, bit);
+});
+
+/** "class_near_*" reads the class/id words of the innermost this-many ancestors that have any. */
+const NEAR_ELEMENTS = 2;
+const CLASS_ID_SEPARATOR = " | ";
+
+function nearClassIds(classIds: string): string {
+  let at = classIds.length;
+  for (let k = 0; k < NEAR_ELEMENTS; k++) {
+    at = classIds.lastIndexOf(CLASS_ID_SEPARATOR, at - 1);
+    if (at < 0) return classIds;
+  }
+  return classIds.slice(at + CLASS_ID_SEPARATOR.length);
+}
+const LOG_WORDS = Math.log1p(500);
+const LOG_BLOCKS = Math.log1p(2000);
+const LOG_SECTION_BLOCKS = Math.log1p(200);
+
+/** Function words of English; their density separates running prose from lists of names and links. */
+const STOPWORDS = new Set(
+  ("a about after all also an and any are as at be because been but by can could did do does for from had has have " +
+    "he her his how i if in into is it its just me more most my no not of on one only or other our out over she so " +
+    "some than that the their them then there these they this to up us was we were what when which who will with " +
+    "would you your").split(" "),
+);
+const WORD = /[\p{L}\p{N}]+/gu;
+
+export const EXTENDED_SPECS: readonly FeatureSpec[] = [
+  { name: "anchor_char_ratio", group: "extended", scaling: "anchor chars / block chars" },
+  { name: "words", group: "extended", scaling: "log(1+words) / log(501), clamped" },
+  { name: "is_heading", group: "extended", scaling: "{0,1}" },
+  { name: "depth", group: "extended", scaling: "tag path length / 40, clamped" },
+  ...ANCESTOR_TAGS.map((t) => ({ name: `inside_${t.replace("|", "_")}`, group: "extended", scaling: "{0,1}" })),
+  ...CLASS_WORD_GROUPS.map(([g]) => ({ name: `class_${g}`, group: "extended", scaling: "{0,1}: any ancestor" })),
+  ...CLASS_WORD_GROUPS.map(([g]) => ({ name: `class_near_${g}`, group: "extended", scaling: "{0,1}: innermost ancestors" })),
+  { name: "prev_anchor_char_ratio", group: "extended", scaling: "of block i-1 (0 at the start)" },
+  { name: "next_anchor_char_ratio", group: "extended", scaling: "of block i+1 (0 at the end)" },
+  { name: "prev_words", group: "extended", scaling: "words of block i-1, as 'words'" },
+  { name: "next_words", group: "extended", scaling: "words of block i+1, as 'words'" },
+  { name: "window_text_share", group: "extended", scaling: "text chars of blocks i-3..i+3 / document text" },
+  { name: "text_position_raw", group: "extended", scaling: "percentile in the text mass, not folded" },
+  { name: "block_position_raw", group: "extended", scaling: "percentile in the block array, not folded" },
+  { name: "title_overlap", group: "extended", scaling: "share of the block's words that occur in <title>" },
+  { name: "stopwords", group: "extended", scaling: "share of words that are English function words" },
+  { name: "longest_ratio", group: "extended", scaling: "block chars / longest block's chars" },
+  { name: "document_blocks", group: "extended", scaling: "log(1+blocks) / log(2001), clamped" },
+  { name: "same_path_run", group: "extended", scaling: "neighbours within 5 with the same tag path / 10" },
+  { name: "window_anchor_ratio", group: "extended", scaling: "anchor chars / text chars over blocks i-2..i+2" },
+  { name: "parent_text_share", group: "extended", scaling: "text chars under the parent element / document text" },
+  { name: "parent_anchor_ratio", group: "extended", scaling: "anchor chars / text chars under the parent element" },
+  { name: "parent_blocks", group: "extended", scaling: "log(1+blocks under the parent) / log(201), clamped" },
+  { name: "grandparent_text_share", group: "extended", scaling: "as parent_text_share, one level up" },
+  { name: "grandparent_anchor_ratio", group: "extended", scaling: "as parent_anchor_ratio, one level up" },
+  { name: "grandparent_blocks", group: "extended", scaling: "as parent_blocks, one level up" },
+  { name: "is_title_heading", group: "extended", scaling: "{0,1}: the heading that best matches <title>" },
+  { name: "after_title_heading", group: "extended", scaling: "{0,1}: at or after that heading (0 when none)" },
+  { name: "title_heading_distance", group: "extended", scaling: "|blocks to that heading| / 50, clamped (1 when none)" },
+  { name: "density_peak", group: "extended", scaling: "non-link text over blocks i-4..i+4 / its maximum in the document" },
+];
+
+function clamp01(x: number): number {
+  return x > 1 ? 1 : x < 0 ? 0 : x;
+}
+
+function ancestorMask(tagPath: string): number {
+  let mask = 0;
+  let start = 0;
+  for (let i = 0; i <= tagPath.length; i++) {
+    if (i === tagPath.length || tagPath.charCodeAt(i) === 47 /* / */) {
+      const bit = ANCESTOR_BIT.get(tagPath.slice(start, i));
+      if (bit !== undefined) mask |= 1 << bit;
+      start = i + 1;
+    }
+  }
+  return mask;
+}
+
+function pathDepth(tagPath: string): number {
+  let depth = 1;
+  for (let i = 0; i < tagPath.length; i++) if (tagPath.charCodeAt(i) === 47) depth++;
+  return depth;
+}
+
+/** Per-document values of the extended set, computed once per document. */
+export interface ExtendedContext {
+  titleWords: Set<string>;
+  longest: number;
+  /** Text chars, anchor chars and block counts per section id (Block.parentId / grandparentId). */
+  sectionText: Float64Array;
+  sectionAnchor: Float64Array;
+  sectionBlocks: Int32Array;
+  /** Index of the heading that best matches the title, -1 when none does. */
+  titleHeading: number;
+  /** Non-link text over a sliding window of blocks, divided by its maximum. */
+  density: Float32Array;
+  /** Caches: many blocks share their ancestors' strings. */
+  classMasks: Map<string, number>;
+  pathMasks: Map<string, number>;
+}
+
+const DENSITY_RADIUS = 4;
+
+export function extendedContext(doc: SegmentedDocument): ExtendedContext {
+  const blocks = doc.blocks;
+  const n = blocks.length;
+  let longest = 1, maxId = 0;
+  for (const b of blocks) {
+    if (b.textChars > longest) longest = b.textChars;
+    if (b.parentId > maxId) maxId = b.parentId;
+    if (b.grandparentId > maxId) maxId = b.grandparentId;
+  }
+  const sectionText = new Float64Array(maxId + 1);
+  const sectionAnchor = new Float64Array(maxId + 1);
+  const sectionBlocks = new Int32Array(maxId + 1);
+  for (const b of blocks) {
+    for (const id of [b.parentId, b.grandparentId]) {
+      sectionText[id] += b.textChars;
+      sectionAnchor[id] += b.anchorChars;
+      sectionBlocks[id]++;
+    }
+  }
+  const titleWords = new Set(doc.title.toLowerCase().match(WORD) ?? []);
+  return {
+    titleWords, longest, sectionText, sectionAnchor, sectionBlocks,
+    titleHeading: findTitleHeading(doc, titleWords),
+    density: textDensity(doc),
+    classMasks: new Map(), pathMasks: new Map(),
+  };
+}
+
+/** The heading whose words best cover the title's (h1 preferred on ties); -1 if none covers half. */
+function findTitleHeading(doc: SegmentedDocument, titleWords: Set<string>): number {
+  if (titleWords.size === 0) return -1;
+  let best = -1, bestScore = 0.5;
+  for (const b of doc.blocks) {
+    if (b.heading === 0) continue;
+    const words = new Set(b.text.toLowerCase().match(WORD) ?? []);
+    let shared = 0;
+    for (const w of words) if (titleWords.has(w)) shared++;
+    const score = shared / Math.max(titleWords.size, words.size) + (b.heading === 1 ? 0.01 : 0);
+    if (score > bestScore) {
+      bestScore = score;
+      best = b.index;
+    }
+  }
+  return best;
+}
+
+function textDensity(doc: SegmentedDocument): Float32Array {
+  const blocks = doc.blocks;
+  const n = blocks.length;
+  const prefix = new Float64Array(n + 1);
+  for (let i = 0; i < n; i++) prefix[i + 1] = prefix[i] + blocks[i].textChars - blocks[i].anchorChars;
+  const density = new Float32Array(n);
+  let max = 0;
+  for (let i = 0; i < n; i++) {
+    const v = prefix[Math.min(n, i + DENSITY_RADIUS + 1)] - prefix[Math.max(0, i - DENSITY_RADIUS)];
+    density[i] = v;
+    if (v > max) max = v;
+  }
+  if (max > 0) for (let i = 0; i < n; i++) density[i] /= max;
+  return density;
+}
+
+function cached(cache: Map<string, number>, key: string, compute: (key: string) => number): number {
+  let value = cache.get(key);
+  if (value === undefined) {
+    value = compute(key);
+    cache.set(key, value);
+  }
+  return value;
+}
+
+function wordsScaled(words: number): number {
+  return clamp01(Math.log1p(words) / LOG_WORDS);
+}
+
+/** Write the extended values of block i at out[offset..]. */
+export function writeExtended(
+  doc: SegmentedDocument, ctx: DocumentContext, ext: ExtendedContext, i: number, out: Float32Array, offset: number,
+): void {
+  const blocks = doc.blocks;
+  const n = blocks.length;
+  const block = blocks[i];
+  const s = ctx.stats[i];
+  const chars = Math.max(1, block.textChars);
+  let k = offset;
+  out[k++] = block.anchorChars / chars;
+  out[k++] = wordsScaled(s.words);
+  out[k++] = block.heading > 0 ? 1 : 0;
+  out[k++] = clamp01(pathDepth(block.tagPath) / 40);
+
+  const ancestors = cached(ext.pathMasks, block.tagPath, ancestorMask);
+  for (let b = 0; b < ANCESTOR_TAGS.length; b++) out[k++] = (ancestors >> b) & 1;
+  const classes = cached(ext.classMasks, block.classIds, classWordMask);
+  for (let g = 0; g < CLASS_WORD_GROUP_COUNT; g++) out[k++] = (classes >> g) & 1;
+  const inner = cached(ext.classMasks, nearClassIds(block.classIds), classWordMask);
+  for (let g = 0; g < CLASS_WORD_GROUP_COUNT; g++) out[k++] = (inner >> g) & 1;
+
+  const prev = i > 0 ? blocks[i - 1] : undefined;
+  const next = i + 1 < n ? blocks[i + 1] : undefined;
+  out[k++] = prev ? prev.anchorChars / Math.max(1, prev.textChars) : 0;
+  out[k++] = next ? next.anchorChars / Math.max(1, next.textChars) : 0;
+  out[k++] = prev ? wordsScaled(ctx.stats[i - 1].words) : 0;
+  out[k++] = next ? wordsScaled(ctx.stats[i + 1].words) : 0;
+
+  const total = ctx.totalText;
+  const lo = Math.max(0, i - 3), hi = Math.min(n, i + 4);
+  out[k++] = total === 0 ? 0 : (ctx.textBefore[hi] - ctx.textBefore[lo]) / total;
+  out[k++] = total === 0 ? 0 : (ctx.textBefore[i] + block.textChars / 2) / total;
+  out[k++] = n <= 1 ? 0 : i / (n - 1);
+
+  let words = 0, inTitle = 0, stop = 0;
+  WORD.lastIndex = 0;
+  const lower = block.text.toLowerCase();
+  let match: RegExpExecArray | null;
+  while ((match = WORD.exec(lower)) !== null) {
+    words++;
+    if (ext.titleWords.has(match[0])) inTitle++;
+    if (STOPWORDS.has(match[0])) stop++;
+  }
+  out[k++] = words === 0 ? 0 : inTitle / words;
+  out[k++] = words === 0 ? 0 : stop / words;
+  out[k++] = block.textChars / ext.longest;
+  out[k++] = clamp01(Math.log1p(n) / LOG_BLOCKS);
+
+  let samePath = 0;
+  for (let j = Math.max(0, i - 5); j < Math.min(n, i + 6); j++) if (j !== i && blocks[j].tagPath === block.tagPath) samePath++;
+  out[k++] = samePath / 10;
+  let anchorChars = 0, textChars = 0;
+  for (let j = Math.max(0, i - 2); j < Math.min(n, i + 3); j++) {
+    anchorChars += blocks[j].anchorChars;
+    textChars += blocks[j].textChars;
+  }
+  out[k++] = textChars === 0 ? 0 : anchorChars / textChars;
+
+  for (const id of [block.parentId, block.grandparentId]) {
+    const text = ext.sectionText[id];
+    out[k++] = total === 0 ? 0 : text / total;
+    out[k++] = text === 0 ? 0 : ext.sectionAnchor[id] / text;
+    out[k++] = clamp01(Math.log1p(ext.sectionBlocks[id]) / LOG_SECTION_BLOCKS);
+  }
+  const anchor = ext.titleHeading;
+  out[k++] = anchor === i ? 1 : 0;
+  out[k++] = anchor >= 0 && i >= anchor ? 1 : 0;
+  out[k++] = anchor < 0 ? 1 : clamp01(Math.abs(i - anchor) / 50);
+  out[k++] = ext.density[i];
+}

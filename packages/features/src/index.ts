@@ -1,0 +1,8 @@
+export { TEXREX37, TEXREX_EXTENDED, featureSetByName, type FeatureSet } from "./feature-sets.js";
+export {
+  TEXREX_SPECS, CONTAINER_GROUPS, SCALE, containerGroup, fold, documentContext, writeTexrex,
+  type FeatureSpec, type DocumentContext,
+} from "./texrex.js";
+export { EXTENDED_SPECS, ANCESTOR_TAGS, extendedContext, writeExtended, type ExtendedContext } from "./extended.js";
+export { CLASS_WORD_GROUPS, classWordMask } from "./class-words.js";
+export { textStats, isPunctuation, type TextStats } from "./text-stats.js";

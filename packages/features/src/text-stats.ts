@@ -1,0 +1,98 @@
+/**
+ * Character-level statistics of a block in one pass over its char codes (no regex per character).
+ * Letter, digit and punctuation classes are exact for ASCII and Latin-1 and approximate beyond
+ * (code points from U+00C0 up count as letters unless they lie in a punctuation block): enough
+ * for proportions, and much cheaper than a Unicode property test per character.
+ */
+
+export interface TextStats {
+  chars: number;
+  letters: number;
+  uppercase: number;
+  digits: number;
+  punctuation: number;
+  words: number;
+  sentences: number;
+  copyright: boolean;
+  endsWithPunctuation: boolean;
+  emails: number;
+  urls: number;
+  hashtags: number;
+}
+
+export function isPunctuation(c: number): boolean {
+  if (c < 128) return (c >= 33 && c <= 47) || (c >= 58 && c <= 64) || (c >= 91 && c <= 96) || (c >= 123 && c <= 126);
+  return (
+    c === 0xa1 || c === 0xab || c === 0xb7 || c === 0xbb || c === 0xbf ||
+    (c >= 0x2010 && c <= 0x2027) || (c >= 0x2030 && c <= 0x205e) ||
+    (c >= 0x3001 && c <= 0x3003) || (c >= 0x3008 && c <= 0x3011) ||
+    (c >= 0xff01 && c <= 0xff0f) || (c >= 0xff1a && c <= 0xff20)
+  );
+}
+
+function isLetter(c: number): boolean {
+  if (c < 128) return (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+  return c >= 0xc0 && c !== 0xd7 && c !== 0xf7 && !isPunctuation(c) && c !== 0x3000 && !(c >= 0x2000 && c <= 0x200b);
+}
+
+function isSentenceEnd(c: number): boolean {
+  return c === 46 || c === 33 || c === 63 || c === 0x3002 || c === 0xff01 || c === 0xff1f || c === 0x2026;
+}
+
+const EMAIL = /[\w.+-]+@[\w-]+\.[\w.-]+/g;
+const URL_LITERAL = /\b(?:https?:\/\/|www\.)\S+/gi;
+const HASHTAG = /(?:^|\s)#[\p{L}\p{N}_]+/gu;
+
+function countMatches(text: string, pattern: RegExp): number {
+  pattern.lastIndex = 0;
+  let n = 0;
+  while (pattern.exec(text) !== null) n++;
+  return n;
+}
+
+export function textStats(text: string): TextStats {
+  let letters = 0, uppercase = 0, digits = 0, punctuation = 0, words = 0, sentences = 0;
+  let copyright = false;
+  let inWord = false;
+  let hasAt = false, hasHash = false, hasUrlHint = false;
+  const n = text.length;
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    let wordChar = false;
+    if (c >= 48 && c <= 57) {
+      digits++;
+      wordChar = true;
+    } else if (isLetter(c)) {
+      letters++;
+      wordChar = true;
+      if ((c >= 65 && c <= 90) || (c >= 0xc0 && c <= 0xde && c !== 0xd7)) uppercase++;
+    } else if (isPunctuation(c)) {
+      punctuation++;
+      if (c === 64) hasAt = true;
+      else if (c === 35) hasHash = true;
+      else if (c === 58 || c === 46) hasUrlHint = true;
+      // A sentence ends at . ! ? followed by a space or the end of the block.
+      if (isSentenceEnd(c) && (i + 1 === n || text.charCodeAt(i + 1) === 32)) sentences++;
+    } else if (c === 0xa9) {
+      copyright = true;
+    }
+    if (wordChar && !inWord) words++;
+    inWord = wordChar;
+  }
+  const last = n > 0 ? text.charCodeAt(n - 1) : 0;
+  if (words > 0 && sentences === 0) sentences = 1;
+  return {
+    chars: n,
+    letters,
+    uppercase,
+    digits,
+    punctuation,
+    words,
+    sentences,
+    copyright,
+    endsWithPunctuation: isPunctuation(last),
+    emails: hasAt ? countMatches(text, EMAIL) : 0,
+    urls: hasUrlHint ? countMatches(text, URL_LITERAL) : 0,
+    hashtags: hasHash ? countMatches(text, HASHTAG) : 0,
+  };
+}
