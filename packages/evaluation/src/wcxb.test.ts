@@ -1,0 +1,114 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { gzipSync } from "node:zlib";
+import { afterAll, describe, expect, it } from "vitest";
+import { listWcxb, loadWcxb, loadWcxbSync, type WcxbPage } from "./wcxb.js";
+
+const FIXTURE = fileURLToPath(new URL("../../../fixtures/wcxb-sample", import.meta.url));
+const TYPES = ["article", "collection", "documentation", "forum", "listing", "product", "service"];
+
+async function collect(gen: AsyncGenerator<WcxbPage>): Promise<WcxbPage[]> {
+  const out: WcxbPage[] = [];
+  for await (const p of gen) out.push(p);
+  return out;
+}
+
+describe("listWcxb", () => {
+  it("lists the fixture's 14 pages from metadata alone", () => {
+    const entries = listWcxb(FIXTURE);
+    expect(entries).toHaveLength(14);
+    expect(entries.map((e) => e.id)).toEqual([...entries.map((e) => e.id)].sort());
+    expect(new Set(entries.map((e) => e.domain)).size).toBe(14);
+    for (const t of TYPES) expect(entries.filter((e) => e.pageType === t), t).toHaveLength(2);
+    expect(entries.find((e) => e.id === "2864")).toEqual({
+      id: "2864",
+      domain: "postgresql.org",
+      pageType: "documentation",
+      spa: false,
+      split: "dev",
+    });
+  });
+});
+
+describe("loadWcxb", () => {
+  it("reads HTML, gold text, snippets and title", async () => {
+    const pages = await collect(loadWcxb(FIXTURE));
+    expect(pages).toHaveLength(14);
+    const pg = pages.find((p) => p.id === "2864")!;
+    expect(pg.url).toBe("https://www.postgresql.org/docs/current/indexes.html");
+    expect(pg.title).toBe("Chapter 11. Indexes");
+    expect(pg.html).toContain("<title>PostgreSQL: Documentation: 18: Chapter\u00a011.\u00a0Indexes</title>");
+    expect(pg.gold.startsWith("Table of Contents\n\n11.1. Introduction")).toBe(true);
+    expect(pg.withSnippets[0]).toBe("Indexes are a common way to enhance database performance.");
+    expect(pg.withoutSnippets).toContain("Submit correction");
+    for (const p of pages) {
+      expect(p.html.length, p.id).toBeGreaterThan(1000);
+      expect(p.gold.length, p.id).toBeGreaterThan(100);
+      expect(p.html.includes("\uFFFD"), `${p.id} decodes as UTF-8`).toBe(false);
+    }
+  });
+
+  it("decodes non-ASCII text", () => {
+    const [steam] = loadWcxbSync(FIXTURE, { ids: ["3052"] });
+    expect(steam.gold).toContain("Arthur Morgan");
+    expect(steam.html).toMatch(/[^\x00-\x7f]/);
+  });
+
+  it("keeps the requested id order and matches the sync loader", async () => {
+    const ids = ["4855", "0437", "2911"];
+    const async = await collect(loadWcxb(FIXTURE, { ids }));
+    expect(async.map((p) => p.id)).toEqual(ids);
+    expect(loadWcxbSync(FIXTURE, { ids })).toEqual(async);
+  });
+
+  it("rejects ids that are not in the metadata", () => {
+    expect(() => listWcxb(FIXTURE, { ids: ["9999"] })).toThrow(/"9999" is not in metadata.json/);
+  });
+});
+
+describe("WCXB layout errors and gaps", () => {
+  const dirs: string[] = [];
+  afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+  /** A one-page WCXB layout in a temp dir; `omit` leaves a file out. */
+  function makeLayout(omit?: string, domain = "", groundTruth: object = {}): string {
+    const dir = mkdtempSync(join(tmpdir(), "wcxb-"));
+    dirs.push(dir);
+    mkdirSync(join(dir, "html"));
+    mkdirSync(join(dir, "ground-truth"));
+    const files = { "0001": { split: "dev", page_type: "forum", domain, spa: false } };
+    const write = (rel: string, data: string | Buffer): void => {
+      if (rel !== omit) writeFileSync(join(dir, rel), data);
+    };
+    write("metadata.json", JSON.stringify({ split: "dev", files }));
+    write("html/0001.html.gz", gzipSync("<p>héllo</p>"));
+    write("ground-truth/0001.json", JSON.stringify(groundTruth));
+    return dir;
+  }
+
+  it("names the missing metadata.json", () => {
+    expect(() => listWcxb(makeLayout("metadata.json"))).toThrow(/metadata\.json is missing/);
+  });
+
+  it("names a missing page file", async () => {
+    const dir = makeLayout("html/0001.html.gz");
+    expect(() => loadWcxbSync(dir)).toThrow(/html[/\\]0001\.html\.gz is missing/);
+    await expect(collect(loadWcxb(dir))).rejects.toThrow(/0001\.html\.gz is missing/);
+    expect(() => loadWcxbSync(makeLayout("ground-truth/0001.json"))).toThrow(/0001\.json is missing/);
+  });
+
+  it("names a missing folder", () => {
+    const dir = makeLayout();
+    rmSync(join(dir, "ground-truth"), { recursive: true });
+    expect(() => listWcxb(dir)).toThrow(/ground-truth is missing/);
+  });
+
+  it("falls back to the URL host and tolerates absent fields", () => {
+    const gt = { url: "https://www.example.org/t/1", ground_truth: { title: "T", with: ["a"] } };
+    const [p] = loadWcxbSync(makeLayout(undefined, "", gt));
+    expect(p).toMatchObject({ domain: "www.example.org", gold: "", withSnippets: ["a"], withoutSnippets: [] });
+    expect(p.html).toBe("<p>héllo</p>");
+  });
+});

@@ -1,0 +1,159 @@
+import { existsSync, readFileSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { gunzip, gunzipSync } from "node:zlib";
+
+const gunzipAsync = promisify(gunzip);
+
+/** One page's metadata, from metadata.json alone. */
+export interface WcxbEntry {
+  id: string;
+  /** metadata.json's domain; "" when the dataset has none (a few pages lack domain and URL). */
+  domain: string;
+  pageType: string;
+  spa: boolean;
+  split: string;
+}
+
+export interface WcxbPage {
+  id: string;
+  url: string;
+  /** metadata.json's domain, else the URL's host name, else "". */
+  domain: string;
+  pageType: string;
+  /** Gunzipped UTF-8 HTML. */
+  html: string;
+  /** ground_truth.main_content ("" when absent: two dev pages have none). */
+  gold: string;
+  withSnippets: string[];
+  withoutSnippets: string[];
+  title: string;
+}
+
+export interface WcxbOptions {
+  /** Only these ids, in this order (each must be in metadata.json). Default: all, sorted. */
+  ids?: readonly string[];
+}
+
+/** Metadata of every page (or of `options.ids`), without touching the HTML or gold files. */
+export function listWcxb(dir: string, options: WcxbOptions = {}): WcxbEntry[] {
+  const files = readMetadata(dir);
+  return selectIds(files, options.ids).map((id) => toEntry(id, files[id]));
+}
+
+/** Pages decoded concurrently ahead of the consumer: gunzip runs on libuv's thread pool. */
+const READ_AHEAD = 8;
+
+/** Streams pages in id order, so a caller can keep only what it needs in memory. */
+export async function* loadWcxb(dir: string, options: WcxbOptions = {}): AsyncGenerator<WcxbPage> {
+  const entries = listWcxb(dir, options);
+  const pending: Promise<WcxbPage>[] = [];
+  let next = 0;
+  while (next < entries.length || pending.length > 0) {
+    while (next < entries.length && pending.length < READ_AHEAD) {
+      const p = readPage(dir, entries[next++]);
+      p.catch(() => {}); // surfaced when awaited below; avoids an unhandled-rejection crash
+      pending.push(p);
+    }
+    yield await pending.shift()!;
+  }
+}
+
+async function readPage(dir: string, entry: WcxbEntry): Promise<WcxbPage> {
+  const htmlPath = requireFile(dir, "html", `${entry.id}.html.gz`);
+  const gtPath = requireFile(dir, "ground-truth", `${entry.id}.json`);
+  const [gz, gt] = await Promise.all([readFile(htmlPath), readFile(gtPath, "utf8")]);
+  return toPage(entry, (await gunzipAsync(gz)).toString("utf8"), parseJson(gt, gtPath));
+}
+
+/** All selected pages at once (≈ the whole dev split fits comfortably in memory). */
+export function loadWcxbSync(dir: string, options: WcxbOptions = {}): WcxbPage[] {
+  return listWcxb(dir, options).map((entry) => {
+    const htmlPath = requireFile(dir, "html", `${entry.id}.html.gz`);
+    const gtPath = requireFile(dir, "ground-truth", `${entry.id}.json`);
+    const html = gunzipSync(readFileSync(htmlPath)).toString("utf8");
+    return toPage(entry, html, parseJson(readFileSync(gtPath, "utf8"), gtPath));
+  });
+}
+
+type MetaFiles = Record<string, Record<string, unknown>>;
+
+function readMetadata(dir: string): MetaFiles {
+  const path = requireFile(dir, "metadata.json");
+  for (const sub of ["html", "ground-truth"]) requireFile(dir, sub);
+  const meta = parseJson(readFileSync(path, "utf8"), path);
+  const files = isRecord(meta) ? meta.files : undefined;
+  if (!isRecord(files)) throw new Error(`not in the WCXB layout: ${path} has no "files" object`);
+  return files as MetaFiles;
+}
+
+function selectIds(files: MetaFiles, ids: readonly string[] | undefined): string[] {
+  if (ids === undefined) return Object.keys(files).sort();
+  for (const id of ids) {
+    if (!Object.hasOwn(files, id)) throw new Error(`WCXB page "${id}" is not in metadata.json`);
+  }
+  return [...ids];
+}
+
+function toEntry(id: string, m: Record<string, unknown>): WcxbEntry {
+  return {
+    id,
+    domain: str(m.domain),
+    pageType: str(m.page_type),
+    spa: m.spa === true,
+    split: str(m.split),
+  };
+}
+
+function toPage(entry: WcxbEntry, html: string, gtFile: unknown): WcxbPage {
+  const root = isRecord(gtFile) ? gtFile : {};
+  const gt = isRecord(root.ground_truth) ? root.ground_truth : {};
+  const url = str(root.url);
+  return {
+    id: entry.id,
+    url,
+    domain: entry.domain || hostOf(url),
+    pageType: entry.pageType,
+    html,
+    gold: str(gt.main_content),
+    withSnippets: strings(gt.with),
+    withoutSnippets: strings(gt.without),
+    title: str(gt.title),
+  };
+}
+
+/** Path of a required file or folder, or an error naming exactly what is missing. */
+function requireFile(dir: string, ...parts: string[]): string {
+  const path = join(dir, ...parts);
+  if (!existsSync(path)) throw new Error(`not in the WCXB layout: ${path} is missing`);
+  return path;
+}
+
+function parseJson(text: string, path: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    throw new Error(`invalid JSON in ${path}: ${(e as Error).message}`);
+  }
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).hostname;
+  } catch {
+    return "";
+  }
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+function str(v: unknown): string {
+  return typeof v === "string" ? v : "";
+}
+
+function strings(v: unknown): string[] {
+  return Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : [];
+}
