@@ -1,0 +1,135 @@
+import { constants, rename, unlink, writeFile } from "node:fs";
+import { access, mkdir } from "node:fs/promises";
+import { join } from "node:path";
+import { gzip as gzipBuffer } from "node:zlib";
+import { documentText } from "./formats.js";
+import type { CleanDocument, CorpusWriter } from "./types.js";
+import { GZIP_LEVEL, outputError, RESOLVED, tempPathFor } from "./util.js";
+
+/**
+ * Files being written at once. Each document costs open/write/close/rename on the thread
+ * pool (4 workers by default); a few more than that keeps it busy without unbounded queues.
+ */
+const MAX_IN_FLIGHT = 16;
+
+/** Width of the sequence number; it simply grows past 999999 (sorting then needs -V). */
+const SEQ_WIDTH = 6;
+const SLUG_MAX = 48;
+
+const SCHEME = /^[a-z][a-z0-9+.-]*:\/\//i;
+const NON_ALNUM = /[^a-z0-9]+/g;
+const EDGE_DASHES = /^-+|-+$/g;
+
+const noop = (): void => {};
+
+/** "https://www.example.com/a/b?c=1" -> "www-example-com-a-b-c-1": readable, portable, bounded. */
+export function slugOf(url: string): string {
+  let s = url.replace(SCHEME, "").toLowerCase().replace(NON_ALNUM, "-");
+  if (s.length > SLUG_MAX) s = s.slice(0, SLUG_MAX);
+  return s.replace(EDGE_DASHES, "");
+}
+
+/** `000001-www-example-com-page.txt`; the number alone when the URL yields no slug. */
+export function documentFileName(seq: number, url: string, gzip: boolean): string {
+  const slug = slugOf(url);
+  return String(seq).padStart(SEQ_WIDTH, "0") + (slug.length > 0 ? "-" + slug : "") + (gzip ? ".txt.gz" : ".txt");
+}
+
+/**
+ * Text format into a directory: one file per document, each written under a temporary name and
+ * renamed when complete, so the directory only ever shows whole documents. Back-pressure is the
+ * number of files in flight.
+ */
+export class DirCorpusWriter implements CorpusWriter {
+  readonly #dir: string;
+  readonly #gzip: boolean;
+  #seq = 0;
+  #inFlight = 0;
+  #error: Error | null = null;
+  #finishing: Promise<void> | null = null;
+  #slot: Promise<void> | null = null;
+  #slotResolve: (() => void) | null = null;
+  #slotReject: ((err: Error) => void) | null = null;
+  #idleResolve: (() => void) | null = null;
+
+  constructor(dir: string, gzip: boolean) {
+    this.#dir = dir;
+    this.#gzip = gzip;
+  }
+
+  get documentsWritten(): number {
+    return this.#seq;
+  }
+
+  write(doc: CleanDocument): Promise<void> {
+    if (this.#error !== null) return Promise.reject(this.#error);
+    if (this.#finishing !== null) {
+      return Promise.reject(new Error(`@winnow/writers: write() after close() or abort() on ${this.#dir}`));
+    }
+    let data: string;
+    let name: string;
+    try {
+      data = documentText(doc) + "\n";
+      name = documentFileName(this.#seq + 1, doc.url, this.#gzip);
+    } catch (err) {
+      return Promise.reject(err);
+    }
+    this.#seq++;
+    this.#inFlight++;
+    const finalPath = join(this.#dir, name);
+    const tmpPath = tempPathFor(finalPath);
+    const done = (err: Error | null): void => this.#settle(err, finalPath, tmpPath);
+    const put = (payload: string | Buffer): void =>
+      writeFile(tmpPath, payload, (err) => (err ? done(err) : rename(tmpPath, finalPath, done)));
+    if (this.#gzip) gzipBuffer(data, { level: GZIP_LEVEL }, (err, buf) => (err ? done(err) : put(buf)));
+    else put(data);
+    if (this.#inFlight < MAX_IN_FLIGHT) return this.#slot ?? RESOLVED;
+    return (this.#slot ??= new Promise<void>((resolve, reject) => {
+      this.#slotResolve = resolve;
+      this.#slotReject = reject;
+    }));
+  }
+
+  close(): Promise<void> {
+    return (this.#finishing ??= this.#finish());
+  }
+
+  /** Every file is renamed only once complete, so abort is close: wait for those in flight. */
+  abort(): Promise<void> {
+    return this.close();
+  }
+
+  #settle(err: Error | null, finalPath: string, tmpPath: string): void {
+    this.#inFlight--;
+    if (err) {
+      unlink(tmpPath, noop);
+      if (this.#error === null) this.#error = outputError("cannot write", finalPath, err);
+    }
+    if (this.#error !== null) {
+      const reject = this.#slotReject;
+      this.#slot = this.#slotResolve = this.#slotReject = null;
+      if (reject !== null) reject(this.#error);
+    } else if (this.#inFlight < MAX_IN_FLIGHT) {
+      const resolve = this.#slotResolve;
+      this.#slot = this.#slotResolve = this.#slotReject = null;
+      if (resolve !== null) resolve();
+    }
+    if (this.#inFlight === 0 && this.#idleResolve !== null) this.#idleResolve();
+  }
+
+  async #finish(): Promise<void> {
+    if (this.#inFlight > 0) await new Promise<void>((resolve) => (this.#idleResolve = resolve));
+    if (this.#error !== null) throw this.#error;
+  }
+}
+
+/** Creates the directory if needed and checks that it can be written before any document arrives. */
+export async function openDirWriter(dir: string, gzip: boolean): Promise<DirCorpusWriter> {
+  try {
+    await mkdir(dir, { recursive: true });
+    await access(dir, constants.W_OK);
+  } catch (err) {
+    throw outputError("cannot write into directory", dir, err);
+  }
+  return new DirCorpusWriter(dir, gzip);
+}

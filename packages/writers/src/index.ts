@@ -1,0 +1,2 @@
+export type { CleanDocument, CorpusWriter, OutputFormat } from "./types.js";
+export { openWriter, type OpenWriterOptions } from "./open.js";

@@ -1,0 +1,26 @@
+/** A cleaned document, as every writer receives it. */
+export interface CleanDocument {
+  url: string;
+  recordId: string;
+  date: string;
+  contentType: string;
+  charset: string;
+  title: string;
+  /** Kept blocks in document order; heading > 0 marks h1-h6. */
+  blocks: ReadonlyArray<{ text: string; heading: number }>;
+  blocksTotal: number;
+  /** The input the document came from (path or "-"), for provenance. */
+  source: string;
+}
+
+export type OutputFormat = "jsonl" | "xml" | "text";
+
+export interface CorpusWriter {
+  /** Queue one document; resolves when it may be followed by the next (back-pressure). */
+  write(doc: CleanDocument): Promise<void>;
+  /** Flush, close and move the temporary file(s) to the final name. */
+  close(): Promise<void>;
+  /** Stop writing: what was written so far is flushed and kept valid under the final name. */
+  abort(): Promise<void>;
+  readonly documentsWritten: number;
+}
