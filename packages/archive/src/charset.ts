@@ -1,0 +1,135 @@
+// Payload bytes to text. Which encoding: a BOM, then the HTTP charset, then <meta> (the WHATWG
+// prescan, from encoding-sniffer), then the WHATWG default, with the bytes as a check on labels:
+// a body that is valid UTF-8 with non-ASCII in it is UTF-8 whatever a legacy label says (legacy
+// text is practically never valid UTF-8), and a body labelled UTF-8 that is not is decoded with
+// the other label or windows-1252, unless nearly all of it is UTF-8.
+// Decoding: TextDecoder for UTF-8, iconv-lite for the rest, TextDecoder (ICU) for the few
+// encodings iconv-lite lacks. Never throws.
+
+import { isAscii, isUtf8 } from "node:buffer";
+import { ResultType, Sniffer } from "encoding-sniffer/sniffer";
+import iconv from "iconv-lite";
+import type { DecodedHtml } from "./types.js";
+
+/** How far to look for <meta charset>. WHATWG says 1024; real pages put it later often enough. */
+const PRESCAN_BYTES = 4096;
+
+const utf8Decoder = new TextDecoder("utf-8", { ignoreBOM: true });
+
+/** WHATWG name (lowercased) for a label, or null if the label is unknown. Cached: labels repeat. */
+const labelCache = new Map<string, string | null>();
+export function normalizeCharset(label: string): string | null {
+  const key = label.trim().toLowerCase();
+  if (!key) return null;
+  let name = labelCache.get(key);
+  if (name === undefined) {
+    const s = new Sniffer({ transportLayerEncodingLabel: key });
+    name = s.resultType === ResultType.PASSED ? s.encoding.toLowerCase() : null;
+    if (labelCache.size < 1000) labelCache.set(key, name);
+  }
+  return name;
+}
+
+/** The encoding named by <meta> or an XML declaration in the first bytes, or null. */
+export function prescanCharset(bytes: Uint8Array): string | null {
+  const s = new Sniffer({ maxBytes: PRESCAN_BYTES });
+  s.write(bytes.subarray(0, PRESCAN_BYTES));
+  const t = s.resultType;
+  return t === ResultType.META_TAG || t === ResultType.XML_ENCODING || t === ResultType.XML_PREFIX
+    ? s.encoding.toLowerCase()
+    : null;
+}
+
+/**
+ * Decodes an HTML payload. `headerCharset` is the HTTP charset parameter ("" if none); the
+ * result names the encoding used as a lowercased WHATWG label.
+ */
+export function decodeHtml(body: Uint8Array, headerCharset = ""): DecodedHtml {
+  const bytes = Buffer.isBuffer(body) ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+  const bom = bomOf(bytes);
+  if (bom) return { html: decode(bytes.subarray(bom.length), bom.charset), charset: bom.charset };
+
+  const header = usable(normalizeCharset(headerCharset), bytes);
+  // <meta> is only looked for when the header leaves the question open.
+  let found: string | null | undefined;
+  const meta = () => (found === undefined ? (found = usable(prescanCharset(bytes), bytes)) : found);
+  const declared = header ?? meta();
+
+  if (isAscii(bytes)) {
+    // Every ASCII-compatible encoding reads these bytes the same; only 7-bit ones differ.
+    if (declared === "iso-2022-jp" || declared === "utf-16le" || declared === "utf-16be") {
+      return { html: decode(bytes, declared), charset: declared };
+    }
+    return { html: bytes.toString("latin1"), charset: declared && isAsciiCompatible(declared) ? declared : "utf-8" };
+  }
+  if (declared === "utf-16le" || declared === "utf-16be") return { html: decode(bytes, declared), charset: declared };
+  if (isUtf8(bytes)) return { html: utf8Decoder.decode(bytes), charset: "utf-8" };
+
+  // Not UTF-8. Take the first legacy label; a UTF-8 label is a lie unless it is almost true.
+  const legacy = header && header !== "utf-8" ? header : meta() !== "utf-8" ? meta() : null;
+  if (legacy) return { html: decode(bytes, legacy), charset: legacy };
+  if (declared === "utf-8") {
+    const text = utf8Decoder.decode(bytes);
+    if (mostlyUtf8(bytes, text)) return { html: text, charset: "utf-8" };
+  }
+  return { html: decode(bytes, "windows-1252"), charset: "windows-1252" };
+}
+
+/**
+ * A label we can act on: known, not the "replacement" or x-user-defined pseudo-encodings, and
+ * for UTF-16 without a BOM only if the bytes have the zero bytes UTF-16 markup is full of.
+ */
+function usable(name: string | null, bytes: Buffer): string | null {
+  if (!name || name === "replacement" || name === "x-user-defined") return null;
+  if (name === "utf-16le" || name === "utf-16be") {
+    const probe = bytes.subarray(0, 512);
+    const zero = probe.indexOf(0);
+    if (zero < 0 || (zero % 2 === 1) !== (name === "utf-16le")) return null;
+  }
+  return name;
+}
+
+function isAsciiCompatible(name: string): boolean {
+  return name !== "utf-16le" && name !== "utf-16be" && name !== "iso-2022-jp";
+}
+
+function bomOf(b: Buffer): { charset: string; length: number } | null {
+  if (b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf) return { charset: "utf-8", length: 3 };
+  if (b[0] === 0xff && b[1] === 0xfe) return { charset: "utf-16le", length: 2 };
+  if (b[0] === 0xfe && b[1] === 0xff) return { charset: "utf-16be", length: 2 };
+  return null;
+}
+
+/**
+ * True when the invalid sequences are rare next to the valid multi-byte ones: a UTF-8 page with
+ * a few stray bytes, not a legacy page wrongly labelled. Each valid multi-byte sequence makes
+ * the text shorter than the bytes; each invalid byte becomes one U+FFFD.
+ */
+function mostlyUtf8(bytes: Buffer, text: string): boolean {
+  const multibyte = bytes.length - text.length;
+  let bad = 0;
+  for (let i = text.indexOf("\ufffd"); i >= 0; i = text.indexOf("\ufffd", i + 1)) {
+    if (++bad * 8 > multibyte) return false;
+  }
+  return true;
+}
+
+/** WHATWG names whose iconv-lite codec has another name (or is a superset, as WHATWG decodes). */
+const ICONV_NAMES: Record<string, string> = {
+  gbk: "gb18030",
+  big5: "big5hkscs",
+  "euc-kr": "cp949",
+  "iso-8859-8-i": "iso-8859-8",
+  "x-mac-cyrillic": "maccyrillic",
+};
+
+function decode(bytes: Buffer, charset: string): string {
+  if (charset === "utf-8") return utf8Decoder.decode(bytes);
+  const name = ICONV_NAMES[charset] ?? charset;
+  if (iconv.encodingExists(name)) return iconv.decode(bytes, name, { stripBOM: false });
+  try {
+    return new TextDecoder(charset).decode(bytes); // ICU has a few iconv-lite lacks (iso-2022-jp)
+  } catch {
+    return iconv.decode(bytes, "windows-1252");
+  }
+}

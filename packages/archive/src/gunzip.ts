@@ -1,0 +1,301 @@
+// Member-by-member gunzip with Node's zlib, keeping the compressed offset of every member so
+// records in per-record-gzip files get their stored offsets, and resynchronising at the next
+// gzip header when a member is damaged.
+//
+// Why zlib and not warcio's AsyncIterReader (pako): on a 1,500-page per-record .warc.gz
+// (41 MB inflated; 16-core machine, best of several runs), one-shot zlib.inflateRawSync per member ran at
+// ~255 MB/s of output with CRC checks (~278 without); pako through warcio at ~67 MB/s, warcio's
+// whole WARCParser at ~70 MB/s; a zlib Gunzip stream (no member offsets) at ~152 MB/s.
+// readRecords over that file, parsing included, runs at ~260 MB/s (about 9,500 pages/s).
+//
+// Fast path: with >= LOOKAHEAD compressed bytes in view, a member is inflated in one call and
+// its CRC checked before any byte goes out, so a damaged member yields nothing. Members that do
+// not fit (whole-file gzip, huge records) go through a zlib stream in slices, so memory stays
+// bounded whatever their size; their output can only be checked once it has gone out, and a
+// failure is then flagged on the gap that follows it (Gap.taints).
+
+import zlib from "node:zlib";
+import type { Gap, Piece, PieceSource } from "./source.js";
+import type { InputWindow } from "./window.js";
+
+const LOOKAHEAD = 1 << 20;
+/** Output cap for the one-shot path; bigger members are streamed (also bounds zip bombs). */
+const ONE_SHOT_MAX_OUT = 64 << 20;
+/** One-shot output buffer size: most HTML records fit in one, saving zlib a final concat. */
+const ONE_SHOT_CHUNK = 64 << 10;
+const STREAM_SLICE = 256 << 10;
+const STREAM_CHUNK = 256 << 10;
+/** How much of a damaged member's output to keep for naming its record. */
+const PARTIAL_KEEP = 64 << 10;
+const MAGIC = Buffer.from([0x1f, 0x8b, 0x08]);
+export const GZIP_MAGIC: Uint8Array = MAGIC;
+const TRAILER = 8;
+
+const crc32: ((data: Uint8Array, value?: number) => number) | undefined = (
+  zlib as { crc32?: (data: Uint8Array, value?: number) => number }
+).crc32; // Node >= 20.15; without it only ISIZE is checked
+
+interface Inflated {
+  buffer: Buffer;
+  engine: { bytesWritten: number };
+}
+
+/** Byte length of the gzip header at `buf[0]`: -1 if more bytes are needed, -2 if it is not one. */
+export function gzipHeaderLength(buf: Buffer): number {
+  for (let i = 0; i < MAGIC.length && i < buf.length; i++) if (buf[i] !== MAGIC[i]) return -2;
+  if (buf.length < 10) return -1;
+  const flags = buf[3];
+  if (flags & 0xe0) return -2; // reserved bits must be zero
+  let p = 10;
+  if (flags & 4) {
+    if (buf.length < p + 2) return -1;
+    p += 2 + buf.readUInt16LE(p);
+  }
+  for (const bit of [8, 16]) {
+    if (flags & bit) {
+      const z = buf.indexOf(0, p);
+      if (z < 0) return -1;
+      p = z + 1;
+    }
+  }
+  if (flags & 2) p += 2;
+  return buf.length < p ? -1 : p;
+}
+
+export function isGzip(bytes: Uint8Array): boolean {
+  return bytes.length >= 3 && bytes[0] === 0x1f && bytes[1] === 0x8b && bytes[2] === 8;
+}
+
+function errCode(err: unknown): string | undefined {
+  return (err as { code?: string } | null)?.code;
+}
+
+export class GunzipSource implements PieceSource {
+  /** Decompressed bytes handed out so far. */
+  private produced = 0;
+  /** Members read whole so far. */
+  private members = 0;
+  /** Where members start: stream position and compressed offset, oldest first. */
+  private starts: { pos: number; offset: number }[] = [];
+  /** Damage not yet reported, merged while it continues. */
+  private damage: { offset: number; bytes: number; detail: string } | null = null;
+
+  constructor(private readonly win: InputWindow) {}
+
+  offsetAt(pos: number): number {
+    const s = this.starts;
+    let drop = 0;
+    while (drop < s.length && s[drop].pos < pos) drop++;
+    if (drop) s.splice(0, drop);
+    // Empty members share a position with the next one; the last is where the bytes are.
+    let found = -1;
+    for (let i = 0; i < s.length && s[i].pos === pos; i++) found = s[i].offset;
+    return found;
+  }
+
+  async *pieces(): AsyncGenerator<Piece> {
+    const win = this.win;
+    for (;;) {
+      await win.fill(LOOKAHEAD);
+      if (win.available === 0) break;
+      const view = win.view();
+      const hlen = gzipHeaderLength(view);
+      const memberOffset = win.offset;
+      // A header running past the end of input is cut off if nothing follows; otherwise (or
+      // when it runs past a full window) it is as bad as a wrong one.
+      const cutOff = hlen === -1 && win.atEnd && view.indexOf(MAGIC, 1) < 0;
+      if (hlen === -2 || (hlen === -1 && !cutOff)) {
+        this.skipToMagic(view);
+        continue;
+      }
+      if (hlen === -1) {
+        yield* this.flushDamage();
+        yield gap("truncated", memberOffset, `gzip header at offset ${memberOffset} is cut off`);
+        win.advance(view.length);
+        break;
+      }
+      const data = view.subarray(hlen);
+      let res: Inflated;
+      try {
+        res = zlib.inflateRawSync(data, {
+          info: true,
+          chunkSize: ONE_SHOT_CHUNK,
+          maxOutputLength: ONE_SHOT_MAX_OUT,
+        }) as unknown as Inflated;
+      } catch (err) {
+        const code = errCode(err);
+        if (code === "Z_BUF_ERROR" && win.atEnd && this.members > 0) {
+          // The last member of a multi-member file, cut off: it held one record, now damaged.
+          // Its bytes cannot be checked, so they only serve to name the record.
+          yield* this.flushDamage();
+          yield gap("truncated", memberOffset, `gzip member at offset ${memberOffset} is cut off`, {
+            partial: inflatePartial(data),
+          });
+          win.advance(win.available);
+          break;
+        }
+        if (code === "Z_BUF_ERROR" || code === "ERR_BUFFER_TOO_LARGE") {
+          // Longer than the window (or the only member, cut off): stream it.
+          yield* this.flushDamage();
+          if (!(yield* this.streamMember(memberOffset, hlen))) break;
+          continue;
+        }
+        this.addDamage(memberOffset, 1, `corrupt gzip member at offset ${memberOffset}`);
+        win.advance(1);
+        continue;
+      }
+      const out = res.buffer;
+      const dataEnd = hlen + res.engine.bytesWritten;
+      if (!(await win.fill(dataEnd + TRAILER))) {
+        // The data is whole but its trailer is cut off, so it cannot be checked.
+        yield* this.flushDamage();
+        yield* this.emit(out, memberOffset);
+        yield gap("truncated", memberOffset, `gzip member at offset ${memberOffset} lacks its trailer`, { taints: true });
+        win.advance(win.available);
+        break;
+      }
+      if (!checkTrailer(win.view().subarray(dataEnd, dataEnd + TRAILER), out)) {
+        // Rescan rather than trust a length read from damaged data.
+        this.addDamage(memberOffset, 1, `gzip member at offset ${memberOffset} fails its CRC check`);
+        win.advance(1);
+        continue;
+      }
+      yield* this.flushDamage();
+      yield* this.emit(out, memberOffset);
+      win.advance(dataEnd + TRAILER);
+    }
+    yield* this.flushDamage();
+  }
+
+  private *emit(out: Buffer, memberOffset: number): Generator<Piece> {
+    this.starts.push({ pos: this.produced, offset: memberOffset });
+    this.produced += out.length;
+    this.members++;
+    if (out.length) yield out;
+  }
+
+  private addDamage(offset: number, bytes: number, detail: string): void {
+    if (this.damage) this.damage.bytes += bytes;
+    else this.damage = { offset, bytes, detail };
+  }
+
+  private *flushDamage(): Generator<Piece> {
+    const d = this.damage;
+    if (!d) return;
+    this.damage = null;
+    yield gap("corrupt", d.offset, d.bytes > 1 ? `${d.detail} (${d.bytes} bytes skipped)` : d.detail);
+  }
+
+  /** Skips bytes that are not a gzip member, up to the next gzip magic. */
+  private skipToMagic(view: Buffer): void {
+    const win = this.win;
+    const at = view.indexOf(MAGIC, 1);
+    // Without a magic, keep the last bytes: they may start one cut by the window edge.
+    const skip = at > 0 ? at : Math.max(1, view.length - (win.atEnd ? 0 : MAGIC.length - 1));
+    const bytes = view.subarray(0, skip);
+    // Zero bytes after the last member are padding some writers add, not damage.
+    if (this.damage || !win.atEnd || skip !== view.length || !isAllZero(bytes)) {
+      this.addDamage(win.offset, skip, `non-gzip data at offset ${win.offset}`);
+    }
+    win.advance(skip);
+  }
+
+  /**
+   * Inflates one member through a zlib stream, a slice at a time, handing out its output as it
+   * comes. Returns false when the input is used up.
+   */
+  private async *streamMember(memberOffset: number, hlen: number): AsyncGenerator<Piece, boolean> {
+    const win = this.win;
+    win.advance(hlen);
+    // A sync-flush finish lets a member cut off by the end of input end without an error (an
+    // error would destroy the stream and drop output not yet read); the cut is noted instead.
+    const inflater = zlib.createInflateRaw({ chunkSize: STREAM_CHUNK, finishFlush: zlib.constants.Z_SYNC_FLUSH });
+    let inputEnded = false;
+    // Feeds the window to the inflater one slice at a time, waiting for each to be processed,
+    // so that when the deflate data ends the rest of the slice is still in the window.
+    const feeder = (async () => {
+      for (;;) {
+        if (win.available === 0 && !(await win.fill(1))) {
+          inputEnded = true;
+          inflater.end();
+          return;
+        }
+        const slice = win.view().subarray(0, STREAM_SLICE);
+        const before = inflater.bytesWritten;
+        const ok = await new Promise<boolean>((resolve) => inflater.write(slice, (err) => resolve(!err)));
+        if (!ok) return;
+        const used = inflater.bytesWritten - before;
+        win.advance(used);
+        if (used < slice.length) return; // the deflate data ended inside this slice
+      }
+    })();
+    let crc = 0;
+    let size = 0;
+    let failed = false;
+    try {
+      let first = true;
+      for await (const out of inflater as AsyncIterable<Buffer>) {
+        if (first) {
+          this.starts.push({ pos: this.produced, offset: memberOffset });
+          first = false;
+        }
+        if (crc32) crc = crc32(out, crc);
+        size += out.length;
+        this.produced += out.length;
+        yield out;
+      }
+    } catch {
+      failed = true;
+    } finally {
+      inflater.destroy();
+      await feeder;
+    }
+    const at = `gzip member at offset ${memberOffset}`;
+    if (failed) {
+      // Go on from where inflation stopped; anything up to the next member is damage too.
+      yield gap("corrupt", memberOffset, `corrupt ${at}`, { taints: true });
+      return true;
+    }
+    if (inputEnded) {
+      yield gap("truncated", memberOffset, `${at} is cut off`, { taints: true });
+      return false;
+    }
+    if (!(await win.fill(TRAILER))) {
+      yield gap("truncated", memberOffset, `${at} lacks its trailer`, { taints: true });
+      win.advance(win.available);
+      return false;
+    }
+    const trailer = win.view().subarray(0, TRAILER);
+    win.advance(TRAILER);
+    if (trailer.readUInt32LE(4) !== size % 2 ** 32 || (crc32 && trailer.readUInt32LE(0) !== crc >>> 0)) {
+      yield gap("corrupt", memberOffset, `${at} fails its CRC check`, { taints: true });
+    } else {
+      this.members++;
+    }
+    return true;
+  }
+}
+
+function gap(reason: Gap["reason"], offset: number, detail: string, extra: Partial<Gap> = {}): Gap {
+  return { kind: "gap", reason, offset, detail, ...extra };
+}
+
+/** Whatever a cut-off member inflates to, up to PARTIAL_KEEP bytes; empty if even that fails. */
+function inflatePartial(data: Buffer): Buffer {
+  try {
+    const out = zlib.inflateRawSync(data, { finishFlush: zlib.constants.Z_SYNC_FLUSH, maxOutputLength: ONE_SHOT_MAX_OUT });
+    return out.length > PARTIAL_KEEP ? Buffer.from(out.subarray(0, PARTIAL_KEEP)) : out;
+  } catch {
+    return Buffer.alloc(0);
+  }
+}
+
+function checkTrailer(trailer: Buffer, out: Buffer): boolean {
+  if (trailer.readUInt32LE(4) !== out.length % 2 ** 32) return false;
+  return !crc32 || trailer.readUInt32LE(0) === crc32(out) >>> 0;
+}
+
+function isAllZero(bytes: Buffer): boolean {
+  for (let i = 0; i < bytes.length; i++) if (bytes[i] !== 0) return false;
+  return true;
+}

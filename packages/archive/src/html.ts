@@ -1,0 +1,43 @@
+// A plain (or gzipped) HTML file, or HTML on stdin, as a single record.
+
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import type { ReadContext } from "./payload.js";
+import { GapError } from "./reader.js";
+import { sniffIsHtml } from "./sniff.js";
+import type { ArchiveRecord } from "./types.js";
+
+export async function* readHtmlFile(ctx: ReadContext, mtime: Date, trustName: boolean): AsyncGenerator<ArchiveRecord> {
+  const isStdin = ctx.source === "-";
+  const meta = {
+    offset: 0,
+    recordId: `<file:${ctx.source}>`,
+    url: isStdin ? "" : pathToFileURL(path.resolve(ctx.source)).href,
+    date: mtime.toISOString(),
+  };
+  let body: Buffer | "limit";
+  try {
+    // A .html name is taken at its word; anything else must look like HTML.
+    if (!trustName) {
+      const head = await ctx.reader.peek(1024);
+      if (head.length > 0 && !sniffIsHtml(head)) {
+        ctx.skip(meta, "not-html", "input is not a WARC, ARC or HTML file");
+        return;
+      }
+    }
+    body = await ctx.reader.readAll(ctx.maxPageBytes);
+  } catch (err) {
+    if (!(err instanceof GapError)) throw err;
+    ctx.skip(meta, err.gap.reason, err.gap.detail);
+    return;
+  }
+  if (body === "limit") {
+    ctx.skip(meta, "too-large", `file exceeds ${ctx.maxPageBytes} bytes`);
+    return;
+  }
+  if (body.length === 0) {
+    ctx.skip(meta, "empty", "empty file");
+    return;
+  }
+  yield { source: ctx.source, ...meta, contentType: "", charset: "", httpStatus: 0, body };
+}

@@ -1,0 +1,9 @@
+// Public API of @winnow/archive: streaming WARC/ARC/HTML record reading, input expansion,
+// HTML sniffing and charset decoding.
+
+export { readRecords, DEFAULT_MAX_PAGE_BYTES } from "./read.js";
+export { expandInputs } from "./input.js";
+export { ArchiveOpenError } from "./errors.js";
+export { decodeHtml, normalizeCharset } from "./charset.js";
+export { sniffIsHtml } from "./sniff.js";
+export type { ArchiveRecord, SkipReason, SkipEvent, ReadOptions, DecodedHtml } from "./types.js";

@@ -1,0 +1,96 @@
+// readRecords: open an input, undo gzip if present, sniff the format (WARC, ARC or HTML) and
+// stream out the HTML records, reporting everything passed over through onSkip.
+
+import { readArc, isArcHeaderLine } from "./arc.js";
+import { GZIP_MAGIC, GunzipSource, isGzip } from "./gunzip.js";
+import { readHtmlFile } from "./html.js";
+import { formatHint, openInput } from "./input.js";
+import { blankMeta, type ReadContext, type RecordMeta } from "./payload.js";
+import { ByteReader, GapError } from "./reader.js";
+import { PlainSource } from "./source.js";
+import type { ArchiveRecord, ReadOptions, SkipReason } from "./types.js";
+import { readWarc } from "./warc.js";
+import { InputWindow } from "./window.js";
+
+export const DEFAULT_MAX_PAGE_BYTES = 16 << 20;
+
+/** Enough to see past a damaged first gzip member, or to prescan a format. */
+const SNIFF_BYTES = 64 << 10;
+
+export type InputFormat = "warc" | "arc" | "html";
+
+/**
+ * Streams the HTML records of one input: a WARC (plain, per-record gzip or whole-file gzip),
+ * an ARC (plain or gzip), an HTML file, or "-" for stdin. Memory stays bounded by the largest
+ * page kept (maxPageBytes) whatever the input size.
+ *
+ * Rejects with ArchiveOpenError only if the input cannot be opened. Damaged data never throws:
+ * each record passed over is reported to onSkip with its reason, and reading goes on.
+ */
+export async function* readRecords(input: string, options: ReadOptions = {}): AsyncGenerator<ArchiveRecord> {
+  const onSkip = options.onSkip;
+  const skip = (meta: RecordMeta, reason: SkipReason, detail: string) =>
+    onSkip?.({ source: input, offset: meta.offset, recordId: meta.recordId, url: meta.url, reason, detail });
+  const opened = await openInput(input, options.onProgress, (err) =>
+    skip(blankMeta(-1), "unreadable", `read failed: ${(err as Error).message ?? String(err)}`),
+  );
+  try {
+    const win = new InputWindow(opened.chunks);
+    await win.fill(SNIFF_BYTES);
+    const first = win.view();
+    // A .gz whose first member is damaged is still gzip if a member follows (but a plain
+    // WARC named .gz, whose payloads may hold gzip data, is not).
+    const gzipped =
+      isGzip(first) || (/\.gz$/i.test(input) && !looksPlain(first) && first.indexOf(GZIP_MAGIC) > 0);
+    const source = gzipped ? new GunzipSource(win) : new PlainSource(win);
+    const ctx: ReadContext = {
+      source: input,
+      reader: new ByteReader(source.pieces()),
+      offsetAt: (pos) => source.offsetAt(pos),
+      maxPageBytes: options.maxPageBytes ?? DEFAULT_MAX_PAGE_BYTES,
+      skip,
+    };
+    const hint = formatHint(input);
+    const format = await sniffFormat(ctx, hint);
+    if (format === "warc") yield* readWarc(ctx);
+    else if (format === "arc") yield* readArc(ctx);
+    else yield* readHtmlFile(ctx, opened.mtime, hint === "html");
+  } catch (err) {
+    // Not reached by damaged data (that is reported record by record); kept so that no input
+    // can make the caller's loop throw.
+    skip(blankMeta(-1), "corrupt", `reading stopped: ${(err as Error).message ?? String(err)}`);
+  } finally {
+    await opened.close();
+  }
+}
+
+/** Content decides; the file name only breaks the tie for a damaged start. */
+async function sniffFormat(ctx: ReadContext, hint: ReturnType<typeof formatHint>): Promise<InputFormat> {
+  let head: Buffer;
+  for (;;) {
+    try {
+      head = await ctx.reader.peek(SNIFF_BYTES);
+      break;
+    } catch (err) {
+      if (!(err instanceof GapError)) throw err;
+      ctx.skip(blankMeta(err.gap.offset), err.gap.reason, err.gap.detail);
+    }
+  }
+  return detectFormat(head, hint);
+}
+
+function looksPlain(head: Buffer): boolean {
+  const text = head.toString("latin1", 0, 64).trimStart();
+  return text.startsWith("WARC/") || text.startsWith("filedesc://") || text.startsWith("<");
+}
+
+/** Format of an (uncompressed) input from its first bytes, with the name as a fallback. */
+export function detectFormat(head: Buffer, hint?: InputFormat): InputFormat {
+  const text = head.toString("latin1").trimStart();
+  if (text.startsWith("WARC/")) return "warc";
+  if (text.startsWith("filedesc://")) return "arc";
+  if (hint) return hint;
+  const nl = text.indexOf("\n");
+  if (nl > 0 && isArcHeaderLine(text.slice(0, nl))) return "arc"; // an ARC without its version block
+  return "html";
+}

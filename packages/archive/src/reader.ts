@@ -1,0 +1,267 @@
+// Pull-based buffered reader over the piece stream: the handful of operations record parsers
+// need (peek, read a header block, read or skip N bytes, seek to a line), each done with
+// Buffer.indexOf / subarray over whole pieces rather than byte loops.
+
+import type { Gap, Piece } from "./source.js";
+
+const EMPTY = Buffer.alloc(0);
+const LF = 0x0a;
+const CR = 0x0d;
+const LF_LF = Buffer.from("\n\n");
+const LF_CRLF = Buffer.from("\n\r\n");
+
+/** Thrown by any read that runs into lost bytes; the reader is then positioned after them. */
+export class GapError extends Error {
+  constructor(readonly gap: Gap) {
+    super(gap.detail);
+  }
+}
+
+/** Result of a bounded search: found bytes, the input ended first, or the limit was reached. */
+export type Bounded = Buffer | "eof" | "limit";
+
+export class ByteReader {
+  private buf: Buffer = EMPTY;
+  private pos = 0;
+  /** Stream position of buf[0]. */
+  private base = 0;
+  private done = false;
+  /** A gap met while looking ahead, not yet raised. */
+  private gap: Gap | null = null;
+
+  constructor(private readonly pieces: AsyncIterator<Piece>) {}
+
+  /** Stream position of the next unread byte. */
+  get position(): number {
+    return this.base + this.pos;
+  }
+
+  /** Unread bytes already in memory. */
+  get buffered(): number {
+    return this.buf.length - this.pos;
+  }
+
+  /**
+   * Brings in more input, joined to what is left unread; false at the end of input.
+   * At a gap, the unread bytes belong to the damaged stretch: they are dropped and GapError is
+   * thrown. A `soft` caller (one that only looks ahead) gets false instead while bytes remain,
+   * and the gap is raised by the next read that needs to go past them.
+   */
+  private async more(soft = false): Promise<boolean> {
+    if (this.gap) return this.atGap(soft);
+    const rest = this.buffered;
+    const parts: Buffer[] = rest ? [this.buf.subarray(this.pos)] : [];
+    let have = rest;
+    // Take in at least as much as is left over, so a buffer grown from small pieces doubles
+    // at each join and the copying stays linear.
+    while (have < 2 * rest || have === rest) {
+      if (this.done) break;
+      const r = await this.pieces.next();
+      if (r.done) {
+        this.done = true;
+        break;
+      }
+      if (!Buffer.isBuffer(r.value)) {
+        this.gap = r.value;
+        break;
+      }
+      if (r.value.length === 0) continue;
+      parts.push(r.value);
+      have += r.value.length;
+    }
+    if (have === rest) return this.gap ? this.atGap(soft) : false;
+    this.base += this.pos;
+    this.buf = parts.length === 1 ? parts[0] : Buffer.concat(parts, have);
+    this.pos = 0;
+    return true;
+  }
+
+  private atGap(soft: boolean): false {
+    if (soft && this.buffered > 0) return false;
+    const gap = this.gap as Gap;
+    this.gap = null;
+    this.base += this.buf.length;
+    this.buf = EMPTY;
+    this.pos = 0;
+    throw new GapError(gap);
+  }
+
+  /** Makes at least n bytes available if the input has them. */
+  private async ensure(n: number, soft = false): Promise<boolean> {
+    while (this.buffered < n) if (!(await this.more(soft))) return false;
+    return true;
+  }
+
+  /** Up to n bytes from the current position, without consuming them (fewer at the end). */
+  async peek(n: number): Promise<Buffer> {
+    await this.ensure(n, true);
+    return this.buf.subarray(this.pos, this.pos + n);
+  }
+
+  async startsWith(prefix: Buffer): Promise<boolean> {
+    await this.ensure(prefix.length, true);
+    return this.buffered >= prefix.length && this.buf.compare(prefix, 0, prefix.length, this.pos, this.pos + prefix.length) === 0;
+  }
+
+  /** Skips CR, LF, space and tab; false if the input ends first. */
+  async skipBlank(): Promise<boolean> {
+    for (;;) {
+      const b = this.buf;
+      let p = this.pos;
+      while (p < b.length && (b[p] === LF || b[p] === CR || b[p] === 0x20 || b[p] === 0x09)) p++;
+      this.pos = p;
+      if (p < b.length) return true;
+      if (!(await this.more())) return false;
+    }
+  }
+
+  /**
+   * Reads a header block: everything up to and including the first empty line (CRLF or LF
+   * line ends), if it ends within `max` bytes. Nothing is consumed unless a block is returned.
+   */
+  async readHead(max: number): Promise<Bounded> {
+    let from = this.pos;
+    for (;;) {
+      const end = Math.min(this.buf.length, this.pos + max);
+      const stop = findBlankLine(this.buf, from, end);
+      if (stop >= 0) {
+        const head = this.buf.subarray(this.pos, stop);
+        this.pos = stop;
+        return head;
+      }
+      if (end - this.pos >= max) return "limit";
+      const scanned = this.buffered;
+      if (!(await this.more())) return "eof";
+      from = this.pos + Math.max(0, scanned - 2); // a terminator may straddle the join
+    }
+  }
+
+  /** Reads one line (without its line end) if it ends within `max` bytes. */
+  async readLine(max: number): Promise<Bounded> {
+    let from = this.pos;
+    for (;;) {
+      const end = Math.min(this.buf.length, this.pos + max + 1);
+      const nl = this.buf.subarray(from, end).indexOf(LF);
+      if (nl >= 0) {
+        const stop = from + nl;
+        const line = this.buf.subarray(this.pos, stop > this.pos && this.buf[stop - 1] === CR ? stop - 1 : stop);
+        this.pos = stop + 1;
+        return line;
+      }
+      if (end - this.pos > max) return "limit";
+      const scanned = this.buffered;
+      if (!(await this.more())) return "eof";
+      from = this.pos + scanned;
+    }
+  }
+
+  /** Reads n bytes (fewer if the input ends first) as one buffer that does not pin much else. */
+  async take(n: number): Promise<Buffer> {
+    if (this.buffered >= n) {
+      const view = this.buf.subarray(this.pos, this.pos + n);
+      this.pos += n;
+      // A view is free; copy only when it would keep a much larger piece alive.
+      return view.length * 2 >= view.buffer.byteLength ? view : Buffer.from(view);
+    }
+    const parts: Buffer[] = [];
+    let got = 0;
+    while (got < n) {
+      if (this.buffered === 0 && !(await this.more())) break;
+      const k = Math.min(n - got, this.buffered);
+      parts.push(this.buf.subarray(this.pos, this.pos + k));
+      this.pos += k;
+      got += k;
+    }
+    return Buffer.concat(parts, got);
+  }
+
+  /** Skips n bytes; returns how many there were. */
+  async skip(n: number): Promise<number> {
+    let left = n;
+    for (;;) {
+      const k = Math.min(left, this.buffered);
+      this.pos += k;
+      left -= k;
+      if (left === 0 || !(await this.more())) return n - left;
+    }
+  }
+
+  /** Reads to the end of input, giving up (and returning "limit") past `max` bytes. */
+  async readAll(max: number): Promise<Buffer | "limit"> {
+    while (!this.done) {
+      if (this.buffered > max) return "limit";
+      await this.more();
+    }
+    if (this.buffered > max) return "limit";
+    return this.take(this.buffered);
+  }
+
+  /**
+   * Moves to the next line that starts with `prefix` (the current position counts as a line
+   * start). Returns false, with everything consumed, if there is none.
+   */
+  async seekLine(prefix: Buffer): Promise<boolean> {
+    if (await this.startsWith(prefix)) return true;
+    const needle = Buffer.concat([Buffer.from([LF]), prefix]);
+    for (;;) {
+      const i = this.buf.indexOf(needle, this.pos);
+      if (i >= 0) {
+        this.pos = i + 1;
+        return true;
+      }
+      // Keep a tail that may hold the start of the needle.
+      this.pos = Math.max(this.pos, this.buf.length - (needle.length - 1));
+      if (!(await this.more())) {
+        this.pos = this.buf.length;
+        return false;
+      }
+    }
+  }
+
+  /**
+   * Moves to the next line (the current position counts as a line start) for which `accept`
+   * holds; lines longer than `maxLine` are passed over. False, all consumed, if there is none.
+   */
+  async seekLineWhere(accept: (line: Buffer) => boolean, maxLine: number): Promise<boolean> {
+    for (;;) {
+      // The current line: whole, or known to be too long.
+      let nl = this.buf.indexOf(LF, this.pos);
+      while (nl < 0 && this.buffered <= maxLine) {
+        const scanned = this.buffered;
+        if (!(await this.more())) {
+          this.pos = this.buf.length;
+          return false;
+        }
+        nl = this.buf.indexOf(LF, this.pos + scanned);
+      }
+      if (nl >= 0 && nl - this.pos <= maxLine) {
+        const end = nl > this.pos && this.buf[nl - 1] === CR ? nl - 1 : nl;
+        if (accept(this.buf.subarray(this.pos, end))) return true;
+        this.pos = nl + 1;
+        continue;
+      }
+      // Too long to be wanted: skip to its end.
+      for (;;) {
+        const i = this.buf.indexOf(LF, this.pos);
+        if (i >= 0) {
+          this.pos = i + 1;
+          break;
+        }
+        this.pos = this.buf.length;
+        if (!(await this.more())) return false;
+      }
+    }
+  }
+}
+
+/** Index just past the first empty line in buf[from, end), or -1. */
+function findBlankLine(buf: Buffer, from: number, end: number): number {
+  if (end - from < 2) return -1;
+  const win = buf.subarray(from, end);
+  const crlf = win.indexOf(LF_CRLF);
+  // LF-only heads are rare; look for them only before the CRLF match, to keep the scan short.
+  const lf = (crlf >= 0 ? win.subarray(0, crlf + 2) : win).indexOf(LF_LF);
+  if (lf >= 0 && (crlf < 0 || lf < crlf)) return from + lf + 2;
+  if (crlf >= 0) return from + crlf + 3;
+  return -1;
+}

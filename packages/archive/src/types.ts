@@ -1,0 +1,60 @@
+/** One HTML payload taken out of an archive (or a plain HTML file), ready to decode. */
+export interface ArchiveRecord {
+  /** The input it came from: a file path, or "-" for standard input. */
+  source: string;
+  /** Byte offset of the record in the input as stored (compressed offset for .gz), -1 when unknown. */
+  offset: number;
+  /** WARC-Record-ID; for ARC and plain files a stable synthetic id ("<arc:OFFSET>", "<file:PATH>"). */
+  recordId: string;
+  /** Target URI (WARC-Target-URI, the ARC URL, or a file: URL for plain files). */
+  url: string;
+  /** Capture date as ISO 8601 (WARC-Date, ARC date converted, or the file mtime). */
+  date: string;
+  /** Media type from the HTTP Content-Type header, lowercased, without parameters; "" when absent. */
+  contentType: string;
+  /** charset parameter of the HTTP Content-Type header, lowercased; "" when absent. */
+  charset: string;
+  /** HTTP status code; 0 for plain HTML files. */
+  httpStatus: number;
+  /** The HTTP payload with transfer and content encodings undone (chunked, gzip, deflate, br). */
+  body: Uint8Array;
+}
+
+/** Why a record did not become a document. Counted in the summary and written to --rejects. */
+export type SkipReason =
+  | "not-response" // WARC record type other than response (request, metadata, warcinfo, resource...)
+  | "http-status" // status outside 2xx
+  | "not-html" // content type (declared or sniffed) is not HTML/XHTML
+  | "too-large" // payload above maxPageBytes
+  | "empty" // zero-length payload
+  | "bad-http" // HTTP head could not be parsed
+  | "bad-encoding" // chunked or content encoding could not be undone
+  | "corrupt" // the archive bytes could not be parsed as a record (resynchronised after it)
+  | "truncated" // the input ended inside this record
+  | "unreadable"; // the input could not be opened or read at all
+
+export interface SkipEvent {
+  source: string;
+  offset: number;
+  recordId: string;
+  url: string;
+  reason: SkipReason;
+  /** One line saying what was wrong, for people. */
+  detail: string;
+}
+
+export interface ReadOptions {
+  /** Payloads larger than this are skipped as "too-large" (default 16 MiB). */
+  maxPageBytes?: number;
+  /** Called for each record that is passed over; reading goes on. */
+  onSkip?: (event: SkipEvent) => void;
+  /** Called with the number of input bytes consumed so far (for progress); may be called often. */
+  onProgress?: (bytesRead: number) => void;
+}
+
+/** Result of turning payload bytes into text. */
+export interface DecodedHtml {
+  html: string;
+  /** The encoding actually used, as a WHATWG label (e.g. "utf-8", "windows-1252", "shift_jis"). */
+  charset: string;
+}
