@@ -1,5 +1,5 @@
-import { stat } from "node:fs/promises";
-import { sep } from "node:path";
+import { mkdir, stat } from "node:fs/promises";
+import { dirname, sep } from "node:path";
 import { openDirWriter } from "./dir-writer.js";
 import { streamFormat } from "./formats.js";
 import { openFileWriter, StreamCorpusWriter } from "./stream-writer.js";
@@ -48,5 +48,9 @@ export async function openWriter(options: OpenWriterOptions): Promise<CorpusWrit
     }
     return openDirWriter(path, options.gzip ?? false);
   }
+  // Like `cp` into a fresh tree would not, but as a corpus tool should: create the folders.
+  await mkdir(dirname(path), { recursive: true }).catch(() => {
+    // Unwritable or blocked by a file: opening the output reports that with the path.
+  });
   return openFileWriter(fmt, path, gzip);
 }
