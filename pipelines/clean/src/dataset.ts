@@ -1,0 +1,84 @@
+/**
+ * Labelled pages to training rows: segment each page, label its blocks by aligning them with the
+ * page's gold text, and stack every block's feature row into one matrix.
+ */
+import { alignBlockLabels, type WcxbPage } from "@winnow/evaluation";
+import type { FeatureSet } from "@winnow/features";
+import { segmentHtml, type SegmentedDocument } from "@winnow/segment";
+
+/** A page as training and evaluation need it; WCXB pages and user JSONL lines both become this. */
+export interface LabelledPage {
+  id: string;
+  url: string;
+  domain: string;
+  pageType: string;
+  doc: SegmentedDocument;
+  gold: string;
+  withSnippets: string[];
+  withoutSnippets: string[];
+}
+
+export interface Dataset {
+  pages: LabelledPage[];
+  featureSet: FeatureSet;
+  /** Row-major blocks x featureSet.size. */
+  rows: Float32Array;
+  labels: Uint8Array;
+  /** Block rows of page p are firstRow[p] .. firstRow[p+1]-1. */
+  firstRow: Int32Array;
+}
+
+/** Alignment threshold: a block is content when at least half its words align with the gold text. */
+export const LABEL_THRESHOLD = 0.5;
+
+export function labelPage(page: WcxbPage): LabelledPage {
+  return {
+    id: page.id,
+    url: page.url,
+    domain: page.domain,
+    pageType: page.pageType,
+    doc: segmentHtml(page.html),
+    gold: page.gold,
+    withSnippets: page.withSnippets,
+    withoutSnippets: page.withoutSnippets,
+  };
+}
+
+export function buildDataset(pages: LabelledPage[], featureSet: FeatureSet): Dataset {
+  const firstRow = new Int32Array(pages.length + 1);
+  for (let p = 0; p < pages.length; p++) firstRow[p + 1] = firstRow[p] + pages[p].doc.blocks.length;
+  const total = firstRow[pages.length];
+  const rows = new Float32Array(total * featureSet.size);
+  const labels = new Uint8Array(total);
+  for (let p = 0; p < pages.length; p++) {
+    const { doc, gold } = pages[p];
+    featureSet.extract(doc, rows, firstRow[p] * featureSet.size);
+    const aligned = alignBlockLabels(doc.blocks.map((b) => b.text), gold, { threshold: LABEL_THRESHOLD });
+    labels.set(aligned.labels, firstRow[p]);
+  }
+  return { pages, featureSet, rows, labels, firstRow };
+}
+
+/** The rows and labels of a subset of pages, copied into fresh arrays. */
+export function selectPages(data: Dataset, pageIndexes: readonly number[]): { rows: Float32Array; labels: Uint8Array; count: number } {
+  const size = data.featureSet.size;
+  let count = 0;
+  for (const p of pageIndexes) count += data.firstRow[p + 1] - data.firstRow[p];
+  const rows = new Float32Array(count * size);
+  const labels = new Uint8Array(count);
+  let at = 0;
+  for (const p of pageIndexes) {
+    const from = data.firstRow[p], to = data.firstRow[p + 1];
+    rows.set(data.rows.subarray(from * size, to * size), at * size);
+    labels.set(data.labels.subarray(from, to), at);
+    at += to - from;
+  }
+  return { rows, labels, count };
+}
+
+/** Text of the kept blocks, joined as the writers join them. */
+export function keptText(doc: SegmentedDocument, scores: ArrayLike<number>, threshold: number): string {
+  const parts: string[] = [];
+  for (let b = 0; b < doc.blocks.length; b++) if (scores[b] >= threshold) parts.push(doc.blocks[b].text);
+  return parts.join("\n\n");
+}

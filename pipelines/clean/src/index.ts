@@ -1,0 +1,10 @@
+export { cleanPages, scorePages, type PageInput, type PageOutput, type ScoredPage } from "./page.js";
+export { buildDataset, labelPage, selectPages, keptText, LABEL_THRESHOLD, type Dataset, type LabelledPage } from "./dataset.js";
+export { fitMlp, scorePages as scoreMlpPages, type FittedMlp } from "./training.js";
+export {
+  evaluateClassifier, evaluateAllText, crossValidateMlp,
+  type EvaluationReport, type PageScore, type BlockCounts, type CrossValidationOptions,
+} from "./evaluate.js";
+export * from "./run.js";
+export { loadLabelledPages, LabelledDataError, type LoadLabelledOptions } from "./labelled-data.js";
+export { trainModel, type TrainModelOptions, type TrainModelResult } from "./train-model.js";

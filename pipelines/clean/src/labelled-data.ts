@@ -1,0 +1,83 @@
+/**
+ * Reading labelled pages for `winnow eval` and `winnow train`: a directory in the WCXB layout
+ * (html/*.html.gz + ground-truth/*.json + metadata.json), or a JSONL file of {url, html, text}
+ * lines for users who pair their own pages with clean text.
+ */
+import { createReadStream, existsSync, statSync } from "node:fs";
+import { createInterface } from "node:readline";
+import { loadWcxb } from "@winnow/evaluation";
+import { segmentHtml } from "@winnow/segment";
+import { labelPage, type LabelledPage } from "./dataset.js";
+
+export class LabelledDataError extends Error {
+  override name = "LabelledDataError";
+}
+
+export interface LoadLabelledOptions {
+  /** Keep only the first N pages (in id or line order). */
+  limit?: number;
+  /** Called after each page, for progress. */
+  onPage?: (loaded: number) => void;
+}
+
+export async function loadLabelledPages(path: string, options: LoadLabelledOptions = {}): Promise<LabelledPage[]> {
+  if (!existsSync(path)) throw new LabelledDataError(`labelled data not found: ${path}`);
+  const pages = statSync(path).isDirectory() ? await loadWcxbPages(path, options) : await loadJsonlPages(path, options);
+  if (pages.length === 0) throw new LabelledDataError(`no labelled pages in ${path}`);
+  return pages;
+}
+
+async function loadWcxbPages(dir: string, options: LoadLabelledOptions): Promise<LabelledPage[]> {
+  if (!existsSync(`${dir}/metadata.json`)) {
+    throw new LabelledDataError(`${dir} is not in the WCXB layout: metadata.json is missing (expected html/, ground-truth/, metadata.json)`);
+  }
+  const pages: LabelledPage[] = [];
+  for await (const page of loadWcxb(dir)) {
+    pages.push(labelPage(page));
+    options.onPage?.(pages.length);
+    if (options.limit !== undefined && pages.length >= options.limit) break;
+  }
+  return pages;
+}
+
+/** One JSON object per line: {"url": ..., "html": ..., "text": ...}; optional "id", "page_type". */
+async function loadJsonlPages(file: string, options: LoadLabelledOptions): Promise<LabelledPage[]> {
+  const pages: LabelledPage[] = [];
+  const lines = createInterface({ input: createReadStream(file, "utf8"), crlfDelay: Infinity });
+  let lineNumber = 0;
+  for await (const line of lines) {
+    lineNumber++;
+    if (line.trim().length === 0) continue;
+    let record: { url?: unknown; html?: unknown; text?: unknown; id?: unknown; page_type?: unknown };
+    try {
+      record = JSON.parse(line);
+    } catch {
+      throw new LabelledDataError(`${file}:${lineNumber}: not a JSON object`);
+    }
+    if (typeof record.html !== "string" || typeof record.text !== "string") {
+      throw new LabelledDataError(`${file}:${lineNumber}: needs string fields "html" and "text"`);
+    }
+    const url = typeof record.url === "string" ? record.url : "";
+    pages.push({
+      id: typeof record.id === "string" ? record.id : String(lineNumber),
+      url,
+      domain: hostOf(url),
+      pageType: typeof record.page_type === "string" ? record.page_type : "page",
+      doc: segmentHtml(record.html),
+      gold: record.text,
+      withSnippets: [],
+      withoutSnippets: [],
+    });
+    options.onPage?.(pages.length);
+    if (options.limit !== undefined && pages.length >= options.limit) break;
+  }
+  return pages;
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).hostname.replace(/^www\./, "");
+  } catch {
+    return "";
+  }
+}

@@ -1,0 +1,150 @@
+/**
+ * Where pages get cleaned: on a piscina pool of worker threads, or inline on the calling thread.
+ * Both take a batch of records and resolve with one PageOutput per record; neither rejects for a
+ * page, classifier or worker problem: those come back as "failed" outputs.
+ */
+import { fileURLToPath } from "node:url";
+import type { ArchiveRecord } from "@winnow/archive";
+import type { BlockClassifier } from "@winnow/models";
+import { Piscina } from "piscina";
+import { message, type PageOutput } from "./page.js";
+import {
+  cleanPagesSafely,
+  failedPages,
+  loadClassifier,
+  modelProblem,
+  packPages,
+  type ClassifierDescription,
+  type CleanTask,
+  type CleanWorkerData,
+  type ModelSpec,
+} from "./worker.js";
+
+export interface PageCleaner {
+  /** The classifier's name, as it will be reported. */
+  readonly model: string;
+  /** Batches worth having in flight to keep every thread busy. */
+  readonly parallelism: number;
+  /**
+   * Cleans a batch. Takes ownership of the records' payloads: a cleaner may drop `body` so the
+   * reader's buffers can be freed early, so callers must not read it afterwards.
+   */
+  clean(records: ArchiveRecord[]): Promise<PageOutput[]>;
+  /** Waits for running batches, then frees threads and native resources. */
+  close(): Promise<void>;
+  /** Stops at once, abandoning running batches (for error paths). */
+  destroy(): Promise<void>;
+}
+
+/** The model is missing, unreadable, or not one this winnow can use. */
+export class ModelProblem extends Error {
+  override readonly name = "ModelProblem";
+  constructor(
+    readonly model: ModelSpec,
+    problem: string,
+  ) {
+    super(problem);
+  }
+}
+
+const EMPTY = new Uint8Array(0);
+
+/** Cleans on the calling thread: no startup or transfer cost, for small runs and debugging. */
+export async function openInlineCleaner(model: ModelSpec): Promise<PageCleaner> {
+  let classifier: BlockClassifier;
+  try {
+    classifier = await loadClassifier(model);
+  } catch (error) {
+    throw new ModelProblem(model, modelProblem(model, error));
+  }
+  return {
+    model: classifier.name,
+    parallelism: 1,
+    clean: (records) =>
+      cleanPagesSafely(
+        records.map((r) => ({ body: r.body, headerCharset: r.charset })),
+        classifier,
+      ),
+    close: () => classifier.close(),
+    destroy: () => classifier.close(),
+  };
+}
+
+export interface PoolCleanerOptions {
+  threads: number;
+  model: ModelSpec;
+  /** Module the threads run instead of ./worker.js; it must export the same functions. */
+  workerModule?: string | URL;
+  /** Told about pool-level errors that no batch is waiting on (a thread that cannot start). */
+  onError?: (error: Error) => void;
+}
+
+/**
+ * Starts `threads` worker threads and loads the model in one of them first, so a bad model is
+ * reported before any input is read. The others load it with their first batch.
+ */
+export async function openPoolCleaner(options: PoolCleanerOptions): Promise<PageCleaner> {
+  const workerModule = options.workerModule ?? new URL("./worker.js", import.meta.url);
+  const pool = new Piscina<CleanTask, PageOutput[]>({
+    filename: typeof workerModule === "string" ? workerModule : fileURLToPath(workerModule),
+    minThreads: options.threads,
+    maxThreads: options.threads,
+    workerData: { model: options.model } satisfies CleanWorkerData,
+  });
+  // A thread that dies before it is ready fails no task: piscina emits "error" instead and does
+  // not replace it. With no thread left, queued tasks would wait forever, so then every waiting
+  // call is failed here. (Not by racing each call with one never-settling promise: every race
+  // would leave a reaction on it, holding each batch's result until the run ends.)
+  let brokenBy: Error | null = null;
+  const waiting = new Set<(error: Error) => void>();
+  pool.on("error", (error: Error) => {
+    options.onError?.(error);
+    if (pool.threads.length > 0 || brokenBy !== null) return;
+    brokenBy = error;
+    for (const fail of waiting) fail(error);
+    waiting.clear();
+  });
+  const run = <T>(task: CleanTask | null, runOptions: { name?: string; transferList?: ArrayBuffer[] }): Promise<T> => {
+    if (brokenBy !== null) return Promise.reject(brokenBy);
+    return new Promise<T>((resolve, reject) => {
+      waiting.add(reject);
+      pool.run(task as CleanTask, runOptions).then(
+        (value) => {
+          waiting.delete(reject);
+          resolve(value as T);
+        },
+        (error: unknown) => {
+          waiting.delete(reject);
+          reject(error);
+        },
+      );
+    });
+  };
+
+  let description: ClassifierDescription;
+  try {
+    description = await run<ClassifierDescription>(null, { name: "describeClassifier" });
+  } catch (error) {
+    await pool.destroy();
+    throw error;
+  }
+  if (!description.ok) {
+    await pool.destroy();
+    throw new ModelProblem(options.model, description.problem);
+  }
+
+  return {
+    model: description.name,
+    parallelism: options.threads,
+    clean(records) {
+      const task = packPages(records);
+      // The payloads now live in the task's buffer; let go of the reader's.
+      for (let i = 0; i < records.length; i++) records[i].body = EMPTY;
+      return run<PageOutput[]>(task, { transferList: [task.bytes] }).catch((error: unknown) =>
+        failedPages(records.length, `worker failed: ${message(error)}`),
+      );
+    },
+    close: () => pool.close(),
+    destroy: () => pool.destroy(),
+  };
+}

@@ -1,0 +1,560 @@
+/**
+ * A whole cleaning run: inputs in, one corpus file out.
+ *
+ * Readers stream records from a few inputs at a time and cut them into batches; a dispatcher
+ * hands the batches to the cleaner with a bounded number in flight; one writer loop writes the
+ * results in input order (or as they finish). Every stage waits on the next instead of
+ * buffering, so memory stays flat whatever the input size.
+ */
+import { access, constants, stat } from "node:fs/promises";
+import { availableParallelism } from "node:os";
+import { sep } from "node:path";
+import { ArchiveOpenError, expandInputs, readRecords, type ArchiveRecord, type SkipEvent, type SkipReason } from "@winnow/archive";
+import { DEFAULT_MODEL_PATH, hasDefaultModel } from "@winnow/models";
+import { openWriter, type CleanDocument, type CorpusWriter, type OutputFormat } from "@winnow/writers";
+import { pino, type Logger } from "pino";
+import { Channel, Slots } from "./flow.js";
+import { message, type PageOutput } from "./page.js";
+import { ModelProblem, openInlineCleaner, openPoolCleaner, type PageCleaner } from "./pool.js";
+import { RejectLog } from "./rejects.js";
+
+export type { OutputFormat };
+export { DEFAULT_MAX_PAGE_BYTES } from "@winnow/archive";
+
+export const DEFAULT_BATCH_SIZE = 16;
+export const DEFAULT_MAX_OPEN_INPUTS = 2;
+
+/** Batches in flight per worker thread: one running, one waiting, so no thread idles between. */
+const IN_FLIGHT_PER_WORKER = 2;
+/** Batches a reader may get ahead of the dispatcher. */
+const READ_AHEAD = 2;
+
+export interface CleanRunOptions {
+  /** Archive or HTML files, directories (searched for them), "-" for standard input. */
+  inputs: readonly string[];
+  /** Output file, "-" for standard output, or a directory (text format: one file per document). */
+  output: string;
+  /** Default: from the output name (see outputFormatFor). */
+  format?: OutputFormat;
+  /** "heuristic" or an MLP model file; default: the shipped model if present, else the heuristic. */
+  model?: string;
+  /** Worker threads; 0 cleans on the calling thread. Default: os.availableParallelism(). */
+  workers?: number;
+  /** Pages per task handed to a worker (default 16). */
+  batchSize?: number;
+  /** Payloads above this many bytes are skipped as "too-large" (default: the archive reader's, 16 MiB). */
+  maxPageBytes?: number;
+  /** Write documents as they finish rather than in input order. */
+  unordered?: boolean;
+  /** Inputs read at the same time (default 2). */
+  maxOpenInputs?: number;
+  /** Where to write one JSON line per record that did not become a document. */
+  rejectsPath?: string;
+  /** Default: silent. */
+  logger?: Logger;
+  /** Called after each batch is written, always with the same object, updated in place. */
+  onProgress?: (progress: Readonly<CleanProgress>) => void;
+  /** Aborting stops reading; records already read are still cleaned and written, and the run resolves. */
+  signal?: AbortSignal;
+  /** Module run by the worker threads instead of winnow's own (same exports); for tests and embedding. */
+  workerModule?: string | URL;
+}
+
+export interface CleanProgress {
+  /** HTML records read from the inputs (records skipped by the reader are not counted). */
+  recordsRead: number;
+  /** Input bytes consumed, as stored (compressed bytes for .gz). */
+  bytesRead: number;
+  documentsKept: number;
+  /** Records that did not become a document, for any reason. */
+  skipped: number;
+}
+
+/** Why a record did not become a document: the archive reader's reasons and the cleaner's. */
+export type CleanSkipReason = SkipReason | "no-text" | "decode-error" | "failed" | "empty-after-cleaning";
+
+export const CLEAN_SKIP_REASONS: readonly CleanSkipReason[] = [
+  "not-response", "http-status", "not-html", "too-large", "empty", "bad-http", "bad-encoding",
+  "corrupt", "truncated", "unreadable", "no-text", "decode-error", "failed", "empty-after-cleaning",
+];
+
+export interface InputFailure {
+  input: string;
+  /** Why, without the path: "no such file or directory". */
+  reason: string;
+}
+
+export interface CleanRunSummary {
+  /** Input files after directories were expanded, plus given paths that could not be. */
+  inputs: number;
+  /** Inputs that could not be opened, or gave not a single byte; the others were still read. */
+  inputsFailed: InputFailure[];
+  recordsRead: number;
+  bytesRead: number;
+  documentsWritten: number;
+  /** Every reason is present, most at 0. */
+  skipped: Record<CleanSkipReason, number>;
+  output: string;
+  format: OutputFormat;
+  /** The classifier's name: "heuristic" or the model path. */
+  model: string;
+  /** Worker threads used; 0 when cleaned inline. */
+  workers: number;
+  elapsedSeconds: number;
+  documentsPerSecond: number;
+  /** User + system CPU time of the whole process, worker threads included (getrusage). */
+  cpuSeconds: number;
+  /** Peak resident set size of the process. */
+  peakRssBytes: number;
+  /** The signal was aborted: what was read before is written, the rest was not read. */
+  interrupted: boolean;
+}
+
+/**
+ * The run could not start or could not finish: no input could be opened ("input"), the model
+ * is unusable ("model"), or the output could not be written ("output"). Damaged records and
+ * single missing inputs do not throw; they are counted in the summary.
+ */
+export class CleanRunError extends Error {
+  override readonly name = "CleanRunError";
+  constructor(
+    readonly kind: "input" | "model" | "output",
+    /** What went wrong, in words for people. */
+    readonly what: string,
+    /** The path (or paths) concerned. */
+    readonly where: string,
+    options?: { cause?: unknown },
+  ) {
+    super(`${what} (${where})`, options);
+  }
+}
+
+/**
+ * The format an output name implies: .jsonl → jsonl, .xml → xml, .txt or a directory → text
+ * (each also with .gz); anything else, and standard output, → jsonl.
+ */
+export async function outputFormatFor(output: string): Promise<OutputFormat> {
+  const name = output.toLowerCase().replace(/\.gz$/, "");
+  if (name.endsWith(".xml")) return "xml";
+  if (name.endsWith(".txt") || output.endsWith("/") || output.endsWith(sep)) return "text";
+  if (name.endsWith(".jsonl") || output === "-") return "jsonl";
+  const isDirectory = await stat(output).then((s) => s.isDirectory(), () => false);
+  return isDirectory ? "text" : "jsonl";
+}
+
+/** The model a run uses: as given, else the shipped model, else the heuristic (with a warning). */
+export function resolveModel(model: string | undefined, logger: Logger): string {
+  if (model !== undefined) return model;
+  if (hasDefaultModel()) return DEFAULT_MODEL_PATH;
+  logger.warn(`no model given and the default model is missing (${DEFAULT_MODEL_PATH}); using the heuristic classifier`);
+  return "heuristic";
+}
+
+export async function runClean(options: CleanRunOptions): Promise<CleanRunSummary> {
+  const startTime = performance.now();
+  const startCpu = process.cpuUsage();
+  const logger = options.logger ?? pino({ enabled: false });
+  const batchSize = positive(options.batchSize ?? DEFAULT_BATCH_SIZE, "batchSize");
+  const workers = options.workers ?? availableParallelism();
+  if (!Number.isInteger(workers) || workers < 0) throw new RangeError(`workers must be an integer >= 0, got ${workers}`);
+  const maxOpenInputs = positive(options.maxOpenInputs ?? DEFAULT_MAX_OPEN_INPUTS, "maxOpenInputs");
+  const format = options.format ?? (await outputFormatFor(options.output));
+
+  // Inputs first: when none can be used, nothing else is started and no output is created.
+  const inputsFailed: InputFailure[] = [];
+  const files = await listInputs(options.inputs, inputsFailed);
+  if (files.length === 0) {
+    if (inputsFailed.length === 1) throw new CleanRunError("input", `cannot open input: ${inputsFailed[0].reason}`, inputsFailed[0].input);
+    if (inputsFailed.length > 1) {
+      throw new CleanRunError("input", "no input could be opened", inputsFailed.map((f) => `${f.input}: ${f.reason}`).join("; "));
+    }
+    throw new CleanRunError("input", "no archive or HTML files found", options.inputs.join(", "));
+  }
+  // Only now: when the run stops here, the error says it all.
+  for (const f of inputsFailed) logger.warn({ input: f.input }, `cannot open input: ${f.reason} (${f.input})`);
+
+  // Then the model, so a bad one is refused before the output file is created.
+  const model = resolveModel(options.model, logger);
+  const cleaner = await openCleaner(model, workers, options.workerModule, logger);
+  const { writer, rejects } = await openOutputs(options, format, cleaner);
+
+  logger.info(
+    { inputs: files.length, output: options.output, format, model: cleaner.model, workers, batchSize },
+    `cleaning ${plural(files.length, "input")} with ${cleaner.model} on ${workers === 0 ? "the main thread" : plural(workers, "worker")}`,
+  );
+  const run = new Run(files, {
+    cleaner,
+    writer,
+    rejects,
+    logger,
+    batchSize,
+    maxOpenInputs,
+    maxPageBytes: options.maxPageBytes,
+    ordered: options.unordered !== true,
+    inFlight: workers === 0 ? 1 : IN_FLIGHT_PER_WORKER * cleaner.parallelism,
+    onProgress: options.onProgress,
+    signal: options.signal,
+  });
+  try {
+    await run.done;
+  } catch (error) {
+    // Not a data or output problem (those are counted, or kept in writeError): a bug. Free everything.
+    await Promise.allSettled([writer.abort(), cleaner.destroy(), rejects?.close()]);
+    throw error;
+  }
+  await cleaner.close();
+  await closeOutputs(options, writer, rejects, run.writeError);
+
+  const inputs = files.length + inputsFailed.length;
+  inputsFailed.push(...run.unreadInputs);
+  const elapsedSeconds = (performance.now() - startTime) / 1000;
+  const cpu = process.cpuUsage(startCpu);
+  const summary: CleanRunSummary = {
+    inputs,
+    inputsFailed,
+    recordsRead: run.progress.recordsRead,
+    bytesRead: run.progress.bytesRead,
+    documentsWritten: writer.documentsWritten,
+    skipped: run.skipped,
+    output: options.output,
+    format,
+    model: cleaner.model,
+    workers,
+    elapsedSeconds,
+    documentsPerSecond: elapsedSeconds > 0 ? writer.documentsWritten / elapsedSeconds : 0,
+    cpuSeconds: (cpu.user + cpu.system) / 1e6,
+    // ru_maxrss is process-wide; Node reports it in KiB.
+    peakRssBytes: process.resourceUsage().maxRSS * 1024,
+    interrupted: run.interrupted,
+  };
+  logger.debug({ summary }, "run finished");
+  return summary;
+}
+
+async function openCleaner(model: string, workers: number, workerModule: string | URL | undefined, logger: Logger): Promise<PageCleaner> {
+  try {
+    if (workers === 0) return await openInlineCleaner(model);
+    return await openPoolCleaner({
+      threads: workers,
+      model,
+      workerModule,
+      onError: (error) => logger.error({ err: error }, `worker thread error: ${error.message}`),
+    });
+  } catch (error) {
+    if (error instanceof ModelProblem) throw new CleanRunError("model", error.message, model, { cause: error });
+    throw error;
+  }
+}
+
+async function openOutputs(
+  options: CleanRunOptions,
+  format: OutputFormat,
+  cleaner: PageCleaner,
+): Promise<{ writer: CorpusWriter; rejects: RejectLog | null }> {
+  let writer: CorpusWriter;
+  try {
+    writer = await openWriter({ format, path: options.output });
+  } catch (error) {
+    await cleaner.destroy();
+    throw new CleanRunError("output", `cannot create output: ${systemReason(error)}`, options.output, { cause: error });
+  }
+  if (options.rejectsPath === undefined) return { writer, rejects: null };
+  try {
+    return { writer, rejects: await RejectLog.open(options.rejectsPath) };
+  } catch (error) {
+    await Promise.all([writer.abort(), cleaner.destroy()]);
+    throw new CleanRunError("output", `cannot create rejects file: ${systemReason(error)}`, options.rejectsPath, { cause: error });
+  }
+}
+
+/** Finishes both files; a write error seen during the run, or one now, is thrown. */
+async function closeOutputs(options: CleanRunOptions, writer: CorpusWriter, rejects: RejectLog | null, writeError: unknown): Promise<void> {
+  let outputProblem = writeError;
+  if (outputProblem === null) {
+    await writer.close().catch((error: unknown) => (outputProblem = error));
+  } else {
+    // Keep what was written valid under the final name; the write error is what gets reported.
+    await writer.abort().catch(() => {});
+  }
+  let rejectsProblem: unknown = null;
+  await rejects?.close().catch((error: unknown) => (rejectsProblem = error));
+  if (outputProblem !== null) {
+    throw new CleanRunError("output", `cannot write output: ${systemReason(outputProblem)}`, options.output, { cause: outputProblem });
+  }
+  if (rejectsProblem !== null) {
+    throw new CleanRunError("output", `cannot write rejects file: ${systemReason(rejectsProblem)}`, String(options.rejectsPath), {
+      cause: rejectsProblem,
+    });
+  }
+}
+
+interface RunParts {
+  cleaner: PageCleaner;
+  writer: CorpusWriter;
+  rejects: RejectLog | null;
+  logger: Logger;
+  batchSize: number;
+  maxOpenInputs: number;
+  maxPageBytes: number | undefined;
+  ordered: boolean;
+  inFlight: number;
+  onProgress: ((progress: Readonly<CleanProgress>) => void) | undefined;
+  signal: AbortSignal | undefined;
+}
+
+/** A batch on its way to the writer: the records, and their outputs once cleaned. */
+interface Cleaned {
+  records: ArchiveRecord[];
+  outputs: PageOutput[] | Promise<PageOutput[]>;
+}
+
+/** The three stages of a run, wired together; `done` settles when all of them have finished. */
+class Run {
+  readonly progress: CleanProgress = { recordsRead: 0, bytesRead: 0, documentsKept: 0, skipped: 0 };
+  readonly skipped = Object.fromEntries(CLEAN_SKIP_REASONS.map((r) => [r, 0])) as Record<CleanSkipReason, number>;
+  /** Inputs that opened but gave not a byte. */
+  readonly unreadInputs: InputFailure[] = [];
+  /** The first write failure; once set, reading stops and results are dropped. */
+  writeError: unknown = null;
+  /** Reading ended on the abort signal, not at the end of the inputs. */
+  interrupted = false;
+  readonly done: Promise<void>;
+
+  readonly #files: readonly string[];
+  readonly #parts: RunParts;
+  readonly #traceSkips: boolean;
+  /**
+   * Ordered: one channel per input, made when its reader or the dispatcher first needs it and
+   * dropped once drained, so a run over many files holds only the few being read. Unordered:
+   * one channel shared by all readers.
+   */
+  readonly #batches: Array<Channel<ArchiveRecord[]> | undefined>;
+  #readingDone = false;
+  readonly #cleaned = new Channel<Cleaned>(Infinity); // bounded by #slots
+  readonly #slots: Slots;
+
+  constructor(files: readonly string[], parts: RunParts) {
+    this.#files = files;
+    this.#parts = parts;
+    this.#traceSkips = parts.logger.isLevelEnabled("debug");
+    this.#slots = new Slots(parts.inFlight);
+    this.#batches = parts.ordered ? new Array(files.length) : [new Channel(READ_AHEAD * parts.maxOpenInputs)];
+    // Hands the live object over at once, so a progress display can follow reading from the start.
+    parts.onProgress?.(this.progress);
+    this.done = Promise.all([this.#read(), this.#dispatch(), this.#write()]).then(() => {});
+  }
+
+  get #stopping(): boolean {
+    return this.writeError !== null || this.#parts.signal?.aborted === true;
+  }
+
+  // Stage 1: a few readers, each taking the next input, cutting its records into batches.
+  async #read(): Promise<void> {
+    let next = 0;
+    const reader = async (): Promise<void> => {
+      while (next < this.#files.length && !this.#stopping) await this.#readInput(next++);
+    };
+    const readers = Math.min(this.#parts.maxOpenInputs, this.#files.length);
+    await Promise.all(Array.from({ length: readers }, reader));
+    // Inputs never started (interrupted) must still end for the dispatcher, which waits on them.
+    this.#readingDone = true;
+    this.interrupted = this.#parts.signal?.aborted === true;
+    for (const channel of this.#batches) channel?.close();
+  }
+
+  #channelFor(index: number): Channel<ArchiveRecord[]> {
+    if (!this.#parts.ordered) return this.#batches[0] as Channel<ArchiveRecord[]>;
+    let channel = this.#batches[index];
+    if (channel === undefined) {
+      channel = this.#batches[index] = new Channel(READ_AHEAD);
+      if (this.#readingDone) channel.close();
+    }
+    return channel;
+  }
+
+  async #readInput(index: number): Promise<void> {
+    const input = this.#files[index];
+    const out = this.#channelFor(index);
+    const { batchSize, rejects } = this.#parts;
+    const progress = this.progress;
+    let inputBytes = 0;
+    // Set from the onSkip callback, which control-flow analysis cannot see.
+    let unreadable = null as string | null;
+    let records = 0;
+    let batch: ArchiveRecord[] = [];
+    const options = {
+      maxPageBytes: this.#parts.maxPageBytes,
+      onSkip: (event: SkipEvent) => {
+        if (event.reason === "unreadable") unreadable ??= event.detail;
+        this.#skip(event, event.reason, event.detail);
+      },
+      onProgress: (bytes: number) => {
+        progress.bytesRead += bytes - inputBytes;
+        inputBytes = bytes;
+      },
+    };
+    try {
+      for await (const record of readRecords(input, options)) {
+        records++;
+        progress.recordsRead++;
+        batch.push(record);
+        if (batch.length === batchSize) {
+          const wait = out.push(batch);
+          batch = [];
+          if (wait) await wait;
+        }
+        if (rejects?.full) await rejects.drained();
+        if (this.#stopping) break;
+      }
+    } catch (error) {
+      // readRecords throws only when the input cannot be opened; anything else is reported the same way.
+      const reason = error instanceof ArchiveOpenError ? openReason(error) : `reading failed: ${message(error)}`;
+      this.unreadInputs.push({ input, reason });
+      this.#parts.logger.warn({ input }, `cannot read input: ${reason} (${input})`);
+    }
+    if (batch.length > 0) await out.push(batch);
+    if (this.#parts.ordered) out.close();
+    if (unreadable !== null && inputBytes === 0 && records === 0) {
+      this.unreadInputs.push({ input, reason: unreadable });
+      this.#parts.logger.warn({ input }, `cannot read input: ${unreadable} (${input})`);
+    }
+  }
+
+  // Stage 2: hand batches to the cleaner, at most `inFlight` not yet written.
+  async #dispatch(): Promise<void> {
+    const { cleaner, ordered } = this.#parts;
+    let pending = 0;
+    let dispatched = false;
+    const cleaned = this.#cleaned;
+    const channels = ordered ? this.#files.length : 1;
+    for (let i = 0; i < channels; i++) {
+      const channel = this.#channelFor(i);
+      for (let records = await channel.take(); records !== undefined; records = await channel.take()) {
+        const wait = this.#slots.acquire();
+        if (wait) await wait;
+        if (this.writeError !== null) {
+          this.#slots.release();
+          continue;
+        }
+        const outputs = cleaner.clean(records);
+        if (ordered) {
+          // Queued now, awaited by the writer in this order: results come out in input order.
+          cleaned.push({ records, outputs });
+        } else {
+          pending++;
+          void outputs.then((done) => {
+            cleaned.push({ records, outputs: done });
+            if (--pending === 0 && dispatched) cleaned.close();
+          });
+        }
+      }
+      if (ordered) this.#batches[i] = undefined;
+    }
+    dispatched = true;
+    if (ordered || pending === 0) cleaned.close();
+  }
+
+  // Stage 3: write the kept documents, count the rest.
+  async #write(): Promise<void> {
+    const { writer, onProgress } = this.#parts;
+    const progress = this.progress;
+    for (let batch = await this.#cleaned.take(); batch !== undefined; batch = await this.#cleaned.take()) {
+      const { records } = batch;
+      const outputs = await batch.outputs;
+      for (let i = 0; i < records.length; i++) {
+        const record = records[i];
+        const out = outputs[i];
+        if (!out.ok) {
+          this.#skip(record, out.reason, out.detail);
+        } else if (out.blocks.length === 0) {
+          this.#skip(record, "empty-after-cleaning", `none of ${out.blocksTotal} blocks kept`);
+        } else if (this.writeError === null) {
+          const doc: CleanDocument = {
+            url: record.url,
+            recordId: record.recordId,
+            date: record.date,
+            contentType: record.contentType,
+            charset: out.charset,
+            title: out.title,
+            blocks: out.blocks,
+            blocksTotal: out.blocksTotal,
+            source: record.source,
+          };
+          try {
+            await writer.write(doc);
+          } catch (error) {
+            this.writeError = error;
+          }
+        }
+      }
+      this.#slots.release();
+      progress.documentsKept = writer.documentsWritten;
+      onProgress?.(progress);
+    }
+  }
+
+  #skip(record: { source: string; offset: number; recordId: string; url: string }, reason: CleanSkipReason, detail: string): void {
+    this.skipped[reason]++;
+    this.progress.skipped++;
+    const line = { source: record.source, offset: record.offset, recordId: record.recordId, url: record.url, reason, detail };
+    this.#parts.rejects?.write(line);
+    if (this.#traceSkips) this.#parts.logger.debug(line, `skipped ${reason}: ${detail}`);
+  }
+}
+
+/**
+ * Expands the given paths one by one, so one missing input does not hide the others. Given
+ * files are checked for read access now, which catches the common mistakes before anything is
+ * started; files found in directories are left to fail, if they do, when read.
+ */
+async function listInputs(paths: readonly string[], failed: InputFailure[]): Promise<string[]> {
+  const files: string[] = [];
+  for (const path of paths) {
+    try {
+      const found = await expandInputs([path]);
+      if (found.length === 1 && found[0] === path && path !== "-") {
+        await access(path, constants.R_OK).catch((error: unknown) => {
+          throw ArchiveOpenError.from(path, error);
+        });
+      }
+      files.push(...found);
+    } catch (error) {
+      if (!(error instanceof ArchiveOpenError)) throw error;
+      failed.push({ input: path, reason: openReason(error) });
+    }
+  }
+  return files;
+}
+
+/** ArchiveOpenError says "cannot open PATH: why"; keep the why. */
+function openReason(error: ArchiveOpenError): string {
+  const prefix = `cannot open ${error.path}: `;
+  return error.message.startsWith(prefix) ? error.message.slice(prefix.length) : error.message;
+}
+
+const SYSTEM_REASONS: Record<string, string> = {
+  ENOENT: "no such file or directory",
+  EACCES: "permission denied",
+  EPERM: "operation not permitted",
+  EISDIR: "is a directory",
+  ENOTDIR: "a path component is not a directory",
+  ENOSPC: "no space left on device",
+  EDQUOT: "disk quota exceeded",
+  EROFS: "read-only file system",
+  EPIPE: "the reader went away (broken pipe)",
+};
+
+/** A file-system error in words, without the path (which the caller reports beside it). */
+function systemReason(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  return (code !== undefined && SYSTEM_REASONS[code]) || message(error).replace(/^@winnow\/writers: /, "");
+}
+
+function positive(value: number, name: string): number {
+  if (!Number.isInteger(value) || value < 1) throw new RangeError(`${name} must be an integer >= 1, got ${value}`);
+  return value;
+}
+
+function plural(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? "" : "s"}`;
+}

@@ -1,0 +1,124 @@
+/**
+ * What a pool thread runs: it loads the classifier once, on its first task, and cleans one batch
+ * of pages per task. The same functions serve the inline mode (`workers: 0`), so both modes
+ * produce the same output.
+ */
+import { workerData } from "node:worker_threads";
+import { heuristicClassifier, loadMlpClassifier, type BlockClassifier } from "@winnow/models";
+import { cleanPages, message, type PageInput, type PageOutput } from "./page.js";
+
+/** "heuristic", or the path of an MLP model file. */
+export type ModelSpec = string;
+
+/** What the pool's threads are started with (piscina's workerData). */
+export interface CleanWorkerData {
+  model: ModelSpec;
+}
+
+/**
+ * One batch of pages as it crosses to a worker: the payloads back to back in one buffer, which
+ * is transferred rather than copied, and the page boundaries.
+ */
+export interface CleanTask {
+  bytes: ArrayBuffer;
+  /** End offset in `bytes` of each page's payload; page i starts where page i-1 ends. */
+  ends: number[];
+  /** charset from each page's HTTP header, "" when none. */
+  charsets: string[];
+}
+
+/** The classifier's name and threshold, or why it could not be loaded. */
+export type ClassifierDescription = { ok: true; name: string; threshold: number } | { ok: false; problem: string };
+
+export async function loadClassifier(model: ModelSpec): Promise<BlockClassifier> {
+  return model === "heuristic" ? heuristicClassifier() : loadMlpClassifier(model);
+}
+
+/**
+ * Cleans pages, turning a throw (a classifier failure hits the whole batch) into one "failed"
+ * output per page, so that one bad batch costs its pages and not the run.
+ */
+export async function cleanPagesSafely(pages: readonly PageInput[], classifier: BlockClassifier): Promise<PageOutput[]> {
+  try {
+    return await cleanPages(pages, classifier);
+  } catch (error) {
+    return failedPages(pages.length, message(error));
+  }
+}
+
+export function failedPages(count: number, detail: string): PageOutput[] {
+  const failed: PageOutput = { ok: false, reason: "failed", detail };
+  return new Array<PageOutput>(count).fill(failed);
+}
+
+/**
+ * Copies the payloads of a batch (records, or anything with a body and header charset) into one
+ * fresh buffer. Record bodies are views into the
+ * reader's input chunks, which hold the neighbouring records too: transferring those would
+ * detach live data, and cloning one would copy its whole chunk. One copy into a buffer the
+ * batch owns outright, then a transfer, is the least work.
+ */
+export function packPages(pages: ReadonlyArray<{ body: Uint8Array; charset: string }>): CleanTask {
+  let total = 0;
+  for (let i = 0; i < pages.length; i++) total += pages[i].body.byteLength;
+  const bytes = new Uint8Array(total);
+  const ends = new Array<number>(pages.length);
+  const charsets = new Array<string>(pages.length);
+  let at = 0;
+  for (let i = 0; i < pages.length; i++) {
+    bytes.set(pages[i].body, at);
+    at += pages[i].body.byteLength;
+    ends[i] = at;
+    charsets[i] = pages[i].charset;
+  }
+  return { bytes: bytes.buffer, ends, charsets };
+}
+
+export function unpackPages(task: CleanTask): PageInput[] {
+  const pages = new Array<PageInput>(task.ends.length);
+  let start = 0;
+  for (let i = 0; i < pages.length; i++) {
+    const end = task.ends[i];
+    pages[i] = { body: new Uint8Array(task.bytes, start, end - start), headerCharset: task.charsets[i] };
+    start = end;
+  }
+  return pages;
+}
+
+/** Says what is wrong with a model in words for people; the model path is reported beside it. */
+export function modelProblem(model: ModelSpec, error: unknown): string {
+  const text = message(error);
+  // ModelLoadError says `cannot load model "PATH": why`; the caller names the path itself.
+  const prefix = `cannot load model "${model}": `;
+  return text.startsWith(prefix) ? `cannot load model: ${text.slice(prefix.length)}` : text;
+}
+
+// The classifier of this thread, loaded by the first task that needs it. A failed load is kept
+// too: every later task then fails the same way instead of retrying the load per batch.
+let classifier: Promise<BlockClassifier> | undefined;
+
+function threadClassifier(): Promise<BlockClassifier> {
+  classifier ??= loadClassifier((workerData as CleanWorkerData).model);
+  return classifier;
+}
+
+/** The pool's task: clean one batch. Never throws for a page or classifier problem. */
+export default async function cleanTask(task: CleanTask): Promise<PageOutput[]> {
+  let loaded: BlockClassifier;
+  try {
+    loaded = await threadClassifier();
+  } catch (error) {
+    return failedPages(task.ends.length, modelProblem((workerData as CleanWorkerData).model, error));
+  }
+  return cleanPagesSafely(unpackPages(task), loaded);
+}
+
+/** Run once before any batch (piscina's `name: "describeClassifier"`): loads and describes the model. */
+export async function describeClassifier(): Promise<ClassifierDescription> {
+  try {
+    const loaded = await threadClassifier();
+    return { ok: true, name: loaded.name, threshold: loaded.threshold };
+  } catch (error) {
+    return { ok: false, problem: modelProblem((workerData as CleanWorkerData).model, error) };
+  }
+}

@@ -1,0 +1,147 @@
+// The winnow executable as users run it (build first: `npx tsc -b`).
+import { spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parseByteSize, parseCount } from "./parse.js";
+
+const BIN = fileURLToPath(new URL("../bin/winnow.js", import.meta.url));
+const WARC = fileURLToPath(new URL("../../../fixtures/warc/", import.meta.url));
+
+interface Result {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function winnow(args: string[], feed?: (child: ReturnType<typeof spawn>) => void): Promise<Result> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: dir, stdio: ["pipe", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d: Buffer) => (stdout += d));
+    child.stderr.on("data", (d: Buffer) => (stderr += d));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+    if (feed) feed(child);
+    else child.stdin.end();
+  });
+}
+
+/** Lines of stderr that are not pino's JSON log records. */
+const plainLines = (stderr: string): string[] => stderr.split("\n").filter((l) => l !== "" && !l.startsWith("{"));
+const STACK_FRAME = /^\s+at /m;
+
+let dir: string;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), "winnow-cli-"));
+});
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe("winnow clean", () => {
+  it("cleans archives: exit 0, the output written, a one-line summary last on stderr", async () => {
+    const r = await winnow(["clean", WARC + "example.warc.gz", WARC + "example.arc", "-o", "out.jsonl", "--model", "heuristic", "--workers", "0"]);
+    expect(r.code).toBe(0);
+    const docs = readFileSync(join(dir, "out.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l) as { url: string; text: string });
+    expect(docs.map((d) => d.url)).toEqual(["http://example.com/", "http://example.com/"]);
+    expect(docs[0].text).toContain("illustrative examples");
+    expect(r.stdout).toBe("");
+    // Not a terminal: logs stay JSON, then the human summary.
+    const lines = r.stderr.trim().split("\n");
+    expect(JSON.parse(lines[0])).toMatchObject({ level: 30, msg: "cleaning 2 inputs with heuristic on the main thread" });
+    expect(lines.at(-1)).toMatch(/^winnow: wrote 2 documents \(jsonl\) to out\.jsonl from 2 HTML records, .* skipped 6 \(6 not-response\)/);
+  });
+
+  it("writes to standard output with -o -", async () => {
+    const r = await winnow(["clean", WARC + "example-iana.org-chunked.warc", "-o", "-", "--format", "xml", "--model", "heuristic", "--workers", "0", "--log-level", "warn"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^<\?xml [^]*<doc url="http:\/\/www\.iana\.org\/"[^]*<\/corpus>\n$/);
+    expect(r.stderr).toBe("");
+  });
+
+  it("exits 3 with one clear line when no input can be opened", async () => {
+    const r = await winnow(["clean", "missing.warc", "-o", "out-missing.jsonl", "--model", "heuristic"]);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toBe("winnow: cannot open input: no such file or directory (missing.warc)\n");
+    expect(existsSync(join(dir, "out-missing.jsonl"))).toBe(false);
+  });
+
+  it("exits 4 when the output cannot be created", async () => {
+    const r = await winnow(["clean", WARC + "example.warc.gz", "-o", "no/such/dir/out.jsonl", "--model", "heuristic", "--workers", "0"]);
+    expect(r.code).toBe(4);
+    expect(plainLines(r.stderr)).toEqual(["winnow: cannot create output: no such file or directory (no/such/dir/out.jsonl)"]);
+    expect(r.stderr).not.toMatch(STACK_FRAME);
+  });
+
+  it("exits 2 with one line for a model file that cannot be used", async () => {
+    writeFileSync(join(dir, "bad.onnx"), "not a model");
+    const r = await winnow(["clean", WARC + "example.warc.gz", "-o", "out-model.jsonl", "--model", "bad.onnx", "--workers", "0"]);
+    expect(r.code).toBe(2);
+    const lines = plainLines(r.stderr);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^winnow: .*model.* \(bad\.onnx\)$/);
+    expect(r.stderr).not.toMatch(STACK_FRAME);
+  });
+
+  it.each([
+    [["--format", "pdf"], /^winnow: option '--format <format>' argument 'pdf' is invalid/],
+    [["--workers", "-1"], /^winnow: option '--workers <n>' argument '-1' is invalid/],
+    [["--max-page-bytes", "lots"], /^winnow: option '--max-page-bytes <n>' argument 'lots' is invalid/],
+    [["--frobnicate"], /^winnow: unknown option '--frobnicate'/],
+  ])("exits 2 on a bad flag: %j", async (flags, message) => {
+    const r = await winnow(["clean", WARC + "example.warc.gz", "-o", "never.jsonl", ...flags]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(message);
+    expect(r.stderr).not.toMatch(STACK_FRAME);
+    expect(existsSync(join(dir, "never.jsonl"))).toBe(false);
+  });
+
+  it("exits 130 on SIGINT, leaving a valid output of what was read", async () => {
+    const record = readFileSync(WARC + "example-iana.org-chunked.warc");
+    const r = await winnow(["clean", "-", "-o", "interrupted.jsonl", "--model", "heuristic", "--workers", "0"], (child) => {
+      child.stdin!.write(record);
+      // Interrupt once the run is under way, then end the input as a dying upstream would.
+      child.stderr!.on("data", (d: Buffer) => {
+        if (d.toString().includes("cleaning 1 input")) {
+          child.kill("SIGINT");
+          setTimeout(() => child.stdin!.end(), 200);
+        }
+      });
+    });
+    expect(r.code).toBe(130);
+    expect(r.stderr).toMatch(/SIGINT: stopping/);
+    expect(r.stderr).toMatch(/^winnow: interrupted: wrote \d+ documents? /m);
+    const text = readFileSync(join(dir, "interrupted.jsonl"), "utf8");
+    for (const line of text.split("\n").filter((l) => l !== "")) expect(() => JSON.parse(line)).not.toThrow();
+  });
+
+  it("documents every flag and the exit statuses", async () => {
+    const r = await winnow(["clean", "--help"]);
+    expect(r.code).toBe(0);
+    for (const flag of ["--output", "--format", "--model", "--workers", "--batch-size", "--max-page-bytes", "--rejects", "--unordered", "--log-level", "--no-progress"]) {
+      expect(r.stdout).toContain(flag);
+    }
+    for (const code of ["0 ", "2 ", "3 ", "4 ", "130 "]) expect(r.stdout).toMatch(new RegExp(`^  ${code}`, "m"));
+    const top = await winnow(["--help"]);
+    expect(top.code).toBe(0);
+    expect(top.stdout).toMatch(/clean \[options\] <input\.\.\.>/);
+  });
+});
+
+describe("flag parsers", () => {
+  it("read counts and byte sizes", () => {
+    expect(parseCount(0)("0")).toBe(0);
+    expect(() => parseCount(1)("0")).toThrow(/>= 1/);
+    expect(() => parseCount(0)("1.5")).toThrow();
+    expect(parseByteSize("500000")).toBe(500000);
+    expect(parseByteSize("512K")).toBe(512 << 10);
+    expect(parseByteSize("16M")).toBe(16 << 20);
+    expect(parseByteSize("1GiB")).toBe(1 << 30);
+    expect(() => parseByteSize("0")).toThrow();
+    expect(() => parseByteSize("16 M")).toThrow();
+  });
+});

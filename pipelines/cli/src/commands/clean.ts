@@ -1,0 +1,157 @@
+/**
+ * `winnow clean`: flags in, runClean, a one-line report and an exit status out. All the work is
+ * in @winnow/pipeline; this file only translates.
+ */
+import { availableParallelism } from "node:os";
+import { Command, Option } from "commander";
+import type { Logger } from "pino";
+import {
+  CleanRunError,
+  DEFAULT_BATCH_SIZE,
+  DEFAULT_MAX_PAGE_BYTES,
+  runClean,
+  type CleanRunSummary,
+  type OutputFormat,
+} from "@winnow/pipeline";
+import { CliError } from "../errors.js";
+import { EXIT, EXIT_CODES_HELP } from "../exit-codes.js";
+import { createLogger, LOG_LEVELS, type LogLevel } from "../logger.js";
+import { parseByteSize, parseCount } from "../parse.js";
+import { startProgressLine } from "../progress.js";
+
+interface CleanFlags {
+  output: string;
+  format?: OutputFormat;
+  model?: string;
+  workers: number;
+  batchSize: number;
+  maxPageBytes: number;
+  rejects?: string;
+  unordered?: boolean;
+  logLevel: LogLevel;
+  progress: boolean;
+}
+
+const EXIT_FOR_ERROR: Record<CleanRunError["kind"], number> = { input: EXIT.noInput, model: EXIT.usage, output: EXIT.output };
+
+export function registerClean(program: Command): void {
+  program
+    .command("clean")
+    .summary("extract the main text of web pages in archives into a corpus")
+    .description(
+      "Read WARC/ARC archives (plain or .gz) and HTML files, keep the main-content blocks of each HTML page, " +
+        "and write them as one corpus. Damaged records are skipped and counted; reading goes on.",
+    )
+    .argument("<input...>", 'WARC/ARC files, HTML files, directories of them (searched recursively), or "-" for standard input')
+    .requiredOption("-o, --output <path>", 'output file, "-" for standard output, or a directory (text format: one file per document); a name ending in .gz is gzip-compressed')
+    .addOption(
+      new Option("--format <format>", "output format (default: from the output name: .jsonl → jsonl, .xml → xml, .txt or a directory → text, also with .gz; otherwise jsonl)")
+        .choices(["jsonl", "xml", "text"]),
+    )
+    .option("--model <model>", '"heuristic", or an MLP model file made by winnow train (default: the model shipped with winnow, or the heuristic with a warning when it is not installed)')
+    .addOption(
+      new Option("--workers <n>", "worker threads cleaning pages; 0 cleans on the main thread")
+        .argParser(parseCount(0))
+        .default(availableParallelism(), `the number of CPUs, ${availableParallelism()} here`),
+    )
+    .option("--batch-size <n>", "pages handed to a worker thread at a time", parseCount(1), DEFAULT_BATCH_SIZE)
+    .addOption(
+      new Option("--max-page-bytes <n>", "skip pages whose payload is larger than this (suffixes K, M, G: powers of 1024)")
+        .argParser(parseByteSize)
+        .default(DEFAULT_MAX_PAGE_BYTES, `${DEFAULT_MAX_PAGE_BYTES >> 20}M`),
+    )
+    .option("--rejects <file>", "also write one JSON line per record that did not become a document: {source, offset, record_id, url, reason, detail}")
+    .option("--unordered", "write documents as they are done instead of in input order (keeps all threads busy when page sizes vary)")
+    .addOption(
+      new Option("--log-level <level>", "how much to log on stderr: JSON lines unless stderr is a terminal; the closing summary line shows at info and more verbose levels")
+        .choices(LOG_LEVELS)
+        .default("info"),
+    )
+    .option("--no-progress", "hide the progress line (shown only when stderr is a terminal)")
+    .addHelpText("after", EXIT_CODES_HELP)
+    .action((inputs: string[], flags: CleanFlags) => clean(inputs, flags));
+}
+
+async function clean(inputs: string[], flags: CleanFlags): Promise<void> {
+  const logger = createLogger(flags.logLevel);
+  const progress = flags.progress && process.stderr.isTTY ? startProgressLine() : undefined;
+  const interrupt = interruptOnSignals(logger);
+  let summary: CleanRunSummary;
+  try {
+    summary = await runClean({
+      inputs,
+      output: flags.output,
+      format: flags.format,
+      model: flags.model,
+      workers: flags.workers,
+      batchSize: flags.batchSize,
+      maxPageBytes: flags.maxPageBytes,
+      unordered: flags.unordered === true,
+      rejectsPath: flags.rejects,
+      logger,
+      onProgress: progress?.update,
+      signal: interrupt.signal,
+    });
+  } catch (error) {
+    if (error instanceof CleanRunError) throw new CliError(EXIT_FOR_ERROR[error.kind], [error.message]);
+    throw error;
+  } finally {
+    progress?.stop();
+    interrupt.dispose();
+  }
+
+  if (logger.isLevelEnabled("info")) {
+    if (!process.stderr.isTTY) logger.info({ summary }, "summary");
+    process.stderr.write(`winnow: ${summaryLine(summary)}\n`);
+  }
+  if (summary.interrupted) throw new CliError(EXIT.interrupted);
+  if (summary.inputsFailed.length === summary.inputs) {
+    throw new CliError(EXIT.noInput, [`nothing could be read from the inputs (${summary.inputsFailed.map((f) => f.input).join(", ")})`]);
+  }
+}
+
+/** The first SIGINT/SIGTERM stops reading and lets the run finish cleanly; a second quits at once. */
+function interruptOnSignals(logger: Logger): { signal: AbortSignal; dispose(): void } {
+  const controller = new AbortController();
+  const onSignal = (name: NodeJS.Signals): void => {
+    if (controller.signal.aborted) process.exit(EXIT.interrupted);
+    logger.warn(`${name}: stopping; finishing the pages already read (send it again to quit at once, without finishing the output)`);
+    controller.abort();
+  };
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
+  return {
+    signal: controller.signal,
+    dispose() {
+      process.off("SIGINT", onSignal);
+      process.off("SIGTERM", onSignal);
+    },
+  };
+}
+
+/** "wrote 5 documents to out.jsonl from 5 records in 0.8 s (6 docs/s, ...); skipped 16: ..." */
+export function summaryLine(s: CleanRunSummary): string {
+  const skips = Object.entries(s.skipped)
+    .filter(([, n]) => n > 0)
+    .sort((a, b) => b[1] - a[1])
+    .map(([reason, n]) => `${n} ${reason}`);
+  const skipped = skips.length === 0 ? "none skipped" : `skipped ${total(s.skipped)} (${skips.join(", ")})`;
+  const failed = s.inputsFailed.length > 0 ? `; ${s.inputsFailed.length} of ${s.inputs} inputs unreadable` : "";
+  return (
+    `${s.interrupted ? "interrupted: " : ""}wrote ${plural(s.documentsWritten, "document")} (${s.format}) to ${s.output} ` +
+    `from ${plural(s.recordsRead, "HTML record")}, ${(s.bytesRead / 1e6).toFixed(1)} MB read; ${skipped}${failed}; ` +
+    `${s.elapsedSeconds.toFixed(1)} s, ${s.documentsPerSecond.toFixed(0)} docs/s, ` +
+    `${s.cpuSeconds.toFixed(1)} CPU s, peak RSS ${(s.peakRssBytes / 1e6).toFixed(0)} MB, ` +
+    `model ${s.model}, ${s.workers === 0 ? "inline" : plural(s.workers, "worker")}`
+  );
+}
+
+function plural(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? "" : "s"}`;
+}
+
+function total(counts: Record<string, number>): number {
+  let n = 0;
+  for (const k in counts) n += counts[k];
+  return n;
+}

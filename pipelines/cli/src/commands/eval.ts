@@ -1,0 +1,143 @@
+/**
+ * `winnow eval`: score extractions against gold text (WCXB layout or JSONL). With --folds it
+ * cross-validates the trainable MLP by domain; without, it scores a fixed classifier. Every run
+ * prints "all text" (keep every block) beside it, the floor any extractor must clear.
+ */
+import { writeFile } from "node:fs/promises";
+import { Command, Option } from "commander";
+import { fingerprint } from "@winnow/evaluation";
+import { featureSetByName, TEXREX_EXTENDED } from "@winnow/features";
+import { DEFAULT_MODEL_PATH, heuristicClassifier, loadMlpClassifier, type BlockClassifier } from "@winnow/models";
+import {
+  LABEL_THRESHOLD,
+  buildDataset,
+  crossValidateMlp,
+  evaluateAllText,
+  evaluateClassifier,
+  type EvaluationReport,
+} from "@winnow/pipeline";
+import { EXIT } from "../exit-codes.js";
+import { CliError } from "../errors.js";
+import { createLogger } from "../logger.js";
+import { parseCount } from "../parse.js";
+import { featureSetOption, loadPagesOrFail, trainingOptions, type TrainingFlags } from "./shared.js";
+
+interface EvalFlags extends TrainingFlags {
+  data: string;
+  model?: string;
+  folds?: number;
+  json?: string;
+  limit?: number;
+}
+
+export function registerEval(program: Command): void {
+  const command = program
+    .command("eval")
+    .summary("measure word precision, recall and F1 against gold text")
+    .description(
+      "Score the text winnow keeps against gold main text, per page (bag of words, as the WCXB benchmark does), " +
+        "then the mean, overall and per page type. --folds K cross-validates the MLP: it trains on K-1 folds and " +
+        "scores the held-out one, folds split by domain so no site is on both sides. Without --folds, a fixed " +
+        "--model is scored. The 'all text' line (keep every block) is always shown as the floor.",
+    )
+    .requiredOption("--data <path>", "labelled pages: a folder in the WCXB layout (html/, ground-truth/, metadata.json) or a JSONL file of {url, html, text}")
+    .option("--model <model>", '"heuristic", "all-text", or an MLP model file (default: the shipped model; ignored with --folds)')
+    .option("--folds <k>", "cross-validate a freshly trained MLP over K domain folds", parseCount(2))
+    .option("--json <file>", "also write the per-page results and summaries as JSON")
+    .option("--limit <n>", "use only the first N pages (for a quick look)", parseCount(1));
+  featureSetOption(command);
+  trainingOptions(command);
+  command.action((flags: EvalFlags) => evaluate(flags));
+}
+
+async function evaluate(flags: EvalFlags): Promise<void> {
+  const logger = createLogger("info");
+  const pages = await loadPagesOrFail(flags.data, flags.limit, logger);
+  const reports: EvaluationReport[] = [];
+  let trainedOnThese = false;
+
+  if (flags.folds) {
+    const featureSet = featureSetByName(flags.featureSet);
+    const data = buildDataset(pages, featureSet);
+    reports.push(evaluateAllText(data));
+    logger.info(`cross-validating the MLP (${featureSet.name}) over ${flags.folds} domain folds of ${pages.length} pages`);
+    const started = Date.now();
+    reports.push(
+      crossValidateMlp(data, {
+        ...trainingOptionsFrom(flags),
+        folds: flags.folds,
+        onFold: (f, k) => logger.info(`fold ${f + 1}/${k} done (${((Date.now() - started) / 1000).toFixed(0)} s)`),
+      }),
+    );
+  } else {
+    const classifier = await loadClassifier(flags.model);
+    try {
+      const featureSet = classifier.info ? featureSetByName(classifier.info.featureSet) : TEXREX_EXTENDED;
+      const data = buildDataset(pages, featureSet);
+      reports.push(evaluateAllText(data));
+      if (flags.model !== "all-text") reports.push(await evaluateClassifier(data, classifier));
+      if (classifier.info) {
+        const ids = pages.map((p) => p.id);
+        const own = fingerprint(ids, `labels:align>=${LABEL_THRESHOLD};features:${featureSet.name}@${featureSet.version}`);
+        trainedOnThese = own === classifier.info.trainingFingerprint;
+      }
+    } finally {
+      await classifier.close();
+    }
+  }
+
+  process.stdout.write(formatReports(reports, pages.length));
+  if (trainedOnThese) {
+    process.stdout.write(
+      "\nNOTE: this model was trained on exactly these pages, so its line above is a training-set figure, not a held-out one.\n" +
+        "For honest figures use --folds K (cross-validation by domain) or pages it has not seen.\n",
+    );
+  }
+  if (flags.json) {
+    await writeFile(flags.json, JSON.stringify({ reports }, null, 1));
+    logger.info(`per-page results written to ${flags.json}`);
+  }
+}
+
+async function loadClassifier(model: string | undefined): Promise<BlockClassifier> {
+  if (model === "heuristic" || model === "all-text") return heuristicClassifier();
+  const path = model ?? DEFAULT_MODEL_PATH;
+  try {
+    return await loadMlpClassifier(path);
+  } catch (error) {
+    throw new CliError(EXIT.usage, [`${(error as Error).message}`]);
+  }
+}
+
+function trainingOptionsFrom(flags: TrainingFlags) {
+  return { hiddenSize: flags.hidden, epochs: flags.epochs, optimizer: flags.optimizer, seed: flags.seed };
+}
+
+const f3 = (x: number) => (Number.isFinite(x) ? x.toFixed(3) : "  -  ");
+
+/** A plain-text table: one row per method, overall and per page type. */
+export function formatReports(reports: readonly EvaluationReport[], pages: number): string {
+  const types = Object.keys(reports[0]?.summary.byType ?? {});
+  const lines: string[] = [];
+  lines.push(`word-level scores over ${pages} pages (mean per page${reports.some((r) => r.folds) ? `; cross-validated, ${reports.find((r) => r.folds)?.folds} domain folds` : ""})`);
+  lines.push("");
+  lines.push(["method".padEnd(22), "P    ", "R    ", "F1   ", "with ", "w/out", ...types.map((t) => t.slice(0, 8).padEnd(8))].join("  "));
+  for (const r of reports) {
+    const o = r.summary.overall;
+    lines.push(
+      [
+        r.method.padEnd(22), f3(o.precision), f3(o.recall), f3(o.f1), f3(o.extra.withRate ?? NaN), f3(o.extra.withoutRate ?? NaN),
+        ...types.map((t) => f3(r.summary.byType[t]?.f1 ?? NaN).padEnd(8)),
+      ].join("  "),
+    );
+  }
+  lines.push("");
+  lines.push("block decisions against the alignment labels:");
+  for (const r of reports) {
+    const b = r.blocks;
+    lines.push(`  ${r.method.padEnd(22)} precision ${f3(b.precision)}  recall ${f3(b.recall)}  F1 ${f3(b.f1)}  accuracy ${f3(b.accuracy)}`);
+  }
+  const cv = reports.find((r) => r.folds);
+  if (cv) lines.push("", `thresholds chosen per fold on held-out validation domains: ${cv.thresholds.map((t) => t.toFixed(2)).join(", ")}`);
+  return lines.join("\n") + "\n";
+}

@@ -1,0 +1,50 @@
+// Flags and loading shared by `winnow eval` and `winnow train`.
+import { Command, Option } from "commander";
+import type { Logger } from "pino";
+import { TEXREX37, TEXREX_EXTENDED } from "@winnow/features";
+import { LabelledDataError, loadLabelledPages, type LabelledPage } from "@winnow/pipeline";
+import { CliError } from "../errors.js";
+import { EXIT } from "../exit-codes.js";
+import { parseCount } from "../parse.js";
+
+export interface TrainingFlags {
+  featureSet: string;
+  hidden?: number;
+  epochs?: number;
+  optimizer?: "adam" | "rprop";
+  seed?: number;
+}
+
+export function featureSetOption(command: Command): void {
+  command.addOption(
+    new Option("--feature-set <name>", `block features the MLP reads: ${TEXREX37.name} (the paper's 37) or ${TEXREX_EXTENDED.name} (${TEXREX_EXTENDED.size} values)`)
+      .choices([TEXREX37.name, TEXREX_EXTENDED.name])
+      .default(TEXREX_EXTENDED.name),
+  );
+}
+
+export function trainingOptions(command: Command): void {
+  command
+    .option("--hidden <n>", "hidden units of the MLP (default: 18, the paper's rule)", parseCount(1))
+    .option("--epochs <n>", "training epochs (default: 30 for adam, 150 for rprop)", parseCount(1))
+    .addOption(new Option("--optimizer <name>", "adam (mini-batch) or rprop (full batch, as in the texrex paper)").choices(["adam", "rprop"]))
+    .option("--seed <n>", "random seed; the same seed and data give the same model (default: 1)", parseCount(0));
+}
+
+export async function loadPagesOrFail(path: string, limit: number | undefined, logger: Logger): Promise<LabelledPage[]> {
+  const started = Date.now();
+  try {
+    const pages = await loadLabelledPages(path, {
+      limit,
+      onPage: (n) => {
+        if (n % 200 === 0) logger.info(`read ${n} pages`);
+      },
+    });
+    logger.info(`read ${pages.length} labelled pages from ${path} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    return pages;
+  } catch (error) {
+    if (error instanceof LabelledDataError) throw new CliError(EXIT.noInput, [error.message]);
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") throw new CliError(EXIT.noInput, [`${(error as Error).message}`]);
+    throw error;
+  }
+}

@@ -1,0 +1,63 @@
+/**
+ * `winnow train`: labelled pages in, an ONNX model file out (the MLP over the chosen feature set,
+ * its threshold picked on held-out domains). --folds K prints cross-validated figures first.
+ */
+import { Command, Option } from "commander";
+import { featureSetByName } from "@winnow/features";
+import { trainModel } from "@winnow/pipeline";
+import { createLogger } from "../logger.js";
+import { parseCount } from "../parse.js";
+import { formatReports } from "./eval.js";
+import { featureSetOption, loadPagesOrFail, trainingOptions, type TrainingFlags } from "./shared.js";
+
+interface TrainFlags extends TrainingFlags {
+  data: string;
+  output: string;
+  model: "mlp";
+  folds?: number;
+  limit?: number;
+}
+
+export function registerTrain(program: Command): void {
+  const command = program
+    .command("train")
+    .summary("train a block classifier on pages paired with their clean text")
+    .description(
+      "Label each page's blocks by aligning them with its gold text, train the MLP on every block's feature vector, " +
+        "choose the keep threshold on held-out domains, and write an ONNX model file for winnow clean --model.",
+    )
+    .requiredOption("--data <path>", "labelled pages: a folder in the WCXB layout (html/, ground-truth/, metadata.json) or a JSONL file of {url, html, text}")
+    .requiredOption("-o, --output <file>", "the model file to write (.onnx)")
+    .addOption(new Option("--model <kind>", "the kind of model to train").choices(["mlp"]).default("mlp"))
+    .option("--folds <k>", "first cross-validate over K domain folds and print the figures", parseCount(2))
+    .option("--limit <n>", "use only the first N pages", parseCount(1));
+  featureSetOption(command);
+  trainingOptions(command);
+  command.action((flags: TrainFlags) => train(flags));
+}
+
+async function train(flags: TrainFlags): Promise<void> {
+  const logger = createLogger("info");
+  const pages = await loadPagesOrFail(flags.data, flags.limit, logger);
+  const featureSet = featureSetByName(flags.featureSet);
+  const started = Date.now();
+  logger.info(`training an MLP on ${featureSet.name} (${featureSet.size} features)${flags.folds ? `, after ${flags.folds}-fold cross-validation` : ""}`);
+  const result = await trainModel({
+    pages,
+    featureSet,
+    output: flags.output,
+    folds: flags.folds,
+    hiddenSize: flags.hidden,
+    epochs: flags.epochs,
+    optimizer: flags.optimizer,
+    seed: flags.seed,
+    onFold: (f, k) => logger.info(`fold ${f + 1}/${k} done (${((Date.now() - started) / 1000).toFixed(0)} s)`),
+  });
+  if (result.crossValidation) process.stdout.write(formatReports([result.crossValidation], pages.length) + "\n");
+  process.stdout.write(
+    `wrote ${flags.output}: mlp on ${featureSet.name} v${featureSet.version}, threshold ${result.info.threshold.toFixed(2)} ` +
+      `(validation F1 ${result.validationF1.toFixed(3)} on ${result.validationPages} held-out pages; trained on ` +
+      `${result.trainPages} pages, ${result.blocks} blocks), fingerprint ${result.info.trainingFingerprint}, ` +
+      `${((Date.now() - started) / 1000).toFixed(0)} s\n`,
+  );
+}

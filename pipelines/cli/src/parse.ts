@@ -1,0 +1,21 @@
+// Flag value parsers. They throw commander's InvalidArgumentError, which makes a usage error.
+import { InvalidArgumentError } from "commander";
+
+/** A whole number >= min. */
+export function parseCount(min: number): (value: string) => number {
+  return (value) => {
+    const n = /^\d+$/.test(value) ? Number(value) : NaN;
+    if (!Number.isSafeInteger(n) || n < min) throw new InvalidArgumentError(`expected a whole number >= ${min}`);
+    return n;
+  };
+}
+
+const UNITS: Record<string, number> = { "": 1, k: 1 << 10, m: 1 << 20, g: 1 << 30 };
+
+/** Bytes, with an optional binary suffix: 500000, 512K, 16M, 1G. */
+export function parseByteSize(value: string): number {
+  const match = /^(\d+)([kmg]?)(?:i?b)?$/i.exec(value);
+  const n = match ? Number(match[1]) * UNITS[match[2].toLowerCase()] : NaN;
+  if (!Number.isSafeInteger(n) || n < 1) throw new InvalidArgumentError("expected a size in bytes such as 500000, 512K or 16M");
+  return n;
+}
