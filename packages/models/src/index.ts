@@ -1,0 +1,28 @@
+export type { MlpWeights, ModelInfo, TrainOptions } from "./types.js";
+
+// MLP: training, TypeScript inference, threshold choice, ONNX export.
+export { trainMlp, MLP_TRAIN_DEFAULTS, type MlpTrainOptions } from "./mlp/train.js";
+export { predictMlp } from "./mlp/predict.js";
+export { chooseThreshold, type ThresholdChoice, type ThresholdMetric } from "./mlp/threshold.js";
+export { mlpToOnnx } from "./mlp/export.js";
+export { computeInputScaling, type InputScaling } from "./mlp/scaling.js";
+export { createPrng, shuffleInPlace, type Prng } from "./mlp/prng.js";
+export { Adam, IRpropMinus, type Optimizer } from "./mlp/optimizers.js";
+
+// ONNX: inference, model metadata, errors, and the reusable graph builder.
+export { OnnxBlockScorer, type ScorerLoadOptions } from "./onnx/scorer.js";
+export {
+  readModelInfo,
+  decodeModelInfo,
+  modelInfoToMetadata,
+  modelInfoFromMetadata,
+  MODEL_INFO_KEYS,
+} from "./onnx/metadata.js";
+export { ModelLoadError, ModelMismatchError, type FeatureSetRef, type ModelMismatchDetails } from "./onnx/errors.js";
+export { FEATURES_INPUT, SCORES_OUTPUT, BATCH_DIM } from "./onnx/contract.js";
+export * from "./onnx/graph.js";
+
+// Classifiers as the pipeline sees them, and the shipped default model.
+export { heuristicClassifier, loadMlpClassifier, FeatureBatch, splitScores, type BlockClassifier } from "./classifier.js";
+export { heuristicScores } from "./heuristic.js";
+export { DEFAULT_MODEL_PATH, hasDefaultModel } from "./default-model.js";

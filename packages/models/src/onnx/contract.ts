@@ -1,0 +1,8 @@
+/**
+ * Tensor names every winnow block model uses, so one scorer runs any exporter's model:
+ * float "features" [N, inputSize] in, float "scores" [N, 1] out.
+ */
+export const FEATURES_INPUT = "features";
+export const SCORES_OUTPUT = "scores";
+/** Symbolic batch dimension name. */
+export const BATCH_DIM = "N";

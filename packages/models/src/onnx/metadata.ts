@@ -1,0 +1,92 @@
+import { readFile } from "node:fs/promises";
+import type { ModelInfo } from "../types.js";
+import { ModelLoadError } from "./errors.js";
+import { decodeModelMetadata } from "./graph.js";
+
+/** metadata_props keys for each ModelInfo field. */
+export const MODEL_INFO_KEYS = {
+  kind: "winnow.kind",
+  featureSet: "winnow.feature_set",
+  featureSetVersion: "winnow.feature_set_version",
+  inputSize: "winnow.input_size",
+  threshold: "winnow.threshold",
+  trainingFingerprint: "winnow.training_fingerprint",
+  notes: "winnow.notes",
+} as const satisfies Record<keyof ModelInfo, string>;
+
+/** Label used in errors for models handed over as bytes. */
+export const IN_MEMORY_SOURCE = "<in-memory model>";
+
+/** ModelInfo as metadata_props entries. Numbers use String(), which round-trips doubles exactly. */
+export function modelInfoToMetadata(info: ModelInfo): Record<string, string> {
+  return {
+    [MODEL_INFO_KEYS.kind]: info.kind,
+    [MODEL_INFO_KEYS.featureSet]: info.featureSet,
+    [MODEL_INFO_KEYS.featureSetVersion]: String(info.featureSetVersion),
+    [MODEL_INFO_KEYS.inputSize]: String(info.inputSize),
+    [MODEL_INFO_KEYS.threshold]: String(info.threshold),
+    [MODEL_INFO_KEYS.trainingFingerprint]: info.trainingFingerprint,
+    [MODEL_INFO_KEYS.notes]: info.notes,
+  };
+}
+
+/** Rebuilds ModelInfo from metadata_props; throws ModelLoadError when keys are missing or malformed. */
+export function modelInfoFromMetadata(meta: ReadonlyMap<string, string>, source: string): ModelInfo {
+  const missing = Object.values(MODEL_INFO_KEYS).filter((key) => !meta.has(key));
+  if (missing.length === Object.keys(MODEL_INFO_KEYS).length) {
+    throw new ModelLoadError(source, "it carries no winnow.* metadata; was it exported by winnow?");
+  }
+  if (missing.length > 0) throw new ModelLoadError(source, `metadata ${missing.map((k) => `"${k}"`).join(", ")} missing`);
+  const get = (key: string): string => meta.get(key) as string;
+  const integer = (key: string, min: number): number => {
+    const raw = get(key);
+    const v = Number(raw);
+    if (raw.trim() === "" || !Number.isSafeInteger(v) || v < min) {
+      throw new ModelLoadError(source, `metadata "${key}" = "${raw}" is not a valid integer`);
+    }
+    return v;
+  };
+  const rawThreshold = get(MODEL_INFO_KEYS.threshold);
+  const threshold = Number(rawThreshold);
+  if (rawThreshold.trim() === "" || Number.isNaN(threshold)) {
+    throw new ModelLoadError(source, `metadata "${MODEL_INFO_KEYS.threshold}" = "${rawThreshold}" is not a number`);
+  }
+  return {
+    kind: get(MODEL_INFO_KEYS.kind),
+    featureSet: get(MODEL_INFO_KEYS.featureSet),
+    featureSetVersion: integer(MODEL_INFO_KEYS.featureSetVersion, 0),
+    inputSize: integer(MODEL_INFO_KEYS.inputSize, 1),
+    threshold,
+    trainingFingerprint: get(MODEL_INFO_KEYS.trainingFingerprint),
+    notes: get(MODEL_INFO_KEYS.notes),
+  };
+}
+
+/** Parses the ModelInfo of model bytes; `source` names the model in errors. */
+export function decodeModelInfo(bytes: Uint8Array, source: string = IN_MEMORY_SOURCE): ModelInfo {
+  if (bytes.length === 0) throw new ModelLoadError(source, "file is empty");
+  let meta: Map<string, string>;
+  try {
+    meta = decodeModelMetadata(bytes);
+  } catch (cause) {
+    throw new ModelLoadError(source, "not a valid ONNX model (protobuf decoding failed)", { cause });
+  }
+  return modelInfoFromMetadata(meta, source);
+}
+
+/** Reads a model file's bytes, mapping I/O failures to ModelLoadError. */
+export async function readModelBytes(path: string): Promise<Uint8Array> {
+  try {
+    return await readFile(path);
+  } catch (cause) {
+    const code = (cause as NodeJS.ErrnoException).code;
+    const reason = code === "ENOENT" ? "file not found" : `cannot read file (${code ?? String(cause)})`;
+    throw new ModelLoadError(path, reason, { cause });
+  }
+}
+
+/** ModelInfo of a model file (path) or model bytes, without starting an inference session. */
+export async function readModelInfo(source: string | Uint8Array): Promise<ModelInfo> {
+  if (typeof source === "string") return decodeModelInfo(await readModelBytes(source), source);
+  return decodeModelInfo(source);
+}

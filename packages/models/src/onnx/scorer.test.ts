@@ -1,0 +1,158 @@
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { mlpToOnnx } from "../mlp/export.js";
+import { predictMlp } from "../mlp/predict.js";
+import { createPrng } from "../mlp/prng.js";
+import type { MlpWeights, ModelInfo } from "../types.js";
+import { decodeModel, encodeModel, floatTensor, makeGraph, makeNode, TensorDataType, tensorValueInfo } from "./graph.js";
+import { modelInfoToMetadata, readModelInfo } from "./metadata.js";
+import { ModelLoadError, ModelMismatchError, OnnxBlockScorer } from "./scorer.js";
+
+const rng = createPrng(11);
+const gaussian = (n: number, scale: number): Float32Array => Float32Array.from({ length: n }, () => rng.nextGaussian() * scale);
+
+function randomWeights(inputSize: number, hiddenSize: number, activation: "tanh" | "relu"): MlpWeights {
+  return {
+    inputSize,
+    hiddenSize,
+    inputShift: gaussian(inputSize, 3),
+    inputFactor: Float32Array.from(gaussian(inputSize, 1), (v) => 0.2 + Math.abs(v)),
+    w1: gaussian(hiddenSize * inputSize, 0.4),
+    b1: gaussian(hiddenSize, 0.5),
+    w2: gaussian(hiddenSize, 1),
+    b2: 0.3,
+    activation,
+  };
+}
+
+const info: ModelInfo = {
+  kind: "mlp",
+  featureSet: "texrex37",
+  featureSetVersion: 1,
+  inputSize: 37,
+  threshold: 0.41999998688697815,
+  trainingFingerprint: "sha256:3f2a…",
+  notes: "adam, 30 epochs; CV F1 0.91 ± 0.01\nsecond line",
+};
+
+let dir: string;
+let modelPath: string;
+const weights = randomWeights(37, 18, "tanh");
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), "winnow-models-"));
+  modelPath = join(dir, "x.onnx");
+  await writeFile(modelPath, mlpToOnnx(weights, info));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe("mlpToOnnx + OnnxBlockScorer", () => {
+  for (const activation of ["tanh", "relu"] as const) {
+    it(`scores like predictMlp (${activation}) at batch sizes 1, 7 and 1000`, async () => {
+      const w = activation === "tanh" ? weights : randomWeights(37, 18, "relu");
+      const scorer = await OnnxBlockScorer.load(mlpToOnnx(w, info));
+      for (const n of [1, 7, 1000]) {
+        const X = gaussian(n * 37, 4);
+        const got = await scorer.score(X, n);
+        const want = predictMlp(w, X, n);
+        expect(got).toHaveLength(n);
+        let worst = 0;
+        for (let i = 0; i < n; i++) worst = Math.max(worst, Math.abs(got[i] - want[i]));
+        expect(worst).toBeLessThan(1e-5);
+      }
+      await scorer.close();
+    });
+  }
+
+  it("reads only n rows of a longer buffer and handles n = 0", async () => {
+    const scorer = await OnnxBlockScorer.load(modelPath);
+    const X = gaussian(10 * 37, 1);
+    const five = await scorer.score(X, 5);
+    expect(five).toHaveLength(5);
+    expect([...five]).toEqual([...(await scorer.score(X.slice(0, 5 * 37), 5))]);
+    expect(await scorer.score(X, 0)).toHaveLength(0);
+    await expect(scorer.score(X, 11)).rejects.toThrow(RangeError);
+    await scorer.close();
+  });
+
+  it("reads the metadata back exactly, from a file and from bytes", async () => {
+    const scorer = await OnnxBlockScorer.load(modelPath, { intraOpThreads: 2 });
+    expect(scorer.info).toEqual(info);
+    expect(scorer.source).toBe(modelPath);
+    await scorer.close();
+    expect(await readModelInfo(modelPath)).toEqual(info);
+    expect(await readModelInfo(mlpToOnnx(weights, { ...info, threshold: Infinity }))).toEqual({ ...info, threshold: Infinity });
+  });
+
+  it("accepts a model matching the expected feature set", async () => {
+    const scorer = await OnnxBlockScorer.load(modelPath, {
+      expect: { featureSet: "texrex37", featureSetVersion: 1, inputSize: 37 },
+    });
+    expect(scorer.info.featureSet).toBe("texrex37");
+    await scorer.close();
+  });
+
+  it("refuses a model trained on another feature set, version or width", async () => {
+    const load = (expect: { featureSet: string; featureSetVersion: number; inputSize?: number }) =>
+      OnnxBlockScorer.load(modelPath, { expect });
+    const other = await load({ featureSet: "texrex37+ext", featureSetVersion: 2 }).catch((e: unknown) => e);
+    expect(other).toBeInstanceOf(ModelMismatchError);
+    expect((other as Error).message).toBe(
+      `model "${modelPath}" expects feature set texrex37 v1 but this winnow computes texrex37+ext v2; ` +
+        `retrain it with "winnow train" or pick another --model`,
+    );
+    await expect(load({ featureSet: "texrex37", featureSetVersion: 2 })).rejects.toThrow(/expects feature set texrex37 v1 but this winnow computes texrex37 v2/);
+    const err = await load({ featureSet: "texrex37", featureSetVersion: 1, inputSize: 38 }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ModelMismatchError);
+    expect((err as Error).message).toBe(
+      `model "${modelPath}" reads 37 inputs per block but this winnow computes 38 for texrex37 v1; ` +
+        `retrain it with "winnow train" or pick another --model`,
+    );
+    expect((err as ModelMismatchError).details?.model.inputSize).toBe(37);
+  });
+
+  it("throws ModelLoadError naming the path for missing, garbage and foreign files", async () => {
+    const missing = join(dir, "nope.onnx");
+    await expect(OnnxBlockScorer.load(missing)).rejects.toThrow(`cannot load model "${missing}": file not found`);
+
+    const garbage = join(dir, "garbage.onnx");
+    await writeFile(garbage, Buffer.from("this is not a model, just some text \x00\xff\xfe"));
+    const err = await OnnxBlockScorer.load(garbage).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ModelLoadError);
+    expect((err as ModelLoadError).source).toBe(garbage);
+    expect((err as Error).message).toContain(`"${garbage}"`);
+
+    // Valid ONNX, but not exported by winnow: no metadata.
+    const foreign = encodeModel(
+      makeGraph({
+        name: "id",
+        nodes: [makeNode("Identity", ["features"], ["scores"])],
+        inputs: [tensorValueInfo("features", TensorDataType.FLOAT, ["N", 1])],
+        outputs: [tensorValueInfo("scores", TensorDataType.FLOAT, ["N", 1])],
+        initializers: [floatTensor("unused", [1], [0])],
+      }),
+    );
+    await expect(OnnxBlockScorer.load(foreign)).rejects.toThrow(/no winnow\.\* metadata/);
+    const partial = encodeModel(decodeModel(foreign).graph, { metadata: { "winnow.kind": "mlp" } });
+    await expect(OnnxBlockScorer.load(partial)).rejects.toThrow(/"winnow\.feature_set", .* missing/);
+    // Winnow metadata around a graph onnxruntime cannot run.
+    const broken = encodeModel(
+      makeGraph({
+        name: "bad",
+        nodes: [makeNode("NoSuchOp", ["features"], ["scores"])],
+        inputs: [tensorValueInfo("features", TensorDataType.FLOAT, ["N", 37])],
+        outputs: [tensorValueInfo("scores", TensorDataType.FLOAT, ["N", 1])],
+      }),
+      { metadata: modelInfoToMetadata(info) },
+    );
+    await expect(OnnxBlockScorer.load(broken)).rejects.toThrow(/"<in-memory model>": onnxruntime rejected it/);
+    // Right metadata, wrong graph width.
+    const narrow = decodeModel(mlpToOnnx(randomWeights(36, 4, "tanh"), { ...info, inputSize: 36 }));
+    const lying = encodeModel(narrow.graph, { metadata: modelInfoToMetadata(info) });
+    await expect(OnnxBlockScorer.load(lying)).rejects.toThrow(/input "features" is float32 \[N,36\] but metadata says float32 \[N, 37\]/);
+  });
+});

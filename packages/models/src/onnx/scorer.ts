@@ -1,0 +1,112 @@
+import * as ort from "onnxruntime-node";
+import type { ModelInfo } from "../types.js";
+import { FEATURES_INPUT, SCORES_OUTPUT } from "./contract.js";
+import { ModelLoadError, ModelMismatchError } from "./errors.js";
+import { decodeModelInfo, IN_MEMORY_SOURCE, readModelBytes } from "./metadata.js";
+
+// Re-exported so scorer users get the load/mismatch errors from one import.
+export { ModelLoadError, ModelMismatchError };
+
+export interface ScorerLoadOptions {
+  /** Threads ORT may use inside one operator; default 1 (winnow parallelises across workers). */
+  intraOpThreads?: number;
+  /** Refuse models trained on another feature set (or input width) than this build computes. */
+  expect?: { featureSet: string; featureSetVersion: number; inputSize?: number };
+}
+
+/**
+ * Block scorer over an ONNX model that maps "features" [N, inputSize] to "scores" [N, 1].
+ * Callers batch a whole document (or several) per score() call: ORT's per-run overhead
+ * dominates at small N, so one run per block would be far slower.
+ */
+export class OnnxBlockScorer {
+  readonly info: ModelInfo;
+  /** Path of the model, or "<in-memory model>". */
+  readonly source: string;
+  readonly #session: ort.InferenceSession;
+
+  private constructor(session: ort.InferenceSession, info: ModelInfo, source: string) {
+    this.#session = session;
+    this.info = info;
+    this.source = source;
+  }
+
+  static async load(source: string | Uint8Array, options: ScorerLoadOptions = {}): Promise<OnnxBlockScorer> {
+    const name = typeof source === "string" ? source : IN_MEMORY_SOURCE;
+    const bytes = typeof source === "string" ? await readModelBytes(source) : source;
+    // Metadata first: cheap, and a foreign or stale model is refused before ORT sees it.
+    const info = decodeModelInfo(bytes, name);
+    if (options.expect) checkExpected(name, info, options.expect);
+
+    let session: ort.InferenceSession;
+    try {
+      session = await ort.InferenceSession.create(bytes, {
+        intraOpNumThreads: options.intraOpThreads ?? 1,
+        interOpNumThreads: 1,
+        graphOptimizationLevel: "all",
+        executionMode: "sequential",
+      });
+    } catch (cause) {
+      throw new ModelLoadError(name, `onnxruntime rejected it: ${(cause as Error)?.message ?? String(cause)}`, { cause });
+    }
+    try {
+      checkSignature(name, session, info.inputSize);
+    } catch (err) {
+      await session.release();
+      throw err;
+    }
+    return new OnnxBlockScorer(session, info, name);
+  }
+
+  /**
+   * Scores n blocks whose features are row-major in `features` (n x inputSize; extra
+   * trailing values are ignored). One session.run per call. Returns n probabilities.
+   */
+  async score(features: Float32Array, n: number): Promise<Float32Array> {
+    const width = this.info.inputSize;
+    if (!Number.isInteger(n) || n < 0) throw new RangeError(`score: n must be a non-negative integer, got ${n}`);
+    const needed = n * width;
+    if (features.length < needed) throw new RangeError(`score: features hold ${features.length} values, need ${n} x ${width}`);
+    if (n === 0) return new Float32Array(0);
+    const data = features.length === needed ? features : features.subarray(0, needed);
+    const results = await this.#session.run({ [FEATURES_INPUT]: new ort.Tensor("float32", data, [n, width]) });
+    return results[SCORES_OUTPUT].data as Float32Array;
+  }
+
+  /** Frees the native session; the scorer is unusable afterwards. */
+  async close(): Promise<void> {
+    await this.#session.release();
+  }
+}
+
+function checkExpected(source: string, info: ModelInfo, expect: NonNullable<ScorerLoadOptions["expect"]>): void {
+  const sizeDiffers = expect.inputSize !== undefined && expect.inputSize !== info.inputSize;
+  if (info.featureSet !== expect.featureSet || info.featureSetVersion !== expect.featureSetVersion || sizeDiffers) {
+    throw ModelMismatchError.forFeatureSets(
+      source,
+      { featureSet: info.featureSet, featureSetVersion: info.featureSetVersion, inputSize: info.inputSize },
+      expect,
+    );
+  }
+}
+
+/** The graph must take "features" [?, inputSize] float and give "scores". */
+function checkSignature(source: string, session: ort.InferenceSession, inputSize: number): void {
+  if (!session.inputNames.includes(FEATURES_INPUT) || !session.outputNames.includes(SCORES_OUTPUT)) {
+    throw new ModelLoadError(
+      source,
+      `graph must have input "${FEATURES_INPUT}" and output "${SCORES_OUTPUT}", ` +
+        `has inputs [${session.inputNames}] and outputs [${session.outputNames}]`,
+    );
+  }
+  const meta = session.inputMetadata.find((m) => m.name === FEATURES_INPUT);
+  if (meta?.isTensor) {
+    const width = meta.shape[1];
+    if (meta.type !== "float32" || meta.shape.length !== 2 || (typeof width === "number" && width !== inputSize)) {
+      throw new ModelLoadError(
+        source,
+        `input "${FEATURES_INPUT}" is ${meta.type} [${meta.shape}] but metadata says float32 [N, ${inputSize}]`,
+      );
+    }
+  }
+}

@@ -1,0 +1,48 @@
+/** Weights of a one-hidden-layer perceptron, input scaling included. Row-major matrices. */
+export interface MlpWeights {
+  inputSize: number;
+  hiddenSize: number;
+  /** Per-input shift and factor applied first: x' = (x - shift) * factor. */
+  inputShift: Float32Array;
+  inputFactor: Float32Array;
+  /** hiddenSize x inputSize */
+  w1: Float32Array;
+  b1: Float32Array;
+  /** hiddenSize */
+  w2: Float32Array;
+  b2: number;
+  activation: "tanh" | "relu";
+}
+
+/** What a model file says about itself (stored in ONNX metadata_props under "winnow.*" keys). */
+export interface ModelInfo {
+  /** "mlp" | "bilstm" */
+  kind: string;
+  /** Name of the feature set the model reads, e.g. "texrex37" or "texrex37+ext". */
+  featureSet: string;
+  /** Version of that feature set's table; a mismatch is refused. */
+  featureSetVersion: number;
+  /** Number of inputs per block. */
+  inputSize: number;
+  /** Score at or above which a block is kept. */
+  threshold: number;
+  /** Hash of the training data (sorted page ids + label rule), for provenance. */
+  trainingFingerprint: string;
+  /** Free-form notes: trainer, epochs, CV figures. */
+  notes: string;
+}
+
+export interface TrainOptions {
+  hiddenSize?: number; // default 18
+  activation?: "tanh" | "relu"; // default tanh
+  optimizer?: "adam" | "rprop"; // default adam
+  epochs?: number;
+  batchSize?: number; // adam only
+  learningRate?: number; // adam only
+  l2?: number;
+  seed?: number; // default 1
+  /** Weight of positive examples relative to negatives; default balances the classes. */
+  positiveWeight?: number;
+  /** Called after every epoch with the mean training loss. */
+  onEpoch?: (epoch: number, loss: number) => void;
+}
