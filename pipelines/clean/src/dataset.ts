@@ -2,7 +2,7 @@
  * Labelled pages to training rows: segment each page, label its blocks by aligning them with the
  * page's gold text, and stack every block's feature row into one matrix.
  */
-import { alignBlockLabels, type WcxbPage } from "@winnow/evaluation";
+import { alignBlockLabels, wordTokens, type WcxbPage } from "@winnow/evaluation";
 import type { FeatureSet } from "@winnow/features";
 import { segmentHtml, type SegmentedDocument } from "@winnow/segment";
 
@@ -24,6 +24,8 @@ export interface Dataset {
   /** Row-major blocks x featureSet.size. */
   rows: Float32Array;
   labels: Uint8Array;
+  /** Word tokens per block: word F1 counts words, so training can weight blocks by them. */
+  words: Float32Array;
   /** Block rows of page p are firstRow[p] .. firstRow[p+1]-1. */
   firstRow: Int32Array;
 }
@@ -50,30 +52,36 @@ export function buildDataset(pages: LabelledPage[], featureSet: FeatureSet): Dat
   const total = firstRow[pages.length];
   const rows = new Float32Array(total * featureSet.size);
   const labels = new Uint8Array(total);
+  const words = new Float32Array(total);
   for (let p = 0; p < pages.length; p++) {
     const { doc, gold } = pages[p];
     featureSet.extract(doc, rows, firstRow[p] * featureSet.size);
+    for (let b = 0; b < doc.blocks.length; b++) words[firstRow[p] + b] = wordTokens(doc.blocks[b].text).length;
     const aligned = alignBlockLabels(doc.blocks.map((b) => b.text), gold, { threshold: LABEL_THRESHOLD });
     labels.set(aligned.labels, firstRow[p]);
   }
-  return { pages, featureSet, rows, labels, firstRow };
+  return { pages, featureSet, rows, labels, words, firstRow };
 }
 
 /** The rows and labels of a subset of pages, copied into fresh arrays. */
-export function selectPages(data: Dataset, pageIndexes: readonly number[]): { rows: Float32Array; labels: Uint8Array; count: number } {
+export function selectPages(
+  data: Dataset, pageIndexes: readonly number[],
+): { rows: Float32Array; labels: Uint8Array; words: Float32Array; count: number } {
   const size = data.featureSet.size;
   let count = 0;
   for (const p of pageIndexes) count += data.firstRow[p + 1] - data.firstRow[p];
   const rows = new Float32Array(count * size);
   const labels = new Uint8Array(count);
+  const words = new Float32Array(count);
   let at = 0;
   for (const p of pageIndexes) {
     const from = data.firstRow[p], to = data.firstRow[p + 1];
     rows.set(data.rows.subarray(from * size, to * size), at * size);
     labels.set(data.labels.subarray(from, to), at);
+    words.set(data.words.subarray(from, to), at);
     at += to - from;
   }
-  return { rows, labels, count };
+  return { rows, labels, words, count };
 }
 
 /** Text of the kept blocks, joined as the writers join them. */

@@ -7,9 +7,9 @@
  * domain so that no site is on both sides. Nothing is ever scored by a model trained on it.
  */
 import { domainFolds, snippetRates, summarise, wordScores, type Summary } from "@winnow/evaluation";
-import type { BlockClassifier, TrainOptions } from "@winnow/models";
+import type { BlockClassifier } from "@winnow/models";
 import { keptText, type Dataset, type LabelledPage } from "./dataset.js";
-import { fitMlp, scorePages } from "./training.js";
+import { fitMlp, scorePages, type MlpFitOptions } from "./training.js";
 
 export interface PageScore {
   id: string;
@@ -116,7 +116,7 @@ export function evaluateAllText(data: Dataset): EvaluationReport {
   return report("all text", 0, pages, counts, [0.5]);
 }
 
-export interface CrossValidationOptions extends TrainOptions {
+export interface CrossValidationOptions extends MlpFitOptions {
   folds: number;
   /** Called when a fold is done, for progress. */
   onFold?: (fold: number, folds: number, validationF1: number) => void;

@@ -6,12 +6,12 @@
 import { writeFile, rename } from "node:fs/promises";
 import { fingerprint } from "@winnow/evaluation";
 import type { FeatureSet } from "@winnow/features";
-import { mlpToOnnx, type ModelInfo, type TrainOptions } from "@winnow/models";
+import { mlpToOnnx, type ModelInfo } from "@winnow/models";
 import { LABEL_THRESHOLD, buildDataset, type LabelledPage } from "./dataset.js";
 import { crossValidateMlp, type EvaluationReport } from "./evaluate.js";
-import { fitMlp } from "./training.js";
+import { DEFAULT_BLOCK_WEIGHTING, fitMlp, type MlpFitOptions } from "./training.js";
 
-export interface TrainModelOptions extends TrainOptions {
+export interface TrainModelOptions extends MlpFitOptions {
   pages: LabelledPage[];
   featureSet: FeatureSet;
   output: string;
@@ -47,6 +47,7 @@ export async function trainModel(options: TrainModelOptions): Promise<TrainModel
     trainingFingerprint: fingerprint(pages.map((p) => p.id), `labels:align>=${LABEL_THRESHOLD};features:${featureSet.name}@${featureSet.version}`),
     notes: JSON.stringify({
       trainer: options.optimizer ?? "adam",
+      blockWeighting: options.blockWeighting ?? DEFAULT_BLOCK_WEIGHTING,
       hidden: fitted.weights.hiddenSize,
       epochs: options.epochs,
       pages: pages.length,
