@@ -23,14 +23,32 @@ export type BlockWeighting = "uniform" | "sqrt-words" | "log-words";
 
 export interface MlpFitOptions extends TrainOptions {
   blockWeighting?: BlockWeighting;
+  /**
+   * Give every page the same total weight, as the benchmark's mean over pages does, instead of
+   * letting pages with thousands of blocks dominate (default true: +0.6 points of CV word F1).
+   */
+  equalPages?: boolean;
 }
 
 export const DEFAULT_BLOCK_WEIGHTING: BlockWeighting = "sqrt-words";
 
-function blockWeights(words: Float32Array, weighting: BlockWeighting): Float32Array | undefined {
-  if (weighting === "uniform") return undefined;
+function blockWeights(words: Float32Array, weighting: BlockWeighting, pageEnds: Int32Array | undefined): Float32Array | undefined {
+  if (weighting === "uniform" && !pageEnds) return undefined;
   const weights = new Float32Array(words.length);
-  for (let i = 0; i < words.length; i++) weights[i] = weighting === "sqrt-words" ? Math.sqrt(1 + words[i]) : Math.log2(2 + words[i]);
+  for (let i = 0; i < words.length; i++) {
+    weights[i] = weighting === "uniform" ? 1 : weighting === "sqrt-words" ? Math.sqrt(1 + words[i]) : Math.log2(2 + words[i]);
+  }
+  if (pageEnds) {
+    // Each page's weights sum to its mean block count, so the overall scale stays as before.
+    const meanBlocks = words.length / Math.max(1, pageEnds.length);
+    let from = 0;
+    for (const to of pageEnds) {
+      let sum = 0;
+      for (let i = from; i < to; i++) sum += weights[i];
+      for (let i = from; i < to; i++) weights[i] *= meanBlocks / sum;
+      from = to;
+    }
+  }
   return weights;
 }
 
@@ -50,7 +68,13 @@ export function fitMlp(data: Dataset, pageIndexes: readonly number[], options: M
   pageIndexes.forEach((p, i) => (folds[i] === 0 ? validation : train).push(p));
 
   const subset = selectPages(data, train);
-  const sampleWeight = blockWeights(subset.words, options.blockWeighting ?? DEFAULT_BLOCK_WEIGHTING);
+  let pageEnds: Int32Array | undefined;
+  if (options.equalPages ?? true) {
+    pageEnds = new Int32Array(train.length);
+    let end = 0;
+    train.forEach((p, i) => (pageEnds![i] = end += data.firstRow[p + 1] - data.firstRow[p]));
+  }
+  const sampleWeight = blockWeights(subset.words, options.blockWeighting ?? DEFAULT_BLOCK_WEIGHTING, pageEnds);
   const weights = trainMlp(subset.rows, subset.labels, subset.count, data.featureSet.size, { ...options, sampleWeight });
   const scores = scorePages(data, validation, weights);
   let best = { threshold: 0.5, f1: -1 };
