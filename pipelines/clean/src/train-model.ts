@@ -9,7 +9,7 @@ import type { FeatureSet } from "@winnow/features";
 import { mlpToOnnx, type ModelInfo } from "@winnow/models";
 import { LABEL_THRESHOLD, buildDataset, type LabelledPage } from "./dataset.js";
 import { crossValidateMlp, type EvaluationReport } from "./evaluate.js";
-import { DEFAULT_BLOCK_WEIGHTING, fitMlp, type MlpFitOptions } from "./training.js";
+import { DEFAULT_BLOCK_WEIGHTING, WINNOW_MLP_DEFAULTS, fitMlp, type MlpFitOptions } from "./training.js";
 
 export interface TrainModelOptions extends MlpFitOptions {
   pages: LabelledPage[];
@@ -49,7 +49,8 @@ export async function trainModel(options: TrainModelOptions): Promise<TrainModel
       trainer: options.optimizer ?? "adam",
       blockWeighting: options.blockWeighting ?? DEFAULT_BLOCK_WEIGHTING,
       hidden: fitted.weights.hiddenSize,
-      epochs: options.epochs,
+      epochs: options.epochs ?? WINNOW_MLP_DEFAULTS.epochs,
+      equalPages: options.equalPages ?? true,
       pages: pages.length,
       cvWordF1: cv ? Number(cv.f1.toFixed(4)) : undefined,
       cvFolds: crossValidation ? options.folds : undefined,

@@ -26,7 +26,7 @@ export function featureSetOption(command: Command): void {
 export function trainingOptions(command: Command): void {
   command
     .option("--hidden <n>", "hidden units of the MLP (default: 18, the paper's rule)", parseCount(1))
-    .option("--epochs <n>", "training epochs (default: 30 for adam, 150 for rprop)", parseCount(1))
+    .option("--epochs <n>", "training epochs (default: 12 for adam, 150 for rprop)", parseCount(1))
     .addOption(new Option("--optimizer <name>", "adam (mini-batch) or rprop (full batch, as in the texrex paper)").choices(["adam", "rprop"]))
     .option("--seed <n>", "random seed; the same seed and data give the same model (default: 1)", parseCount(0));
 }
