@@ -1,4 +1,11 @@
-import * as ort from "onnxruntime-node";
+import type * as Ort from "onnxruntime-node";
+
+/**
+ * onnxruntime-node is loaded on first use, not on import: it costs about 250 ms per thread, and
+ * runs with the heuristic (or that only read model metadata) never need it.
+ */
+let runtime: Promise<typeof Ort> | undefined;
+const loadRuntime = (): Promise<typeof Ort> => (runtime ??= import("onnxruntime-node"));
 import type { ModelInfo } from "../types.js";
 import { FEATURES_INPUT, SCORES_OUTPUT } from "./contract.js";
 import { ModelLoadError, ModelMismatchError } from "./errors.js";
@@ -23,9 +30,11 @@ export class OnnxBlockScorer {
   readonly info: ModelInfo;
   /** Path of the model, or "<in-memory model>". */
   readonly source: string;
-  readonly #session: ort.InferenceSession;
+  readonly #session: Ort.InferenceSession;
+  readonly #ort: typeof Ort;
 
-  private constructor(session: ort.InferenceSession, info: ModelInfo, source: string) {
+  private constructor(ort: typeof Ort, session: Ort.InferenceSession, info: ModelInfo, source: string) {
+    this.#ort = ort;
     this.#session = session;
     this.info = info;
     this.source = source;
@@ -38,7 +47,8 @@ export class OnnxBlockScorer {
     const info = decodeModelInfo(bytes, name);
     if (options.expect) checkExpected(name, info, options.expect);
 
-    let session: ort.InferenceSession;
+    const ort = await loadRuntime();
+    let session: Ort.InferenceSession;
     try {
       session = await ort.InferenceSession.create(bytes, {
         intraOpNumThreads: options.intraOpThreads ?? 1,
@@ -55,7 +65,7 @@ export class OnnxBlockScorer {
       await session.release();
       throw err;
     }
-    return new OnnxBlockScorer(session, info, name);
+    return new OnnxBlockScorer(ort, session, info, name);
   }
 
   /**
@@ -69,7 +79,7 @@ export class OnnxBlockScorer {
     if (features.length < needed) throw new RangeError(`score: features hold ${features.length} values, need ${n} x ${width}`);
     if (n === 0) return new Float32Array(0);
     const data = features.length === needed ? features : features.subarray(0, needed);
-    const results = await this.#session.run({ [FEATURES_INPUT]: new ort.Tensor("float32", data, [n, width]) });
+    const results = await this.#session.run({ [FEATURES_INPUT]: new this.#ort.Tensor("float32", data, [n, width]) });
     return results[SCORES_OUTPUT].data as Float32Array;
   }
 
@@ -91,7 +101,7 @@ function checkExpected(source: string, info: ModelInfo, expect: NonNullable<Scor
 }
 
 /** The graph must take "features" [?, inputSize] float and give "scores". */
-function checkSignature(source: string, session: ort.InferenceSession, inputSize: number): void {
+function checkSignature(source: string, session: Ort.InferenceSession, inputSize: number): void {
   if (!session.inputNames.includes(FEATURES_INPUT) || !session.outputNames.includes(SCORES_OUTPUT)) {
     throw new ModelLoadError(
       source,
