@@ -5,7 +5,7 @@
  */
 import type { SegmentedDocument } from "@winnow/segment";
 import { CLASS_WORD_GROUPS, CLASS_WORD_GROUP_COUNT, classWordMask } from "./class-words.js";
-import type { FeatureSpec, DocumentContext } from "./texrex.js";
+import { clamp01, type FeatureSpec, type DocumentContext } from "./texrex.js";
 
 /** Ancestor elements whose presence on the tag path is a feature of its own. */
 export const ANCESTOR_TAGS = [
@@ -74,10 +74,6 @@ export const EXTENDED_SPECS: readonly FeatureSpec[] = [
   { name: "title_heading_distance", group: "extended", scaling: "|blocks to that heading| / 50, clamped (1 when none)" },
   { name: "density_peak", group: "extended", scaling: "non-link text over blocks i-4..i+4 / its maximum in the document" },
 ];
-
-function clamp01(x: number): number {
-  return x > 1 ? 1 : x < 0 ? 0 : x;
-}
 
 function ancestorMask(tagPath: string): number {
   let mask = 0;

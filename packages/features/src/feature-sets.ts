@@ -19,41 +19,35 @@ export interface FeatureSet {
   extract(doc: SegmentedDocument, out?: Float32Array, offset?: number): Float32Array;
 }
 
-export const TEXREX37: FeatureSet = {
-  name: "texrex37",
-  version: 1,
-  specs: TEXREX_SPECS,
-  size: TEXREX_SPECS.length,
-  extract(doc, out, offset = 0) {
-    const n = doc.blocks.length;
-    const rows = out ?? new Float32Array(n * this.size);
-    const ctx = documentContext(doc);
-    for (let i = 0; i < n; i++) writeTexrex(doc, ctx, i, rows, offset + i * this.size);
-    return rows;
-  },
-};
+/** Writes one block's row at `at`; `context` is whatever the set computes once per document. */
+type RowWriter<C> = (doc: SegmentedDocument, context: C, block: number, out: Float32Array, at: number) => void;
 
-const EXTENDED_ALL = [...TEXREX_SPECS, ...EXTENDED_SPECS];
+function featureSet<C>(
+  name: string, version: number, specs: readonly FeatureSpec[], prepare: (doc: SegmentedDocument) => C, writeRow: RowWriter<C>,
+): FeatureSet {
+  const size = specs.length;
+  return {
+    name, version, specs, size,
+    extract(doc, out, offset = 0) {
+      const n = doc.blocks.length;
+      const rows = out ?? new Float32Array(n * size);
+      const context = prepare(doc);
+      for (let i = 0; i < n; i++) writeRow(doc, context, i, rows, offset + i * size);
+      return rows;
+    },
+  };
+}
 
-export const TEXREX_EXTENDED: FeatureSet = {
-  name: "texrex37+ext",
-  version: 1,
-  specs: EXTENDED_ALL,
-  size: EXTENDED_ALL.length,
-  extract(doc, out, offset = 0) {
-    const n = doc.blocks.length;
-    const rows = out ?? new Float32Array(n * this.size);
-    const ctx = documentContext(doc);
-    const ext = extendedContext(doc);
-    const base = TEXREX_SPECS.length;
-    for (let i = 0; i < n; i++) {
-      const at = offset + i * this.size;
-      writeTexrex(doc, ctx, i, rows, at);
-      writeExtended(doc, ctx, ext, i, rows, at + base);
-    }
-    return rows;
+export const TEXREX37: FeatureSet = featureSet("texrex37", 1, TEXREX_SPECS, documentContext, writeTexrex);
+
+export const TEXREX_EXTENDED: FeatureSet = featureSet(
+  "texrex37+ext", 1, [...TEXREX_SPECS, ...EXTENDED_SPECS],
+  (doc) => ({ base: documentContext(doc), ext: extendedContext(doc) }),
+  (doc, { base, ext }, i, out, at) => {
+    writeTexrex(doc, base, i, out, at);
+    writeExtended(doc, base, ext, i, out, at + TEXREX_SPECS.length);
   },
-};
+);
 
 const FEATURE_SETS: readonly FeatureSet[] = [TEXREX37, TEXREX_EXTENDED];
 

@@ -78,7 +78,7 @@ export const TEXREX_SPECS: readonly FeatureSpec[] = [
   { name: "document_markup_ratio", group: "document", scaling: "markup chars / all chars of the document" },
 ];
 
-function clamp01(x: number): number {
+export function clamp01(x: number): number {
   return x > 1 ? 1 : x < 0 ? 0 : x;
 }
 
