@@ -124,6 +124,12 @@ export class GunzipSource implements PieceSource {
         }) as unknown as Inflated;
       } catch (err) {
         const code = errCode(err);
+        if (code === "Z_BUF_ERROR" && intactMemberAfter(view, hlen)) {
+          // Its deflate data runs on into the members after it: damaged, not cut off or long.
+          this.addDamage(memberOffset, 1, `corrupt gzip member at offset ${memberOffset}`);
+          win.advance(1);
+          continue;
+        }
         if (code === "Z_BUF_ERROR" && win.atEnd && this.members > 0) {
           // The last member of a multi-member file, cut off: it held one record, now damaged.
           // Its bytes cannot be checked, so they only serve to name the record.
@@ -288,6 +294,22 @@ function inflatePartial(data: Buffer): Buffer {
   } catch {
     return Buffer.alloc(0);
   }
+}
+
+/** True if a whole gzip member that passes its CRC check starts somewhere in view[from..]. */
+function intactMemberAfter(view: Buffer, from: number): boolean {
+  for (let at = view.indexOf(MAGIC, from); at >= 0; at = view.indexOf(MAGIC, at + 1)) {
+    const hlen = gzipHeaderLength(view.subarray(at));
+    if (hlen < 0) continue;
+    try {
+      const res = zlib.inflateRawSync(view.subarray(at + hlen), { info: true, maxOutputLength: ONE_SHOT_MAX_OUT }) as unknown as Inflated;
+      const end = at + hlen + res.engine.bytesWritten;
+      if (end + TRAILER <= view.length && checkTrailer(view.subarray(end, end + TRAILER), res.buffer)) return true;
+    } catch {
+      // Not a member (a chance magic inside compressed data), or not a whole one.
+    }
+  }
+  return false;
 }
 
 function checkTrailer(trailer: Buffer, out: Buffer): boolean {
