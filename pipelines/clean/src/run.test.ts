@@ -193,9 +193,19 @@ describe("runClean refuses to start", () => {
   });
 
   it("when the output cannot be created", async () => {
-    const output = join(dir, "no-such-dir", "out.jsonl");
+    // Missing folders are created, so block the path with a file where a folder should be.
+    writeFileSync(join(dir, "a-file"), "");
+    const output = join(dir, "a-file", "out.jsonl");
     const error = await clean({ output }).catch((e: unknown) => e);
-    expect(error).toMatchObject({ kind: "output", what: "cannot create output: no such file or directory", where: output });
+    expect(error).toMatchObject({ kind: "output", where: output });
+    expect((error as Error).message).toMatch(/^cannot create output: /);
+  });
+
+  it("creates missing output folders", async () => {
+    const output = join(dir, "new", "deeper", "out.jsonl");
+    const summary = await clean({ output });
+    expect(summary.documentsWritten).toBeGreaterThan(0);
+    expect(readFileSync(output, "utf8")).toContain('"url"');
   });
 });
 

@@ -14,12 +14,15 @@ import { DEFAULT_MODEL_PATH, hasDefaultModel } from "@winnow/models";
 import { openWriter, type CleanDocument, type CorpusWriter, type OutputFormat } from "@winnow/writers";
 import { pino, type Logger } from "pino";
 import { Channel, Slots } from "./flow.js";
+import { manifestPathFor, partPath, ResumeProblem } from "./manifest.js";
 import { message, type PageOutput } from "./page.js";
 import { ModelProblem, openInlineCleaner, openPoolCleaner, type PageCleaner } from "./pool.js";
 import { RejectLog } from "./rejects.js";
+import { planResume, ResumeLog, type ResumePlan } from "./resume.js";
 
 export type { OutputFormat };
 export { DEFAULT_MAX_PAGE_BYTES } from "@winnow/archive";
+export { manifestPathFor, partPath } from "./manifest.js";
 
 export const DEFAULT_BATCH_SIZE = 16;
 export const DEFAULT_MAX_OPEN_INPUTS = 2;
@@ -48,7 +51,7 @@ export interface CleanRunOptions {
   unordered?: boolean;
   /** Inputs read at the same time (default 2). */
   maxOpenInputs?: number;
-  /** Where to write one JSON line per record that did not become a document. */
+  /** Where to write one JSON line per record that did not become a document (split into parts like the output when resumable). */
   rejectsPath?: string;
   /** Default: silent. */
   logger?: Logger;
@@ -58,6 +61,15 @@ export interface CleanRunOptions {
   signal?: AbortSignal;
   /** Module run by the worker threads instead of winnow's own (same exports); for tests and embedding. */
   workerModule?: string | URL;
+  /**
+   * Make the run resumable, or resume one: a manifest records what each run did, and each run
+   * writes its own part of the output (`output`, then out.part2.jsonl, ...); inputs earlier runs
+   * finished are skipped, and one they stopped inside is read on from where they stopped. The
+   * parts together hold every document once (see manifest.ts). Needs an output file.
+   */
+  resume?: boolean;
+  /** The manifest of a resumable run; default `<output>.manifest`. */
+  manifestPath?: string;
 }
 
 export interface CleanProgress {
@@ -94,6 +106,7 @@ export interface CleanRunSummary {
   documentsWritten: number;
   /** Every reason is present, most at 0. */
   skipped: Record<CleanSkipReason, number>;
+  /** The file written: the output, or the part a resumable run wrote. */
   output: string;
   format: OutputFormat;
   /** The classifier's name: "heuristic" or the model path. */
@@ -108,17 +121,30 @@ export interface CleanRunSummary {
   peakRssBytes: number;
   /** The signal was aborted: what was read before is written, the rest was not read. */
   interrupted: boolean;
+  /** Resumable runs only. */
+  resume?: ResumeSummary;
+}
+
+export interface ResumeSummary {
+  manifest: string;
+  /** The part this run wrote; 0 when earlier runs had done everything and nothing was written. */
+  part: number;
+  /** Inputs earlier runs had read to the end, not read again. */
+  inputsDone: number;
+  /** Records of partly read inputs that earlier runs had handled, passed over. */
+  recordsPassedOver: number;
 }
 
 /**
  * The run could not start or could not finish: no input could be opened ("input"), the model
- * is unusable ("model"), or the output could not be written ("output"). Damaged records and
- * single missing inputs do not throw; they are counted in the summary.
+ * is unusable ("model"), the output could not be written ("output"), or a resumable run cannot
+ * go on from its manifest ("resume"). Damaged records and single missing inputs do not throw;
+ * they are counted in the summary.
  */
 export class CleanRunError extends Error {
   override readonly name = "CleanRunError";
   constructor(
-    readonly kind: "input" | "model" | "output",
+    readonly kind: "input" | "model" | "output" | "resume",
     /** What went wrong, in words for people. */
     readonly what: string,
     /** The path (or paths) concerned. */
@@ -141,6 +167,8 @@ export async function outputFormatFor(output: string): Promise<OutputFormat> {
   const isDirectory = await stat(output).then((s) => s.isDirectory(), () => false);
   return isDirectory ? "text" : "jsonl";
 }
+
+const defaultModel = (): string => (hasDefaultModel() ? DEFAULT_MODEL_PATH : "heuristic");
 
 /** The model a run uses: as given, else the shipped model, else the heuristic (with a warning). */
 export function resolveModel(model: string | undefined, logger: Logger): string {
@@ -173,16 +201,29 @@ export async function runClean(options: CleanRunOptions): Promise<CleanRunSummar
   // Only now: when the run stops here, the error says it all.
   for (const f of inputsFailed) logger.warn({ input: f.input }, `cannot open input: ${f.reason} (${f.input})`);
 
+  // A resumable run reads only what earlier runs left, into a part of its own.
+  const plan = options.resume === true ? await planOrRefuse(options, files, logger) : null;
+  const todo = plan?.files ?? files;
+  const outputPath = plan?.partPath ?? options.output;
+  // Rejects are split into parts the same way, so a part written again replaces its rejects too.
+  const rejectsPath = plan !== null && options.rejectsPath !== undefined ? partPath(options.rejectsPath, plan.part) : options.rejectsPath;
+  const inputs = files.length + inputsFailed.length;
+  if (todo.length === 0) {
+    logger.info(`nothing left to do: earlier runs read all ${plural(files.length, "input")} (${plan?.manifestPath})`);
+    return summarize({ startTime, startCpu, inputs, inputsFailed, output: options.output, format, model: options.model ?? defaultModel(), workers, plan, part: 0 });
+  }
+
   // Then the model, so a bad one is refused before the output file is created.
   const model = resolveModel(options.model, logger);
   const cleaner = await openCleaner(model, workers, options.workerModule, logger);
-  const { writer, rejects } = await openOutputs(options, format, cleaner);
+  const { writer, rejects } = await openOutputs(outputPath, rejectsPath, format, cleaner);
+  const resumeLog = plan === null ? null : await openResumeLog(plan, writer, rejects, cleaner);
 
   logger.info(
-    { inputs: files.length, output: options.output, format, model: cleaner.model, workers, batchSize },
-    `cleaning ${plural(files.length, "input")} with ${cleaner.model} on ${workers === 0 ? "the main thread" : plural(workers, "worker")}`,
+    { inputs: todo.length, output: outputPath, format, model: cleaner.model, workers, batchSize },
+    `cleaning ${plural(todo.length, "input")} with ${cleaner.model} on ${workers === 0 ? "the main thread" : plural(workers, "worker")}`,
   );
-  const run = new Run(files, {
+  const run = new Run(todo, {
     cleaner,
     writer,
     rejects,
@@ -194,41 +235,117 @@ export async function runClean(options: CleanRunOptions): Promise<CleanRunSummar
     inFlight: workers === 0 ? 1 : IN_FLIGHT_PER_WORKER * cleaner.parallelism,
     onProgress: options.onProgress,
     signal: options.signal,
+    passOver: plan?.passOver,
+    onInputDone: resumeLog === null ? undefined : (index, tally) => resumeLog.inputDone(index, tally),
   });
   try {
     await run.done;
   } catch (error) {
     // Not a data or output problem (those are counted, or kept in writeError): a bug. Free everything.
-    await Promise.allSettled([writer.abort(), cleaner.destroy(), rejects?.close()]);
+    await Promise.allSettled([writer.abort(), cleaner.destroy(), rejects?.close(), resumeLog?.close(false)]);
     throw error;
   }
   await cleaner.close();
-  await closeOutputs(options, writer, rejects, run.writeError);
+  let closed = false;
+  try {
+    await closeOutputs(outputPath, rejectsPath, writer, rejects, run.writeError);
+    closed = true;
+  } finally {
+    // Committed only if the output closed; otherwise this run's input lines count for nothing.
+    await resumeLog?.close(closed, writer.documentsWritten, run.interrupted).catch((error: unknown) => {
+      throw new CleanRunError("output", `cannot write manifest: ${systemReason(error)}`, resumeLog.manifestPath, { cause: error });
+    });
+  }
 
-  const inputs = files.length + inputsFailed.length;
   inputsFailed.push(...run.unreadInputs);
-  const elapsedSeconds = (performance.now() - startTime) / 1000;
-  const cpu = process.cpuUsage(startCpu);
-  const summary: CleanRunSummary = {
+  const summary = summarize({
+    startTime,
+    startCpu,
     inputs,
     inputsFailed,
-    recordsRead: run.progress.recordsRead,
-    bytesRead: run.progress.bytesRead,
-    documentsWritten: writer.documentsWritten,
-    skipped: run.skipped,
-    output: options.output,
+    output: outputPath,
     format,
     model: cleaner.model,
     workers,
+    plan,
+    part: plan?.part ?? 0,
+    run,
+    documentsWritten: writer.documentsWritten,
+  });
+  logger.debug({ summary }, "run finished");
+  return summary;
+}
+
+interface SummaryParts {
+  startTime: number;
+  startCpu: NodeJS.CpuUsage;
+  inputs: number;
+  inputsFailed: InputFailure[];
+  output: string;
+  format: OutputFormat;
+  model: string;
+  workers: number;
+  plan: ResumePlan | null;
+  part: number;
+  /** Absent when there was nothing to read. */
+  run?: Run;
+  documentsWritten?: number;
+}
+
+function summarize(p: SummaryParts): CleanRunSummary {
+  const elapsedSeconds = (performance.now() - p.startTime) / 1000;
+  const cpu = process.cpuUsage(p.startCpu);
+  const documentsWritten = p.documentsWritten ?? 0;
+  const summary: CleanRunSummary = {
+    inputs: p.inputs,
+    inputsFailed: p.inputsFailed,
+    recordsRead: p.run?.progress.recordsRead ?? 0,
+    bytesRead: p.run?.progress.bytesRead ?? 0,
+    documentsWritten,
+    skipped: p.run?.skipped ?? noSkips(),
+    output: p.output,
+    format: p.format,
+    model: p.model,
+    workers: p.workers,
     elapsedSeconds,
-    documentsPerSecond: elapsedSeconds > 0 ? writer.documentsWritten / elapsedSeconds : 0,
+    documentsPerSecond: elapsedSeconds > 0 ? documentsWritten / elapsedSeconds : 0,
     cpuSeconds: (cpu.user + cpu.system) / 1e6,
     // ru_maxrss is process-wide; Node reports it in KiB.
     peakRssBytes: process.resourceUsage().maxRSS * 1024,
-    interrupted: run.interrupted,
+    interrupted: p.run?.interrupted ?? false,
   };
-  logger.debug({ summary }, "run finished");
+  if (p.plan !== null) {
+    summary.resume = {
+      manifest: p.plan.manifestPath,
+      part: p.part,
+      inputsDone: p.plan.inputsDone,
+      recordsPassedOver: p.plan.passOver.reduce((a, b) => a + b, 0),
+    };
+  }
   return summary;
+}
+
+function noSkips(): Record<CleanSkipReason, number> {
+  return Object.fromEntries(CLEAN_SKIP_REASONS.map((r) => [r, 0])) as Record<CleanSkipReason, number>;
+}
+
+async function planOrRefuse(options: CleanRunOptions, files: readonly string[], logger: Logger): Promise<ResumePlan> {
+  const manifestPath = options.manifestPath ?? manifestPathFor(options.output);
+  try {
+    return await planResume(options.output, manifestPath, files, logger);
+  } catch (error) {
+    if (error instanceof ResumeProblem) throw new CleanRunError("resume", `cannot resume: ${error.message}`, manifestPath, { cause: error });
+    throw new CleanRunError("resume", `cannot read the manifest: ${systemReason(error)}`, manifestPath, { cause: error });
+  }
+}
+
+async function openResumeLog(plan: ResumePlan, writer: CorpusWriter, rejects: RejectLog | null, cleaner: PageCleaner): Promise<ResumeLog> {
+  try {
+    return await ResumeLog.open(plan);
+  } catch (error) {
+    await Promise.allSettled([writer.abort(), cleaner.destroy(), rejects?.close()]);
+    throw new CleanRunError("output", `cannot create manifest: ${systemReason(error)}`, plan.manifestPath, { cause: error });
+  }
 }
 
 async function openCleaner(model: string, workers: number, workerModule: string | URL | undefined, logger: Logger): Promise<PageCleaner> {
@@ -247,28 +364,35 @@ async function openCleaner(model: string, workers: number, workerModule: string 
 }
 
 async function openOutputs(
-  options: CleanRunOptions,
+  output: string,
+  rejectsPath: string | undefined,
   format: OutputFormat,
   cleaner: PageCleaner,
 ): Promise<{ writer: CorpusWriter; rejects: RejectLog | null }> {
   let writer: CorpusWriter;
   try {
-    writer = await openWriter({ format, path: options.output });
+    writer = await openWriter({ format, path: output });
   } catch (error) {
     await cleaner.destroy();
-    throw new CleanRunError("output", `cannot create output: ${systemReason(error)}`, options.output, { cause: error });
+    throw new CleanRunError("output", `cannot create output: ${systemReason(error)}`, output, { cause: error });
   }
-  if (options.rejectsPath === undefined) return { writer, rejects: null };
+  if (rejectsPath === undefined) return { writer, rejects: null };
   try {
-    return { writer, rejects: await RejectLog.open(options.rejectsPath) };
+    return { writer, rejects: await RejectLog.open(rejectsPath) };
   } catch (error) {
     await Promise.all([writer.abort(), cleaner.destroy()]);
-    throw new CleanRunError("output", `cannot create rejects file: ${systemReason(error)}`, options.rejectsPath, { cause: error });
+    throw new CleanRunError("output", `cannot create rejects file: ${systemReason(error)}`, rejectsPath, { cause: error });
   }
 }
 
 /** Finishes both files; a write error seen during the run, or one now, is thrown. */
-async function closeOutputs(options: CleanRunOptions, writer: CorpusWriter, rejects: RejectLog | null, writeError: unknown): Promise<void> {
+async function closeOutputs(
+  output: string,
+  rejectsPath: string | undefined,
+  writer: CorpusWriter,
+  rejects: RejectLog | null,
+  writeError: unknown,
+): Promise<void> {
   let outputProblem = writeError;
   if (outputProblem === null) {
     await writer.close().catch((error: unknown) => (outputProblem = error));
@@ -279,10 +403,10 @@ async function closeOutputs(options: CleanRunOptions, writer: CorpusWriter, reje
   let rejectsProblem: unknown = null;
   await rejects?.close().catch((error: unknown) => (rejectsProblem = error));
   if (outputProblem !== null) {
-    throw new CleanRunError("output", `cannot write output: ${systemReason(outputProblem)}`, options.output, { cause: outputProblem });
+    throw new CleanRunError("output", `cannot write output: ${systemReason(outputProblem)}`, output, { cause: outputProblem });
   }
   if (rejectsProblem !== null) {
-    throw new CleanRunError("output", `cannot write rejects file: ${systemReason(rejectsProblem)}`, String(options.rejectsPath), {
+    throw new CleanRunError("output", `cannot write rejects file: ${systemReason(rejectsProblem)}`, String(rejectsPath), {
       cause: rejectsProblem,
     });
   }
@@ -300,11 +424,33 @@ interface RunParts {
   inFlight: number;
   onProgress: ((progress: Readonly<CleanProgress>) => void) | undefined;
   signal: AbortSignal | undefined;
+  /** Per input: records an earlier run handled, read again but passed over. */
+  passOver: readonly number[] | undefined;
+  /** Called once per input, when reading it has ended and every record read is handled. */
+  onInputDone: ((index: number, tally: Readonly<InputTally>) => void) | undefined;
+}
+
+/** What became of one input's records in this run. */
+interface InputTally {
+  /** Records read, not counting those passed over. */
+  read: number;
+  /** Of those, written or counted as skipped. */
+  handled: number;
+  documents: number;
+  readingEnded: boolean;
+  /** Read to its end: not cut short by an interruption, a read error or a failure to open. */
+  complete: boolean;
+  done: boolean;
+}
+
+/** Records of one input, cut into a batch by its reader. */
+interface Batch {
+  input: number;
+  records: ArchiveRecord[];
 }
 
 /** A batch on its way to the writer: the records, and their outputs once cleaned. */
-interface Cleaned {
-  records: ArchiveRecord[];
+interface Cleaned extends Batch {
   outputs: PageOutput[] | Promise<PageOutput[]>;
 }
 
@@ -328,14 +474,16 @@ class Run {
    * dropped once drained, so a run over many files holds only the few being read. Unordered:
    * one channel shared by all readers.
    */
-  readonly #batches: Array<Channel<ArchiveRecord[]> | undefined>;
+  readonly #batches: Array<Channel<Batch> | undefined>;
   #readingDone = false;
   readonly #cleaned = new Channel<Cleaned>(Infinity); // bounded by #slots
   readonly #slots: Slots;
+  readonly #tallies: InputTally[];
 
   constructor(files: readonly string[], parts: RunParts) {
     this.#files = files;
     this.#parts = parts;
+    this.#tallies = files.map(() => ({ read: 0, handled: 0, documents: 0, readingEnded: false, complete: false, done: false }));
     this.#traceSkips = parts.logger.isLevelEnabled("debug");
     this.#slots = new Slots(parts.inFlight);
     this.#batches = parts.ordered ? new Array(files.length) : [new Channel(READ_AHEAD * parts.maxOpenInputs)];
@@ -362,8 +510,8 @@ class Run {
     for (const channel of this.#batches) channel?.close();
   }
 
-  #channelFor(index: number): Channel<ArchiveRecord[]> {
-    if (!this.#parts.ordered) return this.#batches[0] as Channel<ArchiveRecord[]>;
+  #channelFor(index: number): Channel<Batch> {
+    if (!this.#parts.ordered) return this.#batches[0] as Channel<Batch>;
     let channel = this.#batches[index];
     if (channel === undefined) {
       channel = this.#batches[index] = new Channel(READ_AHEAD);
@@ -377,14 +525,20 @@ class Run {
     const out = this.#channelFor(index);
     const { batchSize, rejects } = this.#parts;
     const progress = this.progress;
+    const tally = this.#tallies[index];
+    const passOver = this.#parts.passOver?.[index] ?? 0;
     let inputBytes = 0;
     // Set from the onSkip callback, which control-flow analysis cannot see.
     let unreadable = null as string | null;
-    let records = 0;
+    /** Records the reader gave, passed over ones included. */
+    let given = 0;
+    let cutShort = false;
     let batch: ArchiveRecord[] = [];
     const options = {
       maxPageBytes: this.#parts.maxPageBytes,
       onSkip: (event: SkipEvent) => {
+        // An earlier run reported what came before the records it handled.
+        if (given < passOver) return;
         if (event.reason === "unreadable") unreadable ??= event.detail;
         this.#skip(event, event.reason, event.detail);
       },
@@ -395,29 +549,46 @@ class Run {
     };
     try {
       for await (const record of readRecords(input, options)) {
-        records++;
-        progress.recordsRead++;
-        batch.push(record);
-        if (batch.length === batchSize) {
-          const wait = out.push(batch);
-          batch = [];
-          if (wait) await wait;
+        if (++given > passOver) {
+          tally.read++;
+          progress.recordsRead++;
+          batch.push(record);
+          if (batch.length === batchSize) {
+            const wait = out.push({ input: index, records: batch });
+            batch = [];
+            if (wait) await wait;
+          }
+          if (rejects?.full) await rejects.drained();
         }
-        if (rejects?.full) await rejects.drained();
-        if (this.#stopping) break;
+        if (this.#stopping) {
+          cutShort = true;
+          break;
+        }
       }
     } catch (error) {
+      cutShort = true;
       // readRecords throws only when the input cannot be opened; anything else is reported the same way.
       const reason = error instanceof ArchiveOpenError ? openReason(error) : `reading failed: ${message(error)}`;
       this.unreadInputs.push({ input, reason });
       this.#parts.logger.warn({ input }, `cannot read input: ${reason} (${input})`);
     }
-    if (batch.length > 0) await out.push(batch);
+    if (batch.length > 0) await out.push({ input: index, records: batch });
     if (this.#parts.ordered) out.close();
-    if (unreadable !== null && inputBytes === 0 && records === 0) {
+    if (unreadable !== null && inputBytes === 0 && tally.read === 0) {
       this.unreadInputs.push({ input, reason: unreadable });
       this.#parts.logger.warn({ input }, `cannot read input: ${unreadable} (${input})`);
     }
+    tally.readingEnded = true;
+    tally.complete = !cutShort && unreadable === null;
+    this.#settle(index);
+  }
+
+  /** Reports an input once reading it has ended and all its records are handled. */
+  #settle(index: number): void {
+    const tally = this.#tallies[index];
+    if (tally.done || !tally.readingEnded || tally.handled < tally.read) return;
+    tally.done = true;
+    this.#parts.onInputDone?.(index, tally);
   }
 
   // Stage 2: hand batches to the cleaner, at most `inFlight` not yet written.
@@ -429,21 +600,22 @@ class Run {
     const channels = ordered ? this.#files.length : 1;
     for (let i = 0; i < channels; i++) {
       const channel = this.#channelFor(i);
-      for (let records = await channel.take(); records !== undefined; records = await channel.take()) {
+      for (let batch = await channel.take(); batch !== undefined; batch = await channel.take()) {
         const wait = this.#slots.acquire();
         if (wait) await wait;
         if (this.writeError !== null) {
           this.#slots.release();
           continue;
         }
+        const { input, records } = batch;
         const outputs = cleaner.clean(records);
         if (ordered) {
           // Queued now, awaited by the writer in this order: results come out in input order.
-          cleaned.push({ records, outputs });
+          cleaned.push({ input, records, outputs });
         } else {
           pending++;
           void outputs.then((done) => {
-            cleaned.push({ records, outputs: done });
+            cleaned.push({ input, records, outputs: done });
             if (--pending === 0 && dispatched) cleaned.close();
           });
         }
@@ -461,6 +633,7 @@ class Run {
     for (let batch = await this.#cleaned.take(); batch !== undefined; batch = await this.#cleaned.take()) {
       const { records } = batch;
       const outputs = await batch.outputs;
+      const written = writer.documentsWritten;
       for (let i = 0; i < records.length; i++) {
         const record = records[i];
         const out = outputs[i];
@@ -488,6 +661,10 @@ class Run {
         }
       }
       this.#slots.release();
+      const tally = this.#tallies[batch.input];
+      tally.handled += records.length;
+      tally.documents += writer.documentsWritten - written;
+      this.#settle(batch.input);
       progress.documentsKept = writer.documentsWritten;
       onProgress?.(progress);
     }

@@ -71,9 +71,11 @@ describe("winnow clean", () => {
   });
 
   it("exits 4 when the output cannot be created", async () => {
-    const r = await winnow(["clean", WARC + "example.warc.gz", "-o", "no/such/dir/out.jsonl", "--model", "heuristic", "--workers", "0"]);
+    // Missing folders are created, and root ignores permissions: a file in the way blocks both.
+    writeFileSync(join(dir, "blocker"), "a file, not a folder");
+    const r = await winnow(["clean", WARC + "example.warc.gz", "-o", "blocker/out.jsonl", "--model", "heuristic", "--workers", "0"]);
     expect(r.code).toBe(4);
-    expect(plainLines(r.stderr)).toEqual(["winnow: cannot create output: no such file or directory (no/such/dir/out.jsonl)"]);
+    expect(plainLines(r.stderr)).toEqual(["winnow: cannot create output: a path component is not a directory (blocker/out.jsonl)"]);
     expect(r.stderr).not.toMatch(STACK_FRAME);
   });
 
@@ -119,12 +121,34 @@ describe("winnow clean", () => {
     for (const line of text.split("\n").filter((l) => l !== "")) expect(() => JSON.parse(line)).not.toThrow();
   });
 
+  it("exits 2 when asked to resume what cannot be resumed", async () => {
+    const r = await winnow(["clean", WARC + "example.warc.gz", "-o", "-", "--resume", "--manifest", "m.manifest", "--model", "heuristic", "--workers", "0"]);
+    expect(r.code).toBe(2);
+    expect(plainLines(r.stderr)).toEqual(["winnow: cannot resume: resuming needs an output file, as each run writes a part of its own (m.manifest)"]);
+    expect(r.stdout).toBe("");
+  });
+
+  it("resumes: a second --resume run has nothing left to do and says so", async () => {
+    const args = ["clean", WARC + "example.warc.gz", "-o", "resumed.jsonl", "--resume", "--model", "heuristic", "--workers", "0"];
+    const first = await winnow(args);
+    expect(first.code).toBe(0);
+    expect(JSON.parse(readFileSync(join(dir, "resumed.jsonl.manifest"), "utf8").trim().split("\n").at(-1) as string)).toMatchObject({
+      type: "part",
+      part: "resumed.jsonl",
+      documents: 1,
+    });
+    const second = await winnow(args);
+    expect(second.code).toBe(0);
+    expect(second.stderr.trim().split("\n").at(-1)).toBe("winnow: nothing left to do: earlier runs read all 1 input (manifest resumed.jsonl.manifest)");
+  });
+
   it("documents every flag and the exit statuses", async () => {
     const r = await winnow(["clean", "--help"]);
     expect(r.code).toBe(0);
-    for (const flag of ["--output", "--format", "--model", "--workers", "--batch-size", "--max-page-bytes", "--rejects", "--unordered", "--log-level", "--no-progress"]) {
+    for (const flag of ["--output", "--format", "--model", "--workers", "--batch-size", "--max-page-bytes", "--rejects", "--unordered", "--resume", "--manifest", "--log-level", "--no-progress"]) {
       expect(r.stdout).toContain(flag);
     }
+    expect(r.stdout).toMatch(/^Resuming \(--resume\):\n[^]*out\.part2\.jsonl[^]*exactly once/m);
     for (const code of ["0 ", "2 ", "3 ", "4 ", "130 "]) expect(r.stdout).toMatch(new RegExp(`^  ${code}`, "m"));
     const top = await winnow(["--help"]);
     expect(top.code).toBe(0);

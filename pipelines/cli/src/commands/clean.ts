@@ -28,11 +28,30 @@ interface CleanFlags {
   maxPageBytes: number;
   rejects?: string;
   unordered?: boolean;
+  resume?: boolean;
+  manifest?: string;
   logLevel: LogLevel;
   progress: boolean;
 }
 
-const EXIT_FOR_ERROR: Record<CleanRunError["kind"], number> = { input: EXIT.noInput, model: EXIT.usage, output: EXIT.output };
+const EXIT_FOR_ERROR: Record<CleanRunError["kind"], number> = {
+  input: EXIT.noInput,
+  model: EXIT.usage,
+  output: EXIT.output,
+  resume: EXIT.usage,
+};
+
+const RESUME_HELP = `
+Resuming (--resume):
+  Run the same command with --resume from the start, and again after an interruption (SIGINT,
+  a crash, a full disk). Each run writes its own part of the output, renamed into place when the
+  run ends: the first run writes the output itself (out.jsonl), the next out.part2.jsonl, then
+  out.part3.jsonl, ... The manifest (default <output>.manifest, JSON lines, fsynced as each
+  input is done) says which inputs each part holds. A resumed run skips inputs read to the end,
+  reads on past the records already handled in an input that was cut short, and warns when an
+  input changed size or mtime since. A run that crashed or failed counts for nothing: its inputs
+  are read again and its part, if any, is replaced. Together the parts hold every document
+  exactly once. The --rejects file is split into parts the same way (rejects.part2.jsonl, ...).`;
 
 export function registerClean(program: Command): void {
   program
@@ -62,13 +81,15 @@ export function registerClean(program: Command): void {
     )
     .option("--rejects <file>", "also write one JSON line per record that did not become a document: {source, offset, record_id, url, reason, detail}")
     .option("--unordered", "write documents as they are done instead of in input order (keeps all threads busy when page sizes vary)")
+    .option("--resume", "make the run resumable, or resume it: skip inputs done by earlier runs and write a new output part (see Resuming below; needs an output file, and inputs other than standard input)")
+    .option("--manifest <file>", "the manifest of a --resume run (default: <output>.manifest)")
     .addOption(
       new Option("--log-level <level>", "how much to log on stderr: JSON lines unless stderr is a terminal; the closing summary line shows at info and more verbose levels")
         .choices(LOG_LEVELS)
         .default("info"),
     )
     .option("--no-progress", "hide the progress line (shown only when stderr is a terminal)")
-    .addHelpText("after", EXIT_CODES_HELP)
+    .addHelpText("after", RESUME_HELP + "\n" + EXIT_CODES_HELP)
     .action((inputs: string[], flags: CleanFlags) => clean(inputs, flags));
 }
 
@@ -88,6 +109,8 @@ async function clean(inputs: string[], flags: CleanFlags): Promise<void> {
       maxPageBytes: flags.maxPageBytes,
       unordered: flags.unordered === true,
       rejectsPath: flags.rejects,
+      resume: flags.resume === true,
+      manifestPath: flags.manifest,
       logger,
       onProgress: progress?.update,
       signal: interrupt.signal,
@@ -137,9 +160,14 @@ export function summaryLine(s: CleanRunSummary): string {
     .map(([reason, n]) => `${n} ${reason}`);
   const skipped = skips.length === 0 ? "none skipped" : `skipped ${total(s.skipped)} (${skips.join(", ")})`;
   const failed = s.inputsFailed.length > 0 ? `; ${s.inputsFailed.length} of ${s.inputs} inputs unreadable` : "";
+  if (s.resume?.part === 0) return `nothing left to do: earlier runs read all ${plural(s.inputs - s.inputsFailed.length, "input")} (manifest ${s.resume.manifest})`;
+  const resumed =
+    s.resume !== undefined && (s.resume.inputsDone > 0 || s.resume.recordsPassedOver > 0)
+      ? `; resumed: ${plural(s.resume.inputsDone, "input")} done before, ${plural(s.resume.recordsPassedOver, "record")} passed over`
+      : "";
   return (
     `${s.interrupted ? "interrupted: " : ""}wrote ${plural(s.documentsWritten, "document")} (${s.format}) to ${s.output} ` +
-    `from ${plural(s.recordsRead, "HTML record")}, ${(s.bytesRead / 1e6).toFixed(1)} MB read; ${skipped}${failed}; ` +
+    `from ${plural(s.recordsRead, "HTML record")}, ${(s.bytesRead / 1e6).toFixed(1)} MB read; ${skipped}${failed}${resumed}; ` +
     `${s.elapsedSeconds.toFixed(1)} s, ${s.documentsPerSecond.toFixed(0)} docs/s, ` +
     `${s.cpuSeconds.toFixed(1)} CPU s, peak RSS ${(s.peakRssBytes / 1e6).toFixed(0)} MB, ` +
     `model ${s.model}, ${s.workers === 0 ? "inline" : plural(s.workers, "worker")}`
