@@ -2,7 +2,7 @@ export type { MlpWeights, ModelInfo, TrainOptions } from "./types.js";
 
 // MLP: training, TypeScript inference, threshold choice, ONNX export.
 export { trainMlp, MLP_TRAIN_DEFAULTS, type MlpTrainOptions } from "./mlp/train.js";
-export { predictMlp } from "./mlp/predict.js";
+export { predictMlp, predictMlpEnsemble } from "./mlp/predict.js";
 export { chooseThreshold, type ThresholdChoice, type ThresholdMetric } from "./mlp/threshold.js";
 export { mlpToOnnx } from "./mlp/export.js";
 export { computeInputScaling, type InputScaling } from "./mlp/scaling.js";

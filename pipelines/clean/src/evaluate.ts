@@ -135,7 +135,7 @@ export function crossValidateMlp(data: Dataset, options: CrossValidationOptions)
     fold.forEach((g, p) => (g === f ? test : train).push(p));
     const fitted = fitMlp(data, train, options);
     thresholds.push(fitted.threshold);
-    const scores = scorePages(data, test, fitted.weights);
+    const scores = scorePages(data, test, fitted.members);
     test.forEach((p, i) => {
       pages.push(scorePage(data.pages[p], scores[i], fitted.threshold, f));
       countBlocks(counts, pageLabels(data, p), scores[i], fitted.threshold);

@@ -48,7 +48,8 @@ export async function trainModel(options: TrainModelOptions): Promise<TrainModel
     notes: JSON.stringify({
       trainer: options.optimizer ?? "adam",
       blockWeighting: options.blockWeighting ?? DEFAULT_BLOCK_WEIGHTING,
-      hidden: fitted.weights.hiddenSize,
+      hidden: fitted.members[0].hiddenSize,
+      ensemble: fitted.members.length,
       epochs: options.epochs ?? WINNOW_MLP_DEFAULTS.epochs,
       equalPages: options.equalPages ?? true,
       pages: pages.length,
@@ -56,7 +57,7 @@ export async function trainModel(options: TrainModelOptions): Promise<TrainModel
       cvFolds: crossValidation ? options.folds : undefined,
     }),
   };
-  const bytes = mlpToOnnx(fitted.weights, info);
+  const bytes = mlpToOnnx(fitted.members, info);
   const temporary = `${options.output}.tmp-${process.pid}`;
   await writeFile(temporary, bytes);
   await rename(temporary, options.output);

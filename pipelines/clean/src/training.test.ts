@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { TEXREX37, TEXREX_EXTENDED } from "@winnow/features";
-import { loadMlpClassifier, mlpToOnnx, predictMlp } from "@winnow/models";
+import { loadMlpClassifier, mlpToOnnx, predictMlpEnsemble } from "@winnow/models";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildDataset, keptText, type Dataset, type LabelledPage } from "./dataset.js";
 import { crossValidateMlp, evaluateAllText, evaluateClassifier } from "./evaluate.js";
@@ -80,18 +80,18 @@ describe("evaluation", () => {
 
 describe("a trained model file", () => {
   it("scores real blocks through ONNX Runtime as the TypeScript forward pass does (within 1e-5)", async () => {
-    const fitted = fitMlp(data, pages.map((_, i) => i), QUICK);
+    const fitted = fitMlp(data, pages.map((_, i) => i), { ...QUICK, ensemble: 2 });
     const info = {
       kind: "mlp", featureSet: TEXREX_EXTENDED.name, featureSetVersion: TEXREX_EXTENDED.version,
       inputSize: TEXREX_EXTENDED.size, threshold: fitted.threshold, trainingFingerprint: "test", notes: "",
     };
-    const classifier = await loadMlpClassifier(mlpToOnnx(fitted.weights, info));
+    const classifier = await loadMlpClassifier(mlpToOnnx(fitted.members, info));
     try {
       const docs = pages.slice(0, 5).map((p) => p.doc);
       const viaOnnx = await classifier.score(docs);
       let checked = 0;
       docs.forEach((doc, d) => {
-        const viaTs = predictMlp(fitted.weights, TEXREX_EXTENDED.extract(doc), doc.blocks.length);
+        const viaTs = predictMlpEnsemble(fitted.members, TEXREX_EXTENDED.extract(doc), doc.blocks.length);
         for (let b = 0; b < doc.blocks.length; b++, checked++) expect(Math.abs(viaOnnx[d][b] - viaTs[b])).toBeLessThan(1e-5);
       });
       expect(checked).toBeGreaterThan(200);
@@ -120,7 +120,7 @@ describe("a trained model file", () => {
 
   it("is refused, with a clear message, by a winnow whose feature set differs", async () => {
     const fitted = fitMlp(buildDataset(pages.slice(0, 6), TEXREX37), [0, 1, 2, 3, 4, 5], QUICK);
-    const stale = mlpToOnnx(fitted.weights, {
+    const stale = mlpToOnnx(fitted.members, {
       kind: "mlp", featureSet: "texrex37", featureSetVersion: 0, inputSize: 37, threshold: 0.5, trainingFingerprint: "x", notes: "",
     });
     await expect(loadMlpClassifier(stale, { name: "old.onnx" })).rejects.toThrow(

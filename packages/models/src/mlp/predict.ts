@@ -35,3 +35,15 @@ export function predictMlp(weights: MlpWeights, X: Float32Array, n: number, out?
   }
   return result;
 }
+
+/** Mean of the members' probabilities: the TypeScript twin of an exported ensemble. */
+export function predictMlpEnsemble(members: readonly MlpWeights[], X: Float32Array, n: number): Float32Array {
+  if (members.length === 1) return predictMlp(members[0], X, n);
+  const mean = new Float32Array(n);
+  const scratch = new Float32Array(n);
+  for (const m of members) {
+    predictMlp(m, X, n, scratch);
+    for (let i = 0; i < n; i++) mean[i] += scratch[i] / members.length;
+  }
+  return mean;
+}

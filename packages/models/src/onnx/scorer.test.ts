@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mlpToOnnx } from "../mlp/export.js";
-import { predictMlp } from "../mlp/predict.js";
+import { predictMlp, predictMlpEnsemble } from "../mlp/predict.js";
 import { createPrng } from "../mlp/prng.js";
 import type { MlpWeights, ModelInfo } from "../types.js";
 import { decodeModel, encodeModel, floatTensor, makeGraph, makeNode, TensorDataType, tensorValueInfo } from "./graph.js";
@@ -67,6 +67,26 @@ describe("mlpToOnnx + OnnxBlockScorer", () => {
       await scorer.close();
     });
   }
+
+  it("exports an ensemble as one graph that scores like the mean of its members", async () => {
+    const members = [weights, { ...randomWeights(37, 18, "tanh"), inputShift: weights.inputShift, inputFactor: weights.inputFactor },
+      { ...randomWeights(37, 18, "tanh"), inputShift: weights.inputShift, inputFactor: weights.inputFactor }];
+    const scorer = await OnnxBlockScorer.load(mlpToOnnx(members, info));
+    const n = 500;
+    const X = gaussian(n * 37, 4);
+    const got = await scorer.score(X, n);
+    const want = predictMlpEnsemble(members, X, n);
+    const one = predictMlp(members[1], X, n);
+    let worst = 0, differs = 0;
+    for (let i = 0; i < n; i++) {
+      worst = Math.max(worst, Math.abs(got[i] - want[i]));
+      differs = Math.max(differs, Math.abs(want[i] - one[i]));
+    }
+    expect(worst).toBeLessThan(1e-5);
+    expect(differs).toBeGreaterThan(0.01); // the mean is not just one member
+    await scorer.close();
+    expect(() => mlpToOnnx([weights, randomWeights(37, 18, "tanh")], info)).toThrow(/share input size, hidden size, activation and input scaling/);
+  });
 
   it("reads only n rows of a longer buffer and handles n = 0", async () => {
     const scorer = await OnnxBlockScorer.load(modelPath);
