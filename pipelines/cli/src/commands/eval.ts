@@ -110,7 +110,7 @@ async function loadClassifier(model: string | undefined): Promise<BlockClassifie
 }
 
 function trainingOptionsFrom(flags: TrainingFlags) {
-  return { hiddenSize: flags.hidden, epochs: flags.epochs, optimizer: flags.optimizer, seed: flags.seed };
+  return { hiddenSize: flags.hidden, epochs: flags.epochs, optimizer: flags.optimizer, seed: flags.seed, ensemble: flags.ensemble };
 }
 
 const f3 = (x: number) => (Number.isFinite(x) ? x.toFixed(3) : "  -  ");

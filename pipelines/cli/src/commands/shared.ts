@@ -13,6 +13,7 @@ export interface TrainingFlags {
   epochs?: number;
   optimizer?: "adam" | "rprop";
   seed?: number;
+  ensemble?: number;
 }
 
 export function featureSetOption(command: Command): void {
@@ -28,7 +29,8 @@ export function trainingOptions(command: Command): void {
     .option("--hidden <n>", "hidden units of the MLP (default: 18, the paper's rule)", parseCount(1))
     .option("--epochs <n>", "training epochs (default: 12 for adam, 150 for rprop)", parseCount(1))
     .addOption(new Option("--optimizer <name>", "adam (mini-batch) or rprop (full batch, as in the texrex paper)").choices(["adam", "rprop"]))
-    .option("--seed <n>", "random seed; the same seed and data give the same model (default: 1)", parseCount(0));
+    .option("--seed <n>", "random seed; the same seed and data give the same model (default: 1)", parseCount(0))
+    .option("--ensemble <k>", "train K MLPs with seeds seed..seed+K-1 and average their scores (one ONNX graph)", parseCount(1));
 }
 
 export async function loadPagesOrFail(path: string, limit: number | undefined, logger: Logger): Promise<LabelledPage[]> {

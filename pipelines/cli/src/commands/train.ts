@@ -51,6 +51,7 @@ async function train(flags: TrainFlags): Promise<void> {
     epochs: flags.epochs,
     optimizer: flags.optimizer,
     seed: flags.seed,
+    ensemble: flags.ensemble,
     onFold: (f, k) => logger.info(`fold ${f + 1}/${k} done (${((Date.now() - started) / 1000).toFixed(0)} s)`),
   });
   if (result.crossValidation) process.stdout.write(formatReports([result.crossValidation], pages.length) + "\n");
