@@ -63,6 +63,34 @@ function tokenMask(token: string): number {
   return mask;
 }
 
+/** Masks of single elements' class/id strings, which repeat within and across pages. */
+const elementMasks = new Map<string, number>();
+const ELEMENT_SEPARATOR = " | ";
+
+/**
+ * Mask of a block's class chain (elements joined by " | ", see Block.classIds): the OR of its
+ * elements' masks, each computed once per distinct element string. Tokens never span the
+ * separator, so this equals classWordMask over the whole chain.
+ */
+export function classChainMask(chain: string): number {
+  let mask = 0;
+  let from = 0;
+  while (from < chain.length) {
+    let to = chain.indexOf(ELEMENT_SEPARATOR, from);
+    if (to < 0) to = chain.length;
+    const element = chain.slice(from, to);
+    let m = elementMasks.get(element);
+    if (m === undefined) {
+      m = classWordMask(element);
+      if (elementMasks.size >= TOKEN_CACHE_LIMIT) elementMasks.clear();
+      elementMasks.set(element, m);
+    }
+    mask |= m;
+    from = to + ELEMENT_SEPARATOR.length;
+  }
+  return mask;
+}
+
 /** Bit mask of the groups whose keywords occur in a lowercased class/id string. */
 export function classWordMask(classIds: string): number {
   if (classIds.length === 0) return 0;

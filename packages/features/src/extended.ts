@@ -4,7 +4,7 @@
  * Each is in [0, 1]. Kept because domain-split cross-validation shows they help (see README).
  */
 import type { SegmentedDocument } from "@winnow/segment";
-import { CLASS_WORD_GROUPS, CLASS_WORD_GROUP_COUNT, classWordMask } from "./class-words.js";
+import { CLASS_WORD_GROUPS, CLASS_WORD_GROUP_COUNT, classChainMask } from "./class-words.js";
 import { clamp01, type FeatureSpec, type DocumentContext } from "./texrex.js";
 
 /** Ancestor elements whose presence on the tag path is a feature of its own. */
@@ -106,6 +106,9 @@ export interface ExtendedContext {
   titleHeading: number;
   /** Non-link text over a sliding window of blocks, divided by its maximum. */
   density: Float32Array;
+  /** Per block: an id per distinct tag path (equal paths, equal ids) and the path's depth. */
+  pathIds: Int32Array;
+  pathDepths: Int32Array;
   /** Caches: many blocks share their ancestors' strings. */
   classMasks: Map<string, number>;
   pathMasks: Map<string, number>;
@@ -126,17 +129,35 @@ export function extendedContext(doc: SegmentedDocument): ExtendedContext {
   const sectionAnchor = new Float64Array(maxId + 1);
   const sectionBlocks = new Int32Array(maxId + 1);
   for (const b of blocks) {
-    for (const id of [b.parentId, b.grandparentId]) {
-      sectionText[id] += b.textChars;
-      sectionAnchor[id] += b.anchorChars;
-      sectionBlocks[id]++;
+    sectionText[b.parentId] += b.textChars;
+    sectionAnchor[b.parentId] += b.anchorChars;
+    sectionBlocks[b.parentId]++;
+    sectionText[b.grandparentId] += b.textChars;
+    sectionAnchor[b.grandparentId] += b.anchorChars;
+    sectionBlocks[b.grandparentId]++;
+  }
+  // Paths are compared and measured per block; interning them makes that integer work.
+  const pathIds = new Int32Array(n);
+  const pathDepths = new Int32Array(n);
+  const idOfPath = new Map<string, number>();
+  const depthOfId: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const path = blocks[i].tagPath;
+    let id = idOfPath.get(path);
+    if (id === undefined) {
+      id = idOfPath.size;
+      idOfPath.set(path, id);
+      depthOfId.push(pathDepth(path));
     }
+    pathIds[i] = id;
+    pathDepths[i] = depthOfId[id];
   }
   const titleWords = new Set(doc.title.toLowerCase().match(WORD) ?? []);
   return {
     titleWords, longest, sectionText, sectionAnchor, sectionBlocks,
     titleHeading: findTitleHeading(doc, titleWords),
     density: textDensity(doc),
+    pathIds, pathDepths,
     classMasks: new Map(), pathMasks: new Map(),
   };
 }
@@ -188,6 +209,15 @@ function wordsScaled(words: number): number {
   return clamp01(Math.log1p(words) / LOG_WORDS);
 }
 
+/** Text share, link density and size of one section; returns the next offset. */
+function writeSection(ext: ExtendedContext, id: number, total: number, out: Float32Array, k: number): number {
+  const text = ext.sectionText[id];
+  out[k++] = total === 0 ? 0 : text / total;
+  out[k++] = text === 0 ? 0 : ext.sectionAnchor[id] / text;
+  out[k++] = clamp01(Math.log1p(ext.sectionBlocks[id]) / LOG_SECTION_BLOCKS);
+  return k;
+}
+
 /** Write the extended values of block i at out[offset..]. */
 export function writeExtended(
   doc: SegmentedDocument, ctx: DocumentContext, ext: ExtendedContext, i: number, out: Float32Array, offset: number,
@@ -201,13 +231,13 @@ export function writeExtended(
   out[k++] = block.anchorChars / chars;
   out[k++] = wordsScaled(s.words);
   out[k++] = block.heading > 0 ? 1 : 0;
-  out[k++] = clamp01(pathDepth(block.tagPath) / 40);
+  out[k++] = clamp01(ext.pathDepths[i] / 40);
 
   const ancestors = cached(ext.pathMasks, block.tagPath, ancestorMask);
   for (let b = 0; b < ANCESTOR_TAGS.length; b++) out[k++] = (ancestors >> b) & 1;
-  const classes = cached(ext.classMasks, block.classIds, classWordMask);
+  const classes = cached(ext.classMasks, block.classIds, classChainMask);
   for (let g = 0; g < CLASS_WORD_GROUP_COUNT; g++) out[k++] = (classes >> g) & 1;
-  const inner = cached(ext.classMasks, nearClassIds(block.classIds), classWordMask);
+  const inner = cached(ext.classMasks, nearClassIds(block.classIds), classChainMask);
   for (let g = 0; g < CLASS_WORD_GROUP_COUNT; g++) out[k++] = (inner >> g) & 1;
 
   const prev = i > 0 ? blocks[i - 1] : undefined;
@@ -238,7 +268,8 @@ export function writeExtended(
   out[k++] = clamp01(Math.log1p(n) / LOG_BLOCKS);
 
   let samePath = 0;
-  for (let j = Math.max(0, i - 5); j < Math.min(n, i + 6); j++) if (j !== i && blocks[j].tagPath === block.tagPath) samePath++;
+  const pathId = ext.pathIds[i];
+  for (let j = Math.max(0, i - 5); j < Math.min(n, i + 6); j++) if (j !== i && ext.pathIds[j] === pathId) samePath++;
   out[k++] = samePath / 10;
   let anchorChars = 0, textChars = 0;
   for (let j = Math.max(0, i - 2); j < Math.min(n, i + 3); j++) {
@@ -247,12 +278,8 @@ export function writeExtended(
   }
   out[k++] = textChars === 0 ? 0 : anchorChars / textChars;
 
-  for (const id of [block.parentId, block.grandparentId]) {
-    const text = ext.sectionText[id];
-    out[k++] = total === 0 ? 0 : text / total;
-    out[k++] = text === 0 ? 0 : ext.sectionAnchor[id] / text;
-    out[k++] = clamp01(Math.log1p(ext.sectionBlocks[id]) / LOG_SECTION_BLOCKS);
-  }
+  k = writeSection(ext, block.parentId, total, out, k);
+  k = writeSection(ext, block.grandparentId, total, out, k);
   const anchor = ext.titleHeading;
   out[k++] = anchor === i ? 1 : 0;
   out[k++] = anchor >= 0 && i >= anchor ? 1 : 0;
