@@ -7,6 +7,7 @@
  * buffering, so memory stays flat whatever the input size.
  */
 import { access, constants, stat } from "node:fs/promises";
+import { readFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { sep } from "node:path";
 import { ArchiveOpenError, expandInputs, readRecords, type ArchiveRecord, type SkipEvent, type SkipReason } from "@winnow/archive";
@@ -25,6 +26,11 @@ export { DEFAULT_MAX_PAGE_BYTES } from "@winnow/archive";
 export { manifestPathFor, partPath } from "./manifest.js";
 
 export const DEFAULT_BATCH_SIZE = 16;
+/**
+ * A batch also closes at this many payload bytes: pages of modern sites run to megabytes, and 16
+ * of them in flight per worker were most of the peak RSS (benchmarks/RESULTS.md, memory).
+ */
+export const MAX_BATCH_BYTES = 4 << 20;
 export const DEFAULT_MAX_OPEN_INPUTS = 2;
 
 /** Batches in flight per worker thread: one running, one waiting, so no thread idles between. */
@@ -311,7 +317,7 @@ function summarize(p: SummaryParts): CleanRunSummary {
     documentsPerSecond: elapsedSeconds > 0 ? documentsWritten / elapsedSeconds : 0,
     cpuSeconds: (cpu.user + cpu.system) / 1e6,
     // ru_maxrss is process-wide; Node reports it in KiB.
-    peakRssBytes: process.resourceUsage().maxRSS * 1024,
+    peakRssBytes: peakRss(),
     interrupted: p.run?.interrupted ?? false,
   };
   if (p.plan !== null) {
@@ -547,15 +553,18 @@ class Run {
         inputBytes = bytes;
       },
     };
+    let batchBytes = 0;
     try {
       for await (const record of readRecords(input, options)) {
         if (++given > passOver) {
           tally.read++;
           progress.recordsRead++;
           batch.push(record);
-          if (batch.length === batchSize) {
+          batchBytes += record.body.byteLength;
+          if (batch.length === batchSize || batchBytes >= MAX_BATCH_BYTES) {
             const wait = out.push({ input: index, records: batch });
             batch = [];
+            batchBytes = 0;
             if (wait) await wait;
           }
           if (rejects?.full) await rejects.drained();
@@ -734,4 +743,18 @@ function positive(value: number, name: string): number {
 
 function plural(n: number, noun: string): string {
   return `${n} ${noun}${n === 1 ? "" : "s"}`;
+}
+
+/**
+ * This process's own peak RSS. resourceUsage().maxRSS also counts what a parent had mapped at
+ * fork time on Linux (a trivial child of a 3.7 GB parent reported 1.6 GB), so VmHWM comes first.
+ */
+function peakRss(): number {
+  try {
+    const match = /^VmHWM:\s+(\d+) kB/m.exec(readFileSync("/proc/self/status", "utf8"));
+    if (match) return Number(match[1]) * 1024;
+  } catch {
+    // Not Linux: fall back below.
+  }
+  return process.resourceUsage().maxRSS * 1024;
 }

@@ -1,0 +1,213 @@
+#!/usr/bin/env node
+/**
+ * One end-to-end measurement in its own process (so peak RSS, heap and JIT state belong to that
+ * method alone): read the WARC, decode each HTML record, run the method, write what it yields.
+ * Prints one JSON line with the figures.
+ *
+ *   node benchmarks/lib/method.js --method read|parse|readability|heuristic|mlp --input WARC
+ *        [--passes K] [--workers N] [--model PATH] [--batch-size N] [--unordered] [--sample-rss MS]
+ *
+ * Every method goes through the same reader and decoder (@winnow/archive), so the differences
+ * are the extraction itself. --passes reads the same file K times (a longer run without a
+ * bigger file to carry).
+ */
+import { createWriteStream, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { parseFlags } from "./common.js";
+
+const flags = parseFlags(process.argv.slice(2), ["unordered"]);
+const method = flags.method;
+const input = flags.input;
+const passes = Number(flags.passes ?? 1);
+if (!method || !input) {
+  console.error("usage: method.js --method parse|readability|heuristic|mlp --input WARC [--passes K] [--workers N] [--model PATH]");
+  process.exit(2);
+}
+const inputs = Array.from({ length: passes }, () => input);
+
+// --sample-rss: memory over time, to tell a flat plateau from growth (a leak grows with input).
+const samples = [];
+const sampler = flags["sample-rss"]
+  ? setInterval(() => {
+      const m = process.memoryUsage();
+      samples.push({ t: +process.uptime().toFixed(2), rss: m.rss, heapUsed: m.heapUsed, external: m.external, arrayBuffers: m.arrayBuffers });
+    }, Number(flags["sample-rss"]) > 1 ? Number(flags["sample-rss"]) : 500)
+  : null;
+sampler?.unref();
+const outDir = mkdtempSync(join(tmpdir(), "winnow-bench-"));
+
+/**
+ * htmlparser2 as winnow's segmenter loads it (v12, nested under @winnow/segment), not the v10
+ * that linkedom hoists to the root: the floor must be the parser winnow actually runs.
+ */
+async function segmentsHtmlparser2() {
+  let dir = dirname(fileURLToPath(import.meta.resolve("@winnow/segment")));
+  for (;;) {
+    const pkg = join(dir, "node_modules", "htmlparser2", "package.json");
+    if (existsSync(pkg)) {
+      const meta = JSON.parse(readFileSync(pkg, "utf8"));
+      const entry = meta.exports?.["."]?.default ?? meta.exports?.["."]?.import ?? meta.main;
+      return { module: await import(pathToFileURL(join(dirname(pkg), entry)).href), version: meta.version };
+    }
+    const up = dirname(dir);
+    if (up === dir) throw new Error("htmlparser2 not found from @winnow/segment");
+    dir = up;
+  }
+}
+
+/** Reads every HTML record of every pass, decodes it, hands the text to `each`. */
+async function overRecords(each) {
+  const { readRecords, decodeHtml } = await import("@winnow/archive");
+  let records = 0;
+  let payloadBytes = 0;
+  for (const file of inputs) {
+    for await (const record of readRecords(file)) {
+      records++;
+      payloadBytes += record.body.byteLength;
+      const { html } = decodeHtml(record.body, record.charset);
+      await each(html, record);
+    }
+  }
+  return { records, payloadBytes };
+}
+
+/**
+ * Peak RSS of this process, worker threads included. On Linux VmHWM, the high-water mark of
+ * this process's own memory map: ru_maxrss would also count the parent's RSS at fork time (Linux
+ * carries it over exec), so a child of a big benchmark process would report the parent's size.
+ */
+function peakRss() {
+  try {
+    const kb = /^VmHWM:\s*(\d+) kB/m.exec(readFileSync("/proc/self/status", "utf8"));
+    if (kb) return Number(kb[1]) * 1024;
+  } catch {
+    // Not Linux: fall back to getrusage.
+  }
+  return process.resourceUsage().maxRSS * 1024;
+}
+
+/**
+ * CPU seconds of the main thread alone (Linux: /proc/self/task/PID/stat, 10 ms ticks), or null.
+ * With worker threads, main-thread seconds per page bound the pool: reading, gunzip, handing
+ * batches over and writing all happen there, so 1 / (that) is the most pages/s any worker count can reach.
+ */
+function mainThreadCpu() {
+  try {
+    const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / 100; // utime + stime, USER_HZ = 100 on Linux
+  } catch {
+    return null;
+  }
+}
+
+/** JSON lines to a file, waiting on the stream when it is full, as a real writer must. */
+function lineWriter(path) {
+  const stream = createWriteStream(path);
+  return {
+    write: (value) => (stream.write(`${JSON.stringify(value)}\n`) ? undefined : new Promise((r) => stream.once("drain", r))),
+    close: () => new Promise((resolve, reject) => stream.end((e) => (e ? reject(e) : resolve()))),
+  };
+}
+
+async function measure(run) {
+  const t0 = performance.now();
+  const c0 = process.cpuUsage();
+  const extra = await run();
+  const cpu = process.cpuUsage(c0);
+  return {
+    elapsedSeconds: (performance.now() - t0) / 1000,
+    cpuSeconds: (cpu.user + cpu.system) / 1e6,
+    ...extra,
+  };
+}
+
+let result;
+try {
+  if (method === "read") {
+    // The pool's main thread does this (plus the hand-over and the writing) for every page:
+    // its rate caps what any number of workers can reach.
+    const { readRecords } = await import("@winnow/archive");
+    result = await measure(async () => {
+      let records = 0;
+      let payloadBytes = 0;
+      for (const file of inputs) {
+        for await (const record of readRecords(file)) {
+          records++;
+          payloadBytes += record.body.byteLength;
+        }
+      }
+      return { records, payloadBytes, documents: 0, detail: "readRecords" };
+    });
+  } else if (method === "parse") {
+    const { module, version } = await segmentsHtmlparser2();
+    // Empty callbacks, and the options winnow's segmenter uses (entities decoded), so the parser
+    // does the same tokenizing work and nothing else.
+    const noop = () => {};
+    const handler = { onopentagname: noop, onattribute: noop, onclosetag: noop, ontext: noop, onprocessinginstruction: noop };
+    result = await measure(async () => {
+      const counts = await overRecords((html) => {
+        const parser = new module.Parser(handler, { decodeEntities: true, lowerCaseAttributeNames: false });
+        parser.end(html);
+      });
+      return { ...counts, documents: counts.records, detail: `htmlparser2 ${version}` };
+    });
+  } else if (method === "readability") {
+    const [{ Readability }, { parseHTML }] = await Promise.all([import("@mozilla/readability"), import("linkedom")]);
+    result = await measure(async () => {
+      const out = lineWriter(join(outDir, "readability.jsonl"));
+      let documents = 0;
+      let failures = 0;
+      const counts = await overRecords((html, record) => {
+        let article = null;
+        try {
+          const { document } = parseHTML(html);
+          article = new Readability(document).parse();
+        } catch {
+          failures++;
+        }
+        if (!article?.textContent) return undefined;
+        documents++;
+        return out.write({ url: record.url, title: article.title ?? "", text: article.textContent });
+      });
+      await out.close();
+      return { ...counts, documents, detail: `failures ${failures}` };
+    });
+  } else if (method === "heuristic" || method === "mlp") {
+    const { runClean } = await import("@winnow/pipeline");
+    const main0 = mainThreadCpu();
+    const model = method === "heuristic" ? "heuristic" : flags.model;
+    if (!model) throw new Error("--method mlp needs --model PATH");
+    const workers = Number(flags.workers ?? 0);
+    const summary = await runClean({
+      inputs,
+      output: join(outDir, "winnow.jsonl"),
+      model,
+      workers,
+      batchSize: flags["batch-size"] ? Number(flags["batch-size"]) : undefined,
+      unordered: flags.unordered === true || flags.unordered === "true",
+    });
+    // Payload bytes are not in the summary; the caller knows them per file (warcStats).
+    result = {
+      elapsedSeconds: summary.elapsedSeconds,
+      cpuSeconds: summary.cpuSeconds,
+      records: summary.recordsRead,
+      documents: summary.documentsWritten,
+      payloadBytes: null,
+      detail: `workers ${workers}${flags.unordered ? ", unordered" : ""}`,
+      mainThreadCpuSeconds: main0 === null ? null : mainThreadCpu() - main0,
+    };
+  } else {
+    throw new Error(`unknown method ${method}`);
+  }
+} finally {
+  if (sampler) clearInterval(sampler);
+  rmSync(outDir, { recursive: true, force: true });
+}
+if (sampler) result.rssSamples = samples;
+
+result.peakRssBytes = peakRss();
+result.method = method;
+console.log(JSON.stringify(result));
