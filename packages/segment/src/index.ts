@@ -1,3 +1,3 @@
-export { Segmenter, segmentHtml, type SegmentOptions } from "./segmenter.js";
+export { MAX_NESTING, Segmenter, segmentHtml, type SegmentOptions } from "./segmenter.js";
 export { BLOCK_TAGS, SKIP_TAGS, headingLevel } from "./tags.js";
 export { Doctype, type Block, type SegmentedDocument } from "./types.js";

@@ -5,7 +5,7 @@
  */
 import { decodeHtml } from "@winnow/archive";
 import type { BlockClassifier } from "@winnow/models";
-import { segmentHtml, type SegmentedDocument } from "@winnow/segment";
+import { MAX_NESTING, segmentHtml, type SegmentedDocument } from "@winnow/segment";
 
 /** What a worker gets for one record: the payload and what the archive said about it. */
 export interface PageInput {
@@ -52,7 +52,10 @@ export async function cleanPages(inputs: readonly PageInput[], classifier: Block
       const { html, charset } = decodeHtml(inputs[i].body, inputs[i].headerCharset);
       const doc = segmentHtml(html);
       if (doc.blocks.length === 0) {
-        outputs[i] = { ok: false, reason: "no-text", detail: "the page has no visible text" };
+        const detail = doc.truncated
+          ? `nesting deeper than ${MAX_NESTING} levels before any text; the parse was cut off there`
+          : "the page has no visible text";
+        outputs[i] = { ok: false, reason: "no-text", detail };
         continue;
       }
       docs.push(doc);

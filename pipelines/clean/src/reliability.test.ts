@@ -215,6 +215,10 @@ describe("hostile pages", () => {
     expectAccounted(out, ["deep", "huge", "next-0"]);
     expect(ids(out.docs)).toContain(recordId("next-0"));
     expect(out.summary.skipped.failed).toBe(0);
+    // The deep page's text lies below the nesting guard, and its reject says why it is empty.
+    const deep = out.rejects.find((r) => r.record_id === recordId("deep"));
+    expect(deep).toMatchObject({ reason: "no-text" });
+    expect(deep?.detail).toMatch(/nesting deeper than 4096 levels/);
   });
 });
 
