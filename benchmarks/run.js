@@ -7,7 +7,7 @@
  *
  * With no section flag: micro, end to end (single-threaded and scaling) and the profile; the
  * memory section is slow and runs only with --memory or --all. --quick uses 60 pages (a smoke
- * run of about two minutes). Inputs are generated from the WCXB dev pages (/work/shared/data/
+ * run of about two minutes). Inputs are generated from the WCXB dev pages (../shared/data/
  * wcxb-dev, or --data / WINNOW_BENCH_DATA) into benchmarks/data/ on first use. The report is
  * printed and written to benchmarks/results/<date>.md (and .json).
  */

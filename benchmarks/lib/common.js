@@ -13,7 +13,8 @@ export const ROOT = dirname(BENCH_DIR);
 /** Generated inputs and the fallback model: gitignored, rebuilt when missing. */
 export const DATA_DIR = join(BENCH_DIR, "data");
 export const RESULTS_DIR = join(BENCH_DIR, "results");
-export const DEFAULT_SOURCE = "/work/shared/data/wcxb-dev";
+/** The shared dev split, beside the repository as in every checkout of this project. */
+export const DEFAULT_SOURCE = join(dirname(ROOT), "shared", "data", "wcxb-dev");
 const CLI = join(ROOT, "pipelines", "cli", "bin", "winnow.js");
 
 /** A setup problem the user must fix (missing data, unbuilt repo); printed without a stack. */
@@ -31,8 +32,8 @@ export const QUICK_PAGES = 60;
 export function sourceDir(explicit) {
   const dir = explicit ?? process.env.WINNOW_BENCH_DATA ?? DEFAULT_SOURCE;
   if (!existsSync(join(dir, "html"))) {
-    const hint = dir === DEFAULT_SOURCE && !existsSync("/work/shared")
-      ? "/work/shared is missing on this machine: the benchmark needs the WCXB dev pages (html/*.html.gz). "
+    const hint = dir === DEFAULT_SOURCE
+      ? `${dir} is missing on this machine: the benchmark needs the WCXB dev pages (html/*.html.gz). `
       : `${dir} has no html/ folder (expected the WCXB layout). `;
     throw new SetupError(`${hint}Point --data DIR (or WINNOW_BENCH_DATA) at a WCXB-layout folder.`);
   }
