@@ -10,3 +10,4 @@ export {
 export * from "./run.js";
 export { loadLabelledPages, LabelledDataError, type LoadLabelledOptions } from "./labelled-data.js";
 export { trainModel, type TrainModelOptions, type TrainModelResult } from "./train-model.js";
+export { evaluatePropagation, type PropagationReport } from "./propagation-eval.js";
