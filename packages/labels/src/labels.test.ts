@@ -106,17 +106,19 @@ describe("solveHarmonic", () => {
 });
 
 describe("heuristicSeeds", () => {
-  it("seeds long article text as content, chrome and short or link-heavy blocks as boilerplate", () => {
-    const long = Array.from({ length: 30 }, (_, i) => `word${i}`).join(" ");
+  it("seeds long link-free text as content, chrome and short link blocks as boilerplate, and leaves the rest", () => {
+    const long = Array.from({ length: 45 }, (_, i) => `word${i}`).join(" ");
     const doc = docOf([
       block(0, long, "html/body/main/article/p"),
       block(1, long, "html/body/nav/ul/li"),
-      block(2, "Home", "html/body/main/p"),
+      block(2, "Home", "html/body/main/p", 4),
       block(3, "read more about this topic here", "html/body/div/p", 28),
       block(4, long, "html/body/div/p"),
       block(5, "a short but real sentence here", "html/body/article/p"),
       block(6, long, "html/body/article/p", 60),
+      block(7, "Subscribe", "html/body/div/p"),
     ]);
-    expect([...heuristicSeeds(doc)]).toEqual([1, 0, 0, 0, -1, -1, -1]);
+    // Short text alone is no evidence (headings, bylines and captions are short): -1, not 0.
+    expect([...heuristicSeeds(doc)]).toEqual([1, 0, 0, 0, 1, -1, -1, -1]);
   });
 });
