@@ -9,7 +9,7 @@
 import { domainFolds, snippetRates, summarise, wordScores, type Summary } from "@winnow/evaluation";
 import type { BlockClassifier } from "@winnow/models";
 import { keptText, type Dataset, type LabelledPage } from "./dataset.js";
-import { fitMlp, scorePages, type MlpFitOptions } from "./training.js";
+import { fitMlp, scoreMlpPages, type MlpFitOptions } from "./training.js";
 
 export interface PageScore {
   id: string;
@@ -135,7 +135,7 @@ export function crossValidateMlp(data: Dataset, options: CrossValidationOptions)
     fold.forEach((g, p) => (g === f ? test : train).push(p));
     const fitted = fitMlp(data, train, options);
     thresholds.push(fitted.threshold);
-    const scores = scorePages(data, test, fitted.members);
+    const scores = scoreMlpPages(data, test, fitted.members);
     test.forEach((p, i) => {
       pages.push(scorePage(data.pages[p], scores[i], fitted.threshold, f));
       countBlocks(counts, pageLabels(data, p), scores[i], fitted.threshold);

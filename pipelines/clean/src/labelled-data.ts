@@ -5,7 +5,7 @@
  */
 import { createReadStream, existsSync, statSync } from "node:fs";
 import { createInterface } from "node:readline";
-import { loadWcxb } from "@winnow/evaluation";
+import { domainKey, loadWcxb } from "@winnow/evaluation";
 import { segmentHtml } from "@winnow/segment";
 import { labelPage, type LabelledPage } from "./dataset.js";
 
@@ -76,7 +76,7 @@ async function loadJsonlPages(file: string, options: LoadLabelledOptions): Promi
 
 function hostOf(url: string): string {
   try {
-    return new URL(url).hostname.replace(/^www\./, "");
+    return domainKey(new URL(url).hostname);
   } catch {
     return "";
   }

@@ -103,7 +103,7 @@ export function fitMlp(data: Dataset, pageIndexes: readonly number[], options: M
   for (let k = 0; k < (options.ensemble ?? DEFAULT_ENSEMBLE); k++) {
     members.push(trainMlp(subset.rows, subset.labels, subset.count, data.featureSet.size, { ...settings, seed: seed + k }));
   }
-  const scores = scorePages(data, validation, members);
+  const scores = scoreMlpPages(data, validation, members);
   const f1s = THRESHOLD_CANDIDATES.map((threshold) => {
     let sum = 0;
     validation.forEach((p, i) => (sum += wordScores(keptText(data.pages[p].doc, scores[i], threshold), data.pages[p].gold).f1));
@@ -120,7 +120,7 @@ export function fitMlp(data: Dataset, pageIndexes: readonly number[], options: M
 }
 
 /** Block scores of each listed page under an MLP (the TypeScript forward pass, equal to ONNX's). */
-export function scorePages(data: Dataset, pageIndexes: readonly number[], members: readonly MlpWeights[]): Float32Array[] {
+export function scoreMlpPages(data: Dataset, pageIndexes: readonly number[], members: readonly MlpWeights[]): Float32Array[] {
   const size = data.featureSet.size;
   return pageIndexes.map((p) => {
     const from = data.firstRow[p], to = data.firstRow[p + 1];

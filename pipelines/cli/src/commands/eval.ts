@@ -4,7 +4,7 @@
  * prints "all text" (keep every block) beside it, the floor any extractor must clear.
  */
 import { writeFile } from "node:fs/promises";
-import { Command, Option } from "commander";
+import { Command } from "commander";
 import { fingerprint } from "@winnow/evaluation";
 import { featureSetByName, TEXREX_EXTENDED } from "@winnow/features";
 import { DEFAULT_MODEL_PATH, heuristicClassifier, loadMlpClassifier, type BlockClassifier } from "@winnow/models";
@@ -20,7 +20,7 @@ import { EXIT } from "../exit-codes.js";
 import { CliError } from "../errors.js";
 import { createLogger } from "../logger.js";
 import { parseCount } from "../parse.js";
-import { featureSetOption, loadPagesOrFail, trainingOptions, type TrainingFlags } from "./shared.js";
+import { featureSetOption, loadPagesOrFail, trainingOptions, trainingOptionsFrom, type TrainingFlags } from "./shared.js";
 
 interface EvalFlags extends TrainingFlags {
   data: string;
@@ -107,10 +107,6 @@ async function loadClassifier(model: string | undefined): Promise<BlockClassifie
   } catch (error) {
     throw new CliError(EXIT.usage, [`${(error as Error).message}`]);
   }
-}
-
-function trainingOptionsFrom(flags: TrainingFlags) {
-  return { hiddenSize: flags.hidden, epochs: flags.epochs, optimizer: flags.optimizer, seed: flags.seed, ensemble: flags.ensemble };
 }
 
 const f3 = (x: number) => (Number.isFinite(x) ? x.toFixed(3) : "  -  ");

@@ -16,6 +16,11 @@ export interface TrainingFlags {
   ensemble?: number;
 }
 
+/** The training flags as the pipeline's fit options. */
+export function trainingOptionsFrom(flags: TrainingFlags) {
+  return { hiddenSize: flags.hidden, epochs: flags.epochs, optimizer: flags.optimizer, seed: flags.seed, ensemble: flags.ensemble };
+}
+
 export function featureSetOption(command: Command): void {
   command.addOption(
     new Option("--feature-set <name>", `block features the MLP reads: ${TEXREX37.name} (the paper's 37) or ${TEXREX_EXTENDED.name} (${TEXREX_EXTENDED.size} values)`)

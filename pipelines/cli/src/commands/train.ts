@@ -8,7 +8,7 @@ import { trainModel } from "@winnow/pipeline";
 import { createLogger } from "../logger.js";
 import { parseCount } from "../parse.js";
 import { formatReports } from "./eval.js";
-import { featureSetOption, loadPagesOrFail, trainingOptions, type TrainingFlags } from "./shared.js";
+import { featureSetOption, loadPagesOrFail, trainingOptions, trainingOptionsFrom, type TrainingFlags } from "./shared.js";
 
 interface TrainFlags extends TrainingFlags {
   data: string;
@@ -47,11 +47,7 @@ async function train(flags: TrainFlags): Promise<void> {
     featureSet,
     output: flags.output,
     folds: flags.folds,
-    hiddenSize: flags.hidden,
-    epochs: flags.epochs,
-    optimizer: flags.optimizer,
-    seed: flags.seed,
-    ensemble: flags.ensemble,
+    ...trainingOptionsFrom(flags),
     onFold: (f, k) => logger.info(`fold ${f + 1}/${k} done (${((Date.now() - started) / 1000).toFixed(0)} s)`),
   });
   if (result.crossValidation) process.stdout.write(formatReports([result.crossValidation], pages.length) + "\n");
