@@ -8,6 +8,13 @@ import { loadWcxbSync } from "./wcxb.js";
 const FIXTURE = fileURLToPath(new URL("../../../fixtures/wcxb-sample", import.meta.url));
 
 describe("alignBlockLabels on constructed pages", () => {
+  it("counts each block's word tokens as wordTokens does", () => {
+    const blocks = ["Hello, world!", "", "Café crème 2024 a_b", "—"];
+    const { tokens } = alignBlockLabels(blocks, "hello world");
+    expect([...tokens]).toEqual(blocks.map((b) => wordTokens(b).length));
+    expect([...tokens]).toEqual([2, 0, 4, 0]);
+  });
+
   it("does not credit navigation words that the gold also contains", () => {
     const body =
       "Healthy soil feeds plants. Share this idea with your neighbours and read more about it in our guide.";

@@ -16,6 +16,8 @@ export interface BlockAlignment {
   labels: Uint8Array;
   /** Matched word tokens / word tokens, per block (0 for blocks without word tokens). */
   matchedFraction: Float32Array;
+  /** Word tokens per block (wordTokens(text).length), counted on the way. */
+  tokens: Int32Array;
   /** Fraction of gold word tokens matched to some block: how well the blocks can cover the gold. */
   goldCoverage: number;
   /** True when part of the page was too costly to align exactly (see lcs.ts). */
@@ -73,18 +75,20 @@ export function alignBlockLabels(
 
   const labels = new Uint8Array(nBlocks);
   const matchedFraction = new Float32Array(nBlocks);
+  const tokens = new Int32Array(nBlocks);
   let pos = 0;
   for (let k = 0; k < nBlocks; k++) {
     const end = blockEnd[k];
     let hit = 0;
     for (; pos < end; pos++) hit += matchedA[pos];
     const total = end - (k === 0 ? 0 : blockEnd[k - 1]);
+    tokens[k] = total;
     const frac = total === 0 ? 0 : hit / total;
     matchedFraction[k] = frac;
     labels[k] = total > 0 && frac >= threshold ? 1 : 0;
   }
   const goldCoverage = b.length === 0 ? 0 : matchedGold / b.length;
-  return { labels, matchedFraction, goldCoverage, approximate };
+  return { labels, matchedFraction, tokens, goldCoverage, approximate };
 }
 
 /** Pass 2: align the leftovers, then mark (in place) only long consecutive runs as matched. */

@@ -2,7 +2,7 @@
  * Labelled pages to training rows: segment each page, label its blocks by aligning them with the
  * page's gold text, and stack every block's feature row into one matrix.
  */
-import { alignBlockLabels, wordTokens, type WcxbPage } from "@winnow/evaluation";
+import { alignBlockLabels, type WcxbPage } from "@winnow/evaluation";
 import type { FeatureSet } from "@winnow/features";
 import { segmentHtml, type SegmentedDocument } from "@winnow/segment";
 
@@ -56,9 +56,9 @@ export function buildDataset(pages: LabelledPage[], featureSet: FeatureSet): Dat
   for (let p = 0; p < pages.length; p++) {
     const { doc, gold } = pages[p];
     featureSet.extract(doc, rows, firstRow[p] * featureSet.size);
-    for (let b = 0; b < doc.blocks.length; b++) words[firstRow[p] + b] = wordTokens(doc.blocks[b].text).length;
     const aligned = alignBlockLabels(doc.blocks.map((b) => b.text), gold, { threshold: LABEL_THRESHOLD });
     labels.set(aligned.labels, firstRow[p]);
+    words.set(aligned.tokens, firstRow[p]);
   }
   return { pages, featureSet, rows, labels, words, firstRow };
 }
