@@ -6,7 +6,7 @@
 import { writeFile } from "node:fs/promises";
 import { Command } from "commander";
 import { fingerprint } from "@winnow/evaluation";
-import { featureSetByName, TEXREX_EXTENDED } from "@winnow/features";
+import { featureSetByName, TEXREX37 } from "@winnow/features";
 import { DEFAULT_MODEL_PATH, heuristicClassifier, loadMlpClassifier, type BlockClassifier } from "@winnow/models";
 import {
   LABEL_THRESHOLD,
@@ -72,7 +72,8 @@ async function evaluate(flags: EvalFlags): Promise<void> {
   } else {
     const classifier = await loadClassifier(flags.model);
     try {
-      const featureSet = classifier.info ? featureSetByName(classifier.info.featureSet) : TEXREX_EXTENDED;
+      // Without a model only the labels are read; the cheapest feature set fills the rows.
+      const featureSet = classifier.info ? featureSetByName(classifier.info.featureSet) : TEXREX37;
       const data = buildDataset(pages, featureSet);
       reports.push(evaluateAllText(data));
       if (flags.model !== "all-text") reports.push(await evaluateClassifier(data, classifier));
