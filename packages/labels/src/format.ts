@@ -1,0 +1,156 @@
+/**
+ * Block labels as files: one JSON file per page, the single format that `winnow label` writes,
+ * `winnow label-ui` saves and `winnow train --labels` reads.
+ *
+ *   {
+ *     "format": "winnow-block-labels", "version": 1,
+ *     "id": "page id", "url": "https://…",
+ *     "source": "hand" | "propagated" | "aligned" | "model",
+ *     "blocks": 42,                     // block count of the page as winnow segments it
+ *     "fingerprint": "16 hex digits",  // of the block texts: labels never attach to other blocks
+ *     "labels": [1, 0, null, …]         // per block: 1 content, 0 boilerplate, null unlabelled
+ *   }
+ *
+ * The fingerprint is what makes stored labels safe to reuse: if the page or the segmenter
+ * changes, the blocks change, and the labels are refused with a message instead of being
+ * silently attached to the wrong text.
+ */
+import { createHash } from "node:crypto";
+import { mkdir, readdir, readFile, rename, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+
+export const LABEL_FORMAT = "winnow-block-labels";
+export const LABEL_FORMAT_VERSION = 1;
+
+/** Who decided the labels; "hand" labels outrank all others where both exist. */
+export type LabelSource = "hand" | "propagated" | "aligned" | "model";
+const SOURCES: ReadonlySet<string> = new Set(["hand", "propagated", "aligned", "model"]);
+
+/** 1 content, 0 boilerplate, null no label. */
+export type BlockLabel = 0 | 1 | null;
+
+export interface BlockLabelFile {
+  format: typeof LABEL_FORMAT;
+  version: typeof LABEL_FORMAT_VERSION;
+  id: string;
+  url: string;
+  source: LabelSource;
+  blocks: number;
+  fingerprint: string;
+  labels: BlockLabel[];
+}
+
+export class LabelFileError extends Error {
+  override name = "LabelFileError";
+}
+
+/**
+ * Identity of a page's blocks: sha256 over the block texts, each length-prefixed so that no two
+ * different splits of the same text collide, first 16 hex digits.
+ */
+export function blockFingerprint(texts: readonly string[]): string {
+  const hash = createHash("sha256");
+  for (const text of texts) hash.update(`${text.length}:`).update(text);
+  return hash.digest("hex").slice(0, 16);
+}
+
+export function makeLabelFile(
+  page: { id: string; url: string; blockTexts: readonly string[] },
+  labels: ArrayLike<number | null>,
+  source: LabelSource,
+): BlockLabelFile {
+  if (labels.length !== page.blockTexts.length) {
+    throw new LabelFileError(`page ${page.id}: ${labels.length} labels for ${page.blockTexts.length} blocks`);
+  }
+  const out: BlockLabel[] = new Array(labels.length);
+  for (let i = 0; i < labels.length; i++) {
+    const v = labels[i];
+    out[i] = v === 1 ? 1 : v === 0 ? 0 : null;
+  }
+  return {
+    format: LABEL_FORMAT, version: LABEL_FORMAT_VERSION,
+    id: page.id, url: page.url, source,
+    blocks: page.blockTexts.length, fingerprint: blockFingerprint(page.blockTexts), labels: out,
+  };
+}
+
+/** Checks a parsed JSON value against the format; `where` names the file in messages. */
+export function parseLabelFile(value: unknown, where: string): BlockLabelFile {
+  const fail = (why: string): never => {
+    throw new LabelFileError(`${where}: ${why}`);
+  };
+  if (typeof value !== "object" || value === null || Array.isArray(value)) fail("not a JSON object");
+  const v = value as Record<string, unknown>;
+  if (v.format !== LABEL_FORMAT) fail(`"format" must be "${LABEL_FORMAT}"`);
+  if (v.version !== LABEL_FORMAT_VERSION) fail(`unsupported version ${JSON.stringify(v.version)} (this winnow reads ${LABEL_FORMAT_VERSION})`);
+  if (typeof v.id !== "string" || v.id.length === 0) fail(`"id" must be a non-empty string`);
+  if (typeof v.url !== "string") fail(`"url" must be a string`);
+  if (typeof v.source !== "string" || !SOURCES.has(v.source)) fail(`"source" must be one of ${[...SOURCES].join(", ")}`);
+  if (!Number.isInteger(v.blocks) || (v.blocks as number) < 0) fail(`"blocks" must be a block count`);
+  if (typeof v.fingerprint !== "string" || !/^[0-9a-f]{16}$/.test(v.fingerprint)) fail(`"fingerprint" must be 16 hex digits`);
+  if (!Array.isArray(v.labels)) fail(`"labels" must be an array`);
+  const labels = v.labels as unknown[];
+  if (labels.length !== v.blocks) fail(`${labels.length} labels for ${v.blocks as number} blocks`);
+  for (let i = 0; i < labels.length; i++) {
+    if (labels[i] !== 0 && labels[i] !== 1 && labels[i] !== null) fail(`labels[${i}] is ${JSON.stringify(labels[i])}; expected 1, 0 or null`);
+  }
+  return v as unknown as BlockLabelFile;
+}
+
+/**
+ * Says why stored labels do not belong to these blocks, or undefined when they do. The page was
+ * changed or segmented differently since labelling if the count or the fingerprint differs.
+ */
+export function labelMismatch(file: BlockLabelFile, blockTexts: readonly string[]): string | undefined {
+  if (file.blocks !== blockTexts.length) {
+    return `labels of page ${file.id} are for ${file.blocks} blocks but the page now has ${blockTexts.length}; relabel it`;
+  }
+  if (file.fingerprint !== blockFingerprint(blockTexts)) {
+    return `labels of page ${file.id} were made for different block texts (the page or winnow's segmenter changed); relabel it`;
+  }
+  return undefined;
+}
+
+/**
+ * File name for a page id: ids can be URLs or paths, so every character outside [A-Za-z0-9._-]
+ * becomes "_" and a short hash of the id keeps two ids that map to the same name apart.
+ */
+export function labelFileName(id: string): string {
+  const safe = id.replace(/[^A-Za-z0-9._-]/g, "_").slice(0, 100);
+  const tag = createHash("sha256").update(id).digest("hex").slice(0, 8);
+  return `${safe}.${tag}.labels.json`;
+}
+
+/** Writes one page's labels into `dir` under a temporary name, then renames: never half a file. */
+export async function writeLabelFile(dir: string, file: BlockLabelFile): Promise<string> {
+  await mkdir(dir, { recursive: true });
+  const path = join(dir, labelFileName(file.id));
+  const temporary = `${path}.tmp-${process.pid}-${Date.now()}`;
+  await writeFile(temporary, `${JSON.stringify(file)}\n`);
+  await rename(temporary, path);
+  return path;
+}
+
+/** Every `*.labels.json` in `dir`, by page id. Two files for one id are an error. */
+export async function readLabelDir(dir: string): Promise<Map<string, BlockLabelFile>> {
+  let names: string[];
+  try {
+    names = (await readdir(dir)).filter((n) => n.endsWith(".labels.json")).sort();
+  } catch (error) {
+    throw new LabelFileError(`cannot read label directory ${dir}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+  }
+  const files = new Map<string, BlockLabelFile>();
+  for (const name of names) {
+    const path = join(dir, name);
+    let value: unknown;
+    try {
+      value = JSON.parse(await readFile(path, "utf8"));
+    } catch {
+      throw new LabelFileError(`${path}: not valid JSON`);
+    }
+    const file = parseLabelFile(value, path);
+    if (files.has(file.id)) throw new LabelFileError(`${path}: a second label file for page ${file.id}`);
+    files.set(file.id, file);
+  }
+  return files;
+}
