@@ -1,3 +1,4 @@
 export { MAX_NESTING, Segmenter, segmentHtml, type SegmentOptions } from "./segmenter.js";
 export { BLOCK_TAGS, SKIP_TAGS, headingLevel } from "./tags.js";
 export { Doctype, type Block, type SegmentedDocument } from "./types.js";
+export { SUBTREE_TAGS, type SubtreeIndex } from "./subtrees.js";

@@ -10,6 +10,7 @@
  */
 import { Parser } from "htmlparser2";
 import { BLOCK_TAGS, SKIP_TAGS, headingLevel } from "./tags.js";
+import { SubtreeFingerprinter } from "./subtrees.js";
 import { Doctype, type Block, type SegmentedDocument } from "./types.js";
 
 /** Tag paths keep the innermost ancestors only beyond this depth (the outer ones say little). */
@@ -33,11 +34,17 @@ const HIDDEN_STYLE = /display\s*:\s*none|visibility\s*:\s*hidden/i;
 export interface SegmentOptions {
   /** Keep only the innermost this-many ancestors in tagPath (default 48). */
   maxPathDepth?: number;
+  /**
+   * Also fingerprint candidate subtrees for site-template detection (doc.subtrees). Blocks and
+   * every other output are the same with and without it.
+   */
+  subtrees?: boolean;
 }
 
 export class Segmenter {
   private readonly parser: Parser;
   private readonly maxPathDepth: number;
+  private readonly subtrees: SubtreeFingerprinter | null;
 
   // Open-element stack, one slot per element, parallel arrays. Paths, containers and class chains
   // are kept per level, so a block takes them in O(1) and blocks of one element share the strings.
@@ -87,6 +94,7 @@ export class Segmenter {
 
   constructor(options: SegmentOptions = {}) {
     this.maxPathDepth = options.maxPathDepth ?? MAX_PATH_DEPTH;
+    this.subtrees = options.subtrees === true ? new SubtreeFingerprinter() : null;
     this.parser = new Parser(
       {
         onopentagname: (name) => this.openTag(name),
@@ -124,12 +132,14 @@ export class Segmenter {
       textChars: this.totalTextChars,
       truncated,
     };
+    if (this.subtrees !== null) doc.subtrees = this.subtrees.finish();
     this.blocks = [];
     return doc;
   }
 
   private reset(sourceLength: number): void {
     this.parser.reset();
+    this.subtrees?.reset();
     this.names.length = 0;
     this.paths.length = 0;
     this.containers.length = 0;
@@ -168,6 +178,7 @@ export class Segmenter {
     const skip = SKIP_TAGS.has(name);
     const d = this.depth++;
     this.names[d] = name;
+    this.subtrees?.open(d, name);
     this.paths[d] = d === 0 ? name : d < this.maxPathDepth ? `${this.paths[d - 1]}/${name}` : this.cappedPath(d);
     const isBlock = BLOCK_TAGS.has(name);
     this.containers[d] = isBlock ? name : d === 0 ? "" : this.containers[d - 1];
@@ -247,6 +258,7 @@ export class Segmenter {
   private closeTag(name: string): void {
     if (this.depth === 0) return;
     const d = --this.depth;
+    this.subtrees?.close(d);
     if (this.skips[d]) this.skipDepth--;
     if (name === "title" && this.inTitle) {
       this.inTitle = false;
@@ -276,6 +288,7 @@ export class Segmenter {
       return;
     }
     if (this.skipDepth > 0) return;
+    this.subtrees?.text(this.depth - 1, data);
     this.rawTextChars += data.length;
     let piece = data.replace(WHITESPACE_RUN, " ");
     if (piece === " ") {
@@ -318,6 +331,7 @@ export class Segmenter {
     this.blockHeading = this.headingLevelNow;
     this.blockParentId = d < 0 ? 0 : this.scope2[d];
     this.blockGrandparentId = d < 0 ? 0 : this.scope3[d];
+    this.subtrees?.startBlock(d);
   }
 
   /** End the current block at source index `at`; an empty one only counts toward emptyBefore. */
@@ -347,6 +361,7 @@ export class Segmenter {
       parentId: this.blockParentId,
       grandparentId: this.blockGrandparentId,
     });
+    this.subtrees?.endBlock();
     this.text = "";
     this.textHasContent = false;
     this.anchorCount = 0;
@@ -358,9 +373,14 @@ export class Segmenter {
 }
 
 let shared: Segmenter | undefined;
+let sharedWithSubtrees: Segmenter | undefined;
 
 /** Segment a document with a shared Segmenter (parsing is synchronous, so sharing is safe). */
-export function segmentHtml(html: string): SegmentedDocument {
+export function segmentHtml(html: string, options?: { subtrees?: boolean }): SegmentedDocument {
+  if (options?.subtrees === true) {
+    sharedWithSubtrees ??= new Segmenter({ subtrees: true });
+    return sharedWithSubtrees.segment(html);
+  }
   shared ??= new Segmenter();
   return shared.segment(html);
 }

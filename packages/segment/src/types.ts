@@ -1,3 +1,5 @@
+import type { SubtreeIndex } from "./subtrees.js";
+
 /** Doctype classes used by the texrex document features. */
 export enum Doctype {
   Undeclared = 0,
@@ -50,4 +52,6 @@ export interface SegmentedDocument {
   textChars: number;
   /** True when parsing stopped early because nesting went deeper than MAX_NESTING (see segmenter). */
   truncated: boolean;
+  /** Candidate-subtree fingerprints, only when segmented with the `subtrees` option. */
+  subtrees?: SubtreeIndex;
 }
