@@ -55,7 +55,7 @@ export function modelInfoFromMetadata(meta: ReadonlyMap<string, string>, source:
     kind: get(MODEL_INFO_KEYS.kind),
     featureSet: get(MODEL_INFO_KEYS.featureSet),
     featureSetVersion: integer(MODEL_INFO_KEYS.featureSetVersion, 0),
-    inputSize: integer(MODEL_INFO_KEYS.inputSize, 1),
+    inputSize: integer(MODEL_INFO_KEYS.inputSize, 0),
     threshold,
     trainingFingerprint: get(MODEL_INFO_KEYS.trainingFingerprint),
     notes: get(MODEL_INFO_KEYS.notes),

@@ -5,7 +5,7 @@ import type * as Ort from "onnxruntime-node";
  * runs with the heuristic (or that only read model metadata) never need it.
  */
 let runtime: Promise<typeof Ort> | undefined;
-const loadRuntime = (): Promise<typeof Ort> => (runtime ??= import("onnxruntime-node"));
+export const loadRuntime = (): Promise<typeof Ort> => (runtime ??= import("onnxruntime-node"));
 import type { ModelInfo } from "../types.js";
 import { FEATURES_INPUT, SCORES_OUTPUT } from "./contract.js";
 import { ModelLoadError, ModelMismatchError } from "./errors.js";

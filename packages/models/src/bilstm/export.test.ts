@@ -1,0 +1,75 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { gunzipSync } from "node:zlib";
+import { describe, expect, it } from "vitest";
+import { TEXREX_EXTENDED } from "@winnow/features";
+import { segmentHtml, type SegmentedDocument } from "@winnow/segment";
+import { computeInputScaling } from "../mlp/scaling.js";
+import type { ModelInfo } from "../types.js";
+import { loadBiLstmClassifier } from "./classifier.js";
+import { biLstmToOnnx } from "./export.js";
+import { biLstmLayout, predictSequence, type BiLstmShape } from "./network.js";
+import { blockSequence } from "./sequence.js";
+import { initialParameters } from "./train.js";
+import { BlockEncoder, buildVocabulary } from "./vocabulary.js";
+
+const HTML_DIR = new URL("../../../../fixtures/wcxb-sample/html/", import.meta.url);
+const docs: SegmentedDocument[] = readdirSync(HTML_DIR).sort().map((name) => segmentHtml(gunzipSync(readFileSync(new URL(name, HTML_DIR))).toString("utf8")));
+
+function info(featureSize: number): ModelInfo {
+  return {
+    kind: "bilstm", featureSet: featureSize > 0 ? TEXREX_EXTENDED.name : "none",
+    featureSetVersion: featureSize > 0 ? TEXREX_EXTENDED.version : 0, inputSize: featureSize,
+    threshold: 0.4, trainingFingerprint: "test", notes: "{}",
+  };
+}
+
+describe("BiLSTM export to ONNX", () => {
+  const vocabulary = buildVocabulary(docs, { tags: 20, words: 200 });
+  const encoder = new BlockEncoder(vocabulary);
+  const F = TEXREX_EXTENDED.size;
+  let total = 0;
+  for (const d of docs) total += d.blocks.length;
+  const raw = new Float32Array(total * F);
+  let at = 0;
+  for (const d of docs) {
+    TEXREX_EXTENDED.extract(d, raw, at * F);
+    at += d.blocks.length;
+  }
+  const scaling = computeInputScaling(raw, total, F);
+
+  const variants: Array<[string, BiLstmShape]> = [
+    ["tags and words, one layer", { tokenSlots: encoder.slots, featureSize: 0, projectionSize: 16, hiddenSize: 8, layers: 1 }],
+    ["tags, words and features, two layers", { tokenSlots: encoder.slots, featureSize: F, projectionSize: 16, hiddenSize: 8, layers: 2 }],
+  ];
+  for (const [what, shape] of variants) {
+    it(`scores real pages as the trainer's forward pass does, within 1e-4 (${what})`, async () => {
+      const layout = biLstmLayout(shape);
+      const params = initialParameters(layout, 9);
+      for (let i = 0; i < params.length; i++) params[i] *= 1.5;
+      const bytes = biLstmToOnnx({ layout, params, vocabulary, scaling: shape.featureSize > 0 ? scaling : undefined }, info(shape.featureSize));
+      const classifier = await loadBiLstmClassifier(bytes);
+      const onnx = await classifier.score(docs);
+      let worst = 0, spread = 0;
+      docs.forEach((doc, i) => {
+        const seq = blockSequence(doc, encoder, shape.featureSize > 0 ? { set: TEXREX_EXTENDED, scaling } : undefined);
+        const ours = predictSequence(params, layout, seq);
+        expect(onnx[i].length).toBe(doc.blocks.length);
+        for (let t = 0; t < ours.length; t++) {
+          worst = Math.max(worst, Math.abs(ours[t] - onnx[i][t]));
+          spread = Math.max(spread, Math.abs(ours[t] - ours[0]));
+        }
+      });
+      expect(worst).toBeLessThan(1e-4);
+      expect(spread).toBeGreaterThan(0.05); // the scores vary, so agreement means something
+      expect(classifier.threshold).toBe(0.4);
+      await classifier.close();
+    });
+  }
+
+  it("refuses a model whose feature set this build does not compute", async () => {
+    const shape: BiLstmShape = { tokenSlots: encoder.slots, featureSize: F, projectionSize: 4, hiddenSize: 2, layers: 1 };
+    const layout = biLstmLayout(shape);
+    const bytes = biLstmToOnnx({ layout, params: initialParameters(layout, 1), vocabulary, scaling }, { ...info(F), featureSetVersion: 999 });
+    await expect(loadBiLstmClassifier(bytes, { name: "old.onnx" })).rejects.toThrow(/model "old.onnx" expects feature set texrex37\+ext v999/);
+  });
+});

@@ -1,0 +1,129 @@
+/**
+ * BiLSTM to ONNX, one page per run:
+ *
+ *   tokens [T, slots] ─MatMul─┐
+ *   features [T, F] ─Sub─Mul─MatMul─┴─Add(bias)─Relu─Unsqueeze─▶ [T, 1, D]
+ *   ─▶ LSTM(bidirectional) ─Transpose─Reshape─▶ [T, 1, 2H]   (once per layer)
+ *   ─▶ Reshape [T, 2H] ─MatMul─Add─Sigmoid─▶ scores [T, 1]
+ *
+ * The trainer already uses ONNX's gate order (i, o, f, c) and weight layouts, so W and R are
+ * copied as they are; the trainer's single bias goes in the W half of ONNX's B, the R half is zero.
+ * The vocabulary and shape travel in metadata_props ("winnow.bilstm"), beside the usual ModelInfo.
+ */
+import { attrInt, attrInts, attrString, encodeModel, floatTensor, int64Tensor, makeGraph, makeNode, TensorDataType, tensorValueInfo, type NodeProto, type TensorProto } from "../onnx/graph.js";
+import { FEATURES_INPUT, SCORES_OUTPUT } from "../onnx/contract.js";
+import { modelInfoToMetadata } from "../onnx/metadata.js";
+import type { InputScaling } from "../mlp/scaling.js";
+import type { ModelInfo } from "../types.js";
+import type { BiLstmLayout, BiLstmShape } from "./network.js";
+import type { BlockVocabulary } from "./vocabulary.js";
+
+/** Name of the token-count input; the dense features use the MLP's "features". */
+export const TOKENS_INPUT = "tokens";
+/** Symbolic sequence dimension: the page's blocks. */
+export const BLOCKS_DIM = "T";
+export const BILSTM_METADATA_KEY = "winnow.bilstm";
+
+/** Everything a trained BiLSTM is, apart from ModelInfo. */
+export interface BiLstmModel {
+  layout: BiLstmLayout;
+  params: Float64Array;
+  vocabulary: BlockVocabulary;
+  /** Standardisation of the dense features, when the model reads any. */
+  scaling?: InputScaling;
+}
+
+/** What "winnow.bilstm" holds. */
+export interface BiLstmMetadata {
+  shape: BiLstmShape;
+  vocabulary: BlockVocabulary;
+}
+
+export function biLstmToOnnx(model: BiLstmModel, info: ModelInfo): Uint8Array {
+  const { layout, params } = model;
+  const { tokenSlots: V, featureSize: F, projectionSize: D, hiddenSize: H } = layout.shape;
+  if (F > 0 && (!model.scaling || model.scaling.shift.length !== F)) throw new RangeError("biLstmToOnnx: features need their scaling");
+  if (V + F === 0) throw new RangeError("biLstmToOnnx: the model reads neither tokens nor features");
+  const slice = (from: number, count: number): Float64Array => params.subarray(from, from + count);
+  const init: TensorProto[] = [];
+  const nodes: NodeProto[] = [];
+  const inputs: ReturnType<typeof tensorValueInfo>[] = [];
+  const terms: string[] = [];
+  if (V > 0) {
+    inputs.push(tensorValueInfo(TOKENS_INPUT, TensorDataType.FLOAT, [BLOCKS_DIM, V]));
+    init.push(floatTensor("token_weights", [V, D], slice(layout.tokenWeights, V * D)));
+    nodes.push(makeNode("MatMul", [TOKENS_INPUT, "token_weights"], ["token_part"], [], { name: "project_tokens" }));
+    terms.push("token_part");
+  }
+  if (F > 0) {
+    inputs.push(tensorValueInfo(FEATURES_INPUT, TensorDataType.FLOAT, [BLOCKS_DIM, F]));
+    init.push(
+      floatTensor("input_shift", [F], model.scaling!.shift),
+      floatTensor("input_factor", [F], model.scaling!.factor),
+      floatTensor("feature_weights", [F, D], slice(layout.featureWeights, F * D)),
+    );
+    nodes.push(
+      makeNode("Sub", [FEATURES_INPUT, "input_shift"], ["centered"], [], { name: "shift" }),
+      makeNode("Mul", ["centered", "input_factor"], ["scaled"], [], { name: "scale" }),
+      makeNode("MatMul", ["scaled", "feature_weights"], ["feature_part"], [], { name: "project_features" }),
+    );
+    terms.push("feature_part");
+  }
+  init.push(floatTensor("projection_bias", [D], slice(layout.projectionBias, D)));
+  if (terms.length === 2) nodes.push(makeNode("Add", terms, ["projection_sum"], [], { name: "join" }));
+  nodes.push(
+    makeNode("Add", [terms.length === 2 ? "projection_sum" : terms[0], "projection_bias"], ["projection_pre"], [], { name: "projection_bias" }),
+    makeNode("Relu", ["projection_pre"], ["projection"], [], { name: "projection_relu" }),
+  );
+  init.push(
+    int64Tensor("axis_1", [1], [1]),
+    int64Tensor("sequence_shape", [3], [0, 1, 2 * H]),
+    int64Tensor("rows_shape", [2], [-1, 2 * H]),
+  );
+  nodes.push(makeNode("Unsqueeze", ["projection", "axis_1"], ["layer0_in"], [], { name: "to_sequence" }));
+
+  layout.lstm.forEach((directions, l) => {
+    const In = directions[0].input;
+    const W = new Float32Array(2 * 4 * H * In);
+    const R = new Float32Array(2 * 4 * H * H);
+    const B = new Float32Array(2 * 8 * H);
+    directions.forEach((o, dir) => {
+      W.set(slice(o.w, 4 * H * In), dir * 4 * H * In);
+      R.set(slice(o.r, 4 * H * H), dir * 4 * H * H);
+      B.set(slice(o.b, 4 * H), dir * 8 * H);
+    });
+    init.push(floatTensor(`lstm${l}_w`, [2, 4 * H, In], W), floatTensor(`lstm${l}_r`, [2, 4 * H, H], R), floatTensor(`lstm${l}_b`, [2, 8 * H], B));
+    nodes.push(
+      makeNode("LSTM", [`layer${l}_in`, `lstm${l}_w`, `lstm${l}_r`, `lstm${l}_b`], [`lstm${l}_y`], [
+        attrInt("hidden_size", H),
+        attrString("direction", "bidirectional"),
+      ], { name: `lstm${l}` }),
+      // Y is [T, directions, batch, H]; the next layer wants [T, batch, 2H], forward then backward.
+      makeNode("Transpose", [`lstm${l}_y`], [`lstm${l}_t`], [attrInts("perm", [0, 2, 1, 3])], { name: `lstm${l}_transpose` }),
+      makeNode("Reshape", [`lstm${l}_t`, "sequence_shape"], [`layer${l + 1}_in`], [], { name: `lstm${l}_join` }),
+    );
+  });
+  const top = `layer${layout.lstm.length}_in`;
+  init.push(
+    floatTensor("output_weights", [2 * H, 1], slice(layout.outputWeights, 2 * H)),
+    floatTensor("output_bias", [1], slice(layout.outputBias, 1)),
+  );
+  nodes.push(
+    makeNode("Reshape", [top, "rows_shape"], ["top_rows"], [], { name: "to_rows" }),
+    makeNode("MatMul", ["top_rows", "output_weights"], ["logit_pre"], [], { name: "output" }),
+    makeNode("Add", ["logit_pre", "output_bias"], ["logit"], [], { name: "output_bias" }),
+    makeNode("Sigmoid", ["logit"], [SCORES_OUTPUT], [], { name: "sigmoid" }),
+  );
+  const graph = makeGraph({
+    name: "winnow_bilstm",
+    nodes,
+    inputs,
+    outputs: [tensorValueInfo(SCORES_OUTPUT, TensorDataType.FLOAT, [BLOCKS_DIM, 1])],
+    initializers: init,
+  });
+  const metadata: BiLstmMetadata = { shape: layout.shape, vocabulary: model.vocabulary };
+  return encodeModel(graph, {
+    metadata: { ...modelInfoToMetadata(info), [BILSTM_METADATA_KEY]: JSON.stringify(metadata) },
+    docString: `winnow BiLSTM: projection ${D}, ${layout.lstm.length} x bidirectional ${H}, ${V} token slots, ${F} features`,
+  });
+}

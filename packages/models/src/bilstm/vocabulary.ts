@@ -1,0 +1,169 @@
+/**
+ * BoilerNet's block input: counts of the ancestor tags above a block and of the words in it, over
+ * two vocabularies learnt from the training pages (the most common tags and words), each with an
+ * out-of-vocabulary slot. No hand-made features: the sequence model learns what matters.
+ *
+ * Slot layout of one block's vector (size tags + words + 2):
+ *   [0, tags)                 ancestor tags, by vocabulary rank
+ *   tags                      any other tag
+ *   [tags + 1, tags + 1 + words)  words, by vocabulary rank
+ *   tags + 1 + words          any other word
+ * Values are log(1 + count): a word repeated forty times is not forty times the evidence, and
+ * small inputs keep the projection from saturating on long blocks (our choice; the paper uses counts).
+ */
+import type { SegmentedDocument } from "@winnow/segment";
+
+export interface BlockVocabulary {
+  /** Ancestor tag names, most common first. */
+  tags: string[];
+  /** Lower-cased words, most common first. */
+  words: string[];
+}
+
+/** Sizes of the two vocabularies; the paper's defaults are a few dozen tags and about a thousand words. */
+export interface VocabularyOptions {
+  tags?: number;
+  words?: number;
+}
+
+export const VOCABULARY_DEFAULTS = { tags: 50, words: 1000 } as const;
+
+/** Number of slots a block vector has for this vocabulary. */
+export function vocabularySlots(vocabulary: BlockVocabulary): number {
+  return vocabulary.tags.length + vocabulary.words.length + 2;
+}
+
+/**
+ * Calls `onWord` for each word of `text`, lower-cased: runs of ASCII letters and digits, or of
+ * characters above U+00BF outside the general- and CJK-punctuation blocks. A tight loop over char
+ * codes instead of a Unicode regex: this runs on every block of every page.
+ */
+export function forEachWord(text: string, onWord: (word: string) => void): void {
+  let start = -1;
+  for (let i = 0; i <= text.length; i++) {
+    const c = i < text.length ? text.charCodeAt(i) : 32;
+    const isWordChar =
+      (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) ||
+      (c >= 0xc0 && !(c >= 0x2000 && c <= 0x206f) && !(c >= 0x3000 && c <= 0x303f) && c !== 0xd7 && c !== 0xf7);
+    if (isWordChar) {
+      if (start < 0) start = i;
+    } else if (start >= 0) {
+      onWord(text.slice(start, i).toLowerCase());
+      start = -1;
+    }
+  }
+}
+
+/** Calls `onTag` for each ancestor tag in a block's tag path ("html/body/div/p"). */
+export function forEachTag(tagPath: string, onTag: (tag: string) => void): void {
+  let start = 0;
+  for (let i = 0; i <= tagPath.length; i++) {
+    if (i === tagPath.length || tagPath.charCodeAt(i) === 47 /* / */) {
+      if (i > start) onTag(tagPath.slice(start, i));
+      start = i + 1;
+    }
+  }
+}
+
+/**
+ * The most common tags and words of some pages, counted once per block they occur in (so a word
+ * repeated in one block does not crowd out words used across many blocks). Ties break by name,
+ * so the vocabulary is the same on every run.
+ */
+export function buildVocabulary(docs: Iterable<SegmentedDocument>, options: VocabularyOptions = {}): BlockVocabulary {
+  const tagCounts = new Map<string, number>();
+  const wordCounts = new Map<string, number>();
+  const seen = new Set<string>();
+  for (const doc of docs) {
+    for (const block of doc.blocks) {
+      seen.clear();
+      forEachTag(block.tagPath, (tag) => {
+        if (!seen.has(tag)) tagCounts.set(tag, (tagCounts.get(tag) ?? 0) + 1);
+        seen.add(tag);
+      });
+      seen.clear();
+      forEachWord(block.text, (word) => {
+        if (!seen.has(word)) wordCounts.set(word, (wordCounts.get(word) ?? 0) + 1);
+        seen.add(word);
+      });
+    }
+  }
+  const top = (counts: Map<string, number>, k: number): string[] =>
+    [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, k).map(([name]) => name);
+  return { tags: top(tagCounts, options.tags ?? VOCABULARY_DEFAULTS.tags), words: top(wordCounts, options.words ?? VOCABULARY_DEFAULTS.words) };
+}
+
+/** Turns a document's blocks into slot counts; one encoder per vocabulary, reused across documents. */
+export class BlockEncoder {
+  readonly slots: number;
+  readonly #tagSlot: Map<string, number>;
+  readonly #wordSlot: Map<string, number>;
+  readonly #tagOov: number;
+  readonly #wordOov: number;
+  // Per-block scratch: counts by slot, and the slots touched, so clearing costs only what was set.
+  readonly #counts: Float64Array;
+  readonly #touched: Int32Array;
+  #touchedCount = 0;
+
+  constructor(readonly vocabulary: BlockVocabulary) {
+    const tags = vocabulary.tags.length;
+    this.#tagSlot = new Map(vocabulary.tags.map((t, i) => [t, i]));
+    this.#wordSlot = new Map(vocabulary.words.map((w, i) => [w, tags + 1 + i]));
+    this.#tagOov = tags;
+    this.#wordOov = tags + 1 + vocabulary.words.length;
+    this.slots = vocabularySlots(vocabulary);
+    this.#counts = new Float64Array(this.slots);
+    this.#touched = new Int32Array(this.slots);
+  }
+
+  #add = (slot: number): void => {
+    if (this.#counts[slot] === 0) this.#touched[this.#touchedCount++] = slot;
+    this.#counts[slot]++;
+  };
+  #addTag = (tag: string): void => this.#add(this.#tagSlot.get(tag) ?? this.#tagOov);
+  #addWord = (word: string): void => this.#add(this.#wordSlot.get(word) ?? this.#wordOov);
+
+  /** Counts one block into the scratch and hands each non-zero slot to `emit`, in slot order. */
+  #encodeBlock(tagPath: string, text: string, emit: (slot: number, value: number) => void): void {
+    this.#touchedCount = 0;
+    forEachTag(tagPath, this.#addTag);
+    forEachWord(text, this.#addWord);
+    const touched = this.#touched.subarray(0, this.#touchedCount).sort();
+    for (const slot of touched) {
+      emit(slot, Math.log1p(this.#counts[slot]));
+      this.#counts[slot] = 0;
+    }
+  }
+
+  /** Sparse rows (CSR) for training: block b's slots are index[start[b] .. start[b+1]). */
+  sparse(doc: SegmentedDocument): SparseBlocks {
+    const start = new Int32Array(doc.blocks.length + 1);
+    const index: number[] = [];
+    const value: number[] = [];
+    doc.blocks.forEach((block, b) => {
+      this.#encodeBlock(block.tagPath, block.text, (slot, v) => {
+        index.push(slot);
+        value.push(v);
+      });
+      start[b + 1] = index.length;
+    });
+    return { start, index: Int32Array.from(index), value: Float64Array.from(value) };
+  }
+
+  /** Dense rows (blocks x slots, row-major) for ONNX Runtime, written into `out` at `offset`. */
+  dense(doc: SegmentedDocument, out: Float32Array, offset = 0): void {
+    const slots = this.slots;
+    out.fill(0, offset, offset + doc.blocks.length * slots);
+    doc.blocks.forEach((block, b) => {
+      const row = offset + b * slots;
+      this.#encodeBlock(block.tagPath, block.text, (slot, v) => (out[row + slot] = v));
+    });
+  }
+}
+
+/** Compressed sparse rows of slot values, one row per block. */
+export interface SparseBlocks {
+  start: Int32Array;
+  index: Int32Array;
+  value: Float64Array;
+}
