@@ -28,6 +28,20 @@ export interface Dataset {
   words: Float32Array;
   /** Block rows of page p are firstRow[p] .. firstRow[p+1]-1. */
   firstRow: Int32Array;
+  /** When set, training uses these labels instead of the alignment's `labels` (see withTrainingLabels). */
+  training?: TrainingLabels;
+}
+
+/**
+ * Labels to train on that did not come from the alignment (label files: hand-made or
+ * propagated). `labels` and `known` are per block like Dataset.labels; a block with known 0 has
+ * no label and weighs nothing in training. `validationGold` is, per page, the text the keep
+ * threshold is chosen against. Scoring (eval) always uses the pages' own gold text.
+ */
+export interface TrainingLabels {
+  labels: Uint8Array;
+  known: Uint8Array;
+  validationGold: readonly string[];
 }
 
 /** Alignment threshold: a block is content when at least half its words align with the gold text. */
@@ -66,22 +80,25 @@ export function buildDataset(pages: LabelledPage[], featureSet: FeatureSet): Dat
 /** The rows and labels of a subset of pages, copied into fresh arrays. */
 export function selectPages(
   data: Dataset, pageIndexes: readonly number[],
-): { rows: Float32Array; labels: Uint8Array; words: Float32Array; count: number } {
+): { rows: Float32Array; labels: Uint8Array; words: Float32Array; count: number; known?: Uint8Array } {
   const size = data.featureSet.size;
   let count = 0;
   for (const p of pageIndexes) count += data.firstRow[p + 1] - data.firstRow[p];
   const rows = new Float32Array(count * size);
   const labels = new Uint8Array(count);
   const words = new Float32Array(count);
+  const known = data.training ? new Uint8Array(count) : undefined;
+  const source = data.training?.labels ?? data.labels;
   let at = 0;
   for (const p of pageIndexes) {
     const from = data.firstRow[p], to = data.firstRow[p + 1];
     rows.set(data.rows.subarray(from * size, to * size), at * size);
-    labels.set(data.labels.subarray(from, to), at);
+    labels.set(source.subarray(from, to), at);
     words.set(data.words.subarray(from, to), at);
+    known?.set(data.training!.known.subarray(from, to), at);
     at += to - from;
   }
-  return { rows, labels, words, count };
+  return { rows, labels, words, count, known };
 }
 
 /** Text of the kept blocks, joined as the writers join them. */

@@ -9,5 +9,13 @@ export {
 } from "./evaluate.js";
 export * from "./run.js";
 export { loadLabelledPages, LabelledDataError, type LoadLabelledOptions } from "./labelled-data.js";
-export { trainModel, type TrainModelOptions, type TrainModelResult } from "./train-model.js";
+export { trainModel, trainingDataset, type TrainModelOptions, type TrainModelResult } from "./train-model.js";
+export {
+  withTrainingLabels, labelsFromFiles, pagesWithLabelFiles, labelledText, LabelMismatchError, type PageLabels, type ValidationGold,
+} from "./training-labels.js";
+export {
+  propagateDatasetLabels, parseSeedSource, snippetSeeds, writePropagatedLabels, SeedSourceError,
+  type SeedSource, type LabelSummary, type PropagatedLabels,
+} from "./label-pages.js";
+export { readLabelDir, LabelFileError, type BlockLabelFile } from "@winnow/labels";
 export { evaluatePropagation, type PropagationReport } from "./propagation-eval.js";

@@ -1,10 +1,14 @@
 /**
- * Reading labelled pages for `winnow eval` and `winnow train`: a directory in the WCXB layout
- * (html/*.html.gz + ground-truth/*.json + metadata.json), or a JSONL file of {url, html, text}
- * lines for users who pair their own pages with clean text.
+ * Reading labelled pages for `winnow eval`, `winnow train` and `winnow label`: a directory in the
+ * WCXB layout (html/*.html.gz + ground-truth/*.json + metadata.json), a JSONL file of
+ * {url, html, text} lines for users who pair their own pages with clean text, or a plain
+ * directory of .html files for users who have no clean text (gold "", labels come from files).
  */
 import { createReadStream, existsSync, statSync } from "node:fs";
+import { readdir, readFile } from "node:fs/promises";
+import { join, relative, sep } from "node:path";
 import { createInterface } from "node:readline";
+import { decodeHtml } from "@winnow/archive";
 import { domainKey, loadWcxb } from "@winnow/evaluation";
 import { segmentHtml } from "@winnow/segment";
 import { labelPage, type LabelledPage } from "./dataset.js";
@@ -29,7 +33,11 @@ export async function loadLabelledPages(path: string, options: LoadLabelledOptio
 
 async function loadWcxbPages(dir: string, options: LoadLabelledOptions): Promise<LabelledPage[]> {
   if (!existsSync(`${dir}/metadata.json`)) {
-    throw new LabelledDataError(`${dir} is not in the WCXB layout: metadata.json is missing (expected html/, ground-truth/, metadata.json)`);
+    const files = await listHtmlFiles(dir);
+    if (files.length > 0) return loadHtmlFiles(dir, files, options);
+    throw new LabelledDataError(
+      `${dir} holds neither the WCXB layout (html/, ground-truth/, metadata.json) nor any .html files`,
+    );
   }
   const pages: LabelledPage[] = [];
   for await (const page of loadWcxb(dir)) {
@@ -65,6 +73,41 @@ async function loadJsonlPages(file: string, options: LoadLabelledOptions): Promi
       pageType: typeof record.page_type === "string" ? record.page_type : "page",
       doc: segmentHtml(record.html),
       gold: record.text,
+      withSnippets: [],
+      withoutSnippets: [],
+    });
+    options.onPage?.(pages.length);
+    if (options.limit !== undefined && pages.length >= options.limit) break;
+  }
+  return pages;
+}
+
+const HTML_FILE = /\.(html?|xhtml)$/i;
+
+/** Every .html/.htm/.xhtml file under dir, sorted, so page order (and --limit) is stable. */
+async function listHtmlFiles(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  return entries
+    .filter((e) => e.isFile() && HTML_FILE.test(e.name))
+    .map((e) => join(e.parentPath, e.name))
+    .sort();
+}
+
+/**
+ * Plain HTML files: no gold text and no URL, so no domain either. The id is the path relative to
+ * the directory, with "/" separators, which is what label files are keyed by.
+ */
+async function loadHtmlFiles(dir: string, files: readonly string[], options: LoadLabelledOptions): Promise<LabelledPage[]> {
+  const pages: LabelledPage[] = [];
+  for (const file of files) {
+    const { html } = decodeHtml(await readFile(file), "");
+    pages.push({
+      id: relative(dir, file).split(sep).join("/"),
+      url: "",
+      domain: "",
+      pageType: "page",
+      doc: segmentHtml(html),
+      gold: "",
       withSnippets: [],
       withoutSnippets: [],
     });

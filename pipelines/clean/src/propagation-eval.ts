@@ -30,7 +30,7 @@ export interface PropagationReport {
 export const PROPAGATION_THRESHOLD = 0.5;
 
 /** Exactly round(reveal·n) gold labels of a page, drawn without replacement (partial Fisher–Yates). */
-function revealSeeds(labels: Uint8Array, reveal: number, random: () => number): Int8Array {
+export function revealSeeds(labels: Uint8Array, reveal: number, random: () => number): Int8Array {
   const n = labels.length;
   const seeds = new Int8Array(n).fill(-1);
   const count = Math.min(n, Math.round(reveal * n));

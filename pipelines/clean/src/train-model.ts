@@ -3,18 +3,25 @@
  * write an ONNX model file that records its feature set, threshold and training fingerprint.
  * Optionally cross-validates first, so the figures printed are those of this recipe on unseen sites.
  */
+import { createHash } from "node:crypto";
 import { writeFile, rename } from "node:fs/promises";
 import { fingerprint } from "@winnow/evaluation";
 import type { FeatureSet } from "@winnow/features";
 import { mlpToOnnx, type ModelInfo } from "@winnow/models";
-import { LABEL_THRESHOLD, buildDataset, type LabelledPage } from "./dataset.js";
+import { LABEL_THRESHOLD, buildDataset, type Dataset, type LabelledPage } from "./dataset.js";
 import { crossValidateMlp, type EvaluationReport } from "./evaluate.js";
-import { DEFAULT_BLOCK_WEIGHTING, WINNOW_MLP_DEFAULTS, fitMlp, type MlpFitOptions } from "./training.js";
+import { labelledText, withTrainingLabels, type PageLabels } from "./training-labels.js";
+import { DEFAULT_BLOCK_WEIGHTING, WINNOW_MLP_DEFAULTS, fitMlp, type FittedMlp, type MlpFitOptions } from "./training.js";
 
 export interface TrainModelOptions extends MlpFitOptions {
   pages: LabelledPage[];
   featureSet: FeatureSet;
   output: string;
+  /**
+   * Per page, in the order of `pages`: block labels to train on instead of the alignment's (from
+   * label files). Null labels weigh nothing.
+   */
+  labels?: readonly PageLabels[];
   /** Cross-validate with this many domain folds before the final fit (0: skip). */
   folds?: number;
   onFold?: (fold: number, folds: number) => void;
@@ -29,22 +36,58 @@ export interface TrainModelResult {
   blocks: number;
 }
 
+/**
+ * The dataset training reads. With label files, a page without gold text (a plain HTML folder)
+ * gets the text of its label-1 blocks as gold: the threshold is chosen against it, and --folds
+ * scores against it, since the labels are the only statement of its main text there is.
+ */
+export function trainingDataset(pages: readonly LabelledPage[], featureSet: FeatureSet, labels?: readonly PageLabels[]): Dataset {
+  if (labels === undefined) return buildDataset([...pages], featureSet);
+  if (labels.length !== pages.length) throw new RangeError(`labels for ${labels.length} pages, ${pages.length} pages given`);
+  const withGold = pages.map((page, p) => (page.gold.length > 0 ? page : { ...page, gold: labelledText(page, labels[p]) }));
+  return withTrainingLabels(buildDataset(withGold, featureSet), labels, "gold-or-labels");
+}
+
+/** What the fingerprint says the labels were: the alignment rule, or a hash of the label files' labels. */
+export function labelRule(labels: readonly PageLabels[] | undefined): string {
+  if (labels === undefined) return `labels:align>=${LABEL_THRESHOLD}`;
+  return `labels:files#${createHash("sha256").update(JSON.stringify(labels)).digest("hex").slice(0, 16)}`;
+}
+
 export async function trainModel(options: TrainModelOptions): Promise<TrainModelResult> {
   const { pages, featureSet } = options;
-  const data = buildDataset(pages, featureSet);
+  const data = trainingDataset(pages, featureSet, options.labels);
   let crossValidation: EvaluationReport | undefined;
   if (options.folds && options.folds > 1) {
     crossValidation = crossValidateMlp(data, { ...options, folds: options.folds, onFold: (f, k) => options.onFold?.(f, k) });
   }
   const fitted = fitMlp(data, pages.map((_, i) => i), options);
   const cv = crossValidation?.summary.overall;
+  const info = await writeMlpModel(fitted, options.output, {
+    featureSet, options, ids: pages.map((p) => p.id), labelRule: labelRule(options.labels),
+    notes: { pages: pages.length, cvWordF1: cv ? Number(cv.f1.toFixed(4)) : undefined, cvFolds: crossValidation ? options.folds : undefined },
+  });
+  return {
+    info, crossValidation,
+    trainPages: fitted.trainPages, validationPages: fitted.validationPages, validationF1: fitted.validationF1,
+    blocks: data.labels.length,
+  };
+}
+
+/** Exports a fitted MLP as an ONNX file with its ModelInfo, written under a temporary name and renamed. */
+export async function writeMlpModel(
+  fitted: FittedMlp,
+  output: string,
+  about: { featureSet: FeatureSet; options: MlpFitOptions; ids: readonly string[]; labelRule: string; notes: Record<string, unknown> },
+): Promise<ModelInfo> {
+  const { featureSet, options } = about;
   const info: ModelInfo = {
     kind: "mlp",
     featureSet: featureSet.name,
     featureSetVersion: featureSet.version,
     inputSize: featureSet.size,
     threshold: fitted.threshold,
-    trainingFingerprint: fingerprint(pages.map((p) => p.id), `labels:align>=${LABEL_THRESHOLD};features:${featureSet.name}@${featureSet.version}`),
+    trainingFingerprint: fingerprint(about.ids, `${about.labelRule};features:${featureSet.name}@${featureSet.version}`),
     notes: JSON.stringify({
       trainer: options.optimizer ?? "adam",
       blockWeighting: options.blockWeighting ?? DEFAULT_BLOCK_WEIGHTING,
@@ -52,18 +95,12 @@ export async function trainModel(options: TrainModelOptions): Promise<TrainModel
       ensemble: fitted.members.length,
       epochs: options.epochs ?? WINNOW_MLP_DEFAULTS.epochs,
       equalPages: options.equalPages ?? true,
-      pages: pages.length,
-      cvWordF1: cv ? Number(cv.f1.toFixed(4)) : undefined,
-      cvFolds: crossValidation ? options.folds : undefined,
+      ...about.notes,
     }),
   };
   const bytes = mlpToOnnx(fitted.members, info);
-  const temporary = `${options.output}.tmp-${process.pid}`;
+  const temporary = `${output}.tmp-${process.pid}`;
   await writeFile(temporary, bytes);
-  await rename(temporary, options.output);
-  return {
-    info, crossValidation,
-    trainPages: fitted.trainPages, validationPages: fitted.validationPages, validationF1: fitted.validationF1,
-    blocks: data.labels.length,
-  };
+  await rename(temporary, output);
+  return info;
 }

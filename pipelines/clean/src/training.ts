@@ -47,11 +47,15 @@ export const DEFAULT_ENSEMBLE = 3;
 
 export const WINNOW_MLP_DEFAULTS = { epochs: 12, batchSize: 128, learningRate: 0.004 } as const;
 
-function blockWeights(words: Float32Array, weighting: BlockWeighting, pageEnds: Int32Array | undefined): Float32Array | undefined {
-  if (weighting === "uniform" && !pageEnds) return undefined;
+/** known: 0 for blocks without a label, which then weigh nothing (and don't count in their page's total). */
+function blockWeights(
+  words: Float32Array, weighting: BlockWeighting, pageEnds: Int32Array | undefined, known?: Uint8Array,
+): Float32Array | undefined {
+  if (weighting === "uniform" && !pageEnds && !known) return undefined;
   const weights = new Float32Array(words.length);
   for (let i = 0; i < words.length; i++) {
     weights[i] = weighting === "uniform" ? 1 : weighting === "sqrt-words" ? Math.sqrt(1 + words[i]) : Math.log2(2 + words[i]);
+    if (known && known[i] === 0) weights[i] = 0;
   }
   if (pageEnds) {
     // Each page's weights sum to its mean block count, so the overall scale stays as before.
@@ -60,11 +64,22 @@ function blockWeights(words: Float32Array, weighting: BlockWeighting, pageEnds: 
     for (const to of pageEnds) {
       let sum = 0;
       for (let i = from; i < to; i++) sum += weights[i];
-      for (let i = from; i < to; i++) weights[i] *= meanBlocks / sum;
+      // sum is 0 only for a page whose blocks are all unlabelled: it stays at weight 0.
+      if (sum > 0) for (let i = from; i < to; i++) weights[i] *= meanBlocks / sum;
       from = to;
     }
   }
   return weights;
+}
+
+/**
+ * Negatives per positive among labelled blocks only: the trainer's own class balance would count
+ * unlabelled blocks (stored as 0) as negatives.
+ */
+function knownClassRatio(labels: Uint8Array, known: Uint8Array): number | undefined {
+  let positives = 0, negatives = 0;
+  for (let i = 0; i < labels.length; i++) if (known[i] === 1) labels[i] === 1 ? positives++ : negatives++;
+  return positives > 0 && negatives > 0 ? negatives / positives : undefined;
 }
 
 export interface FittedMlp {
@@ -78,35 +93,68 @@ export interface FittedMlp {
 }
 
 export function fitMlp(data: Dataset, pageIndexes: readonly number[], options: MlpFitOptions = {}): FittedMlp {
-  const folds = domainFolds(pageIndexes.map((p) => ({ id: data.pages[p].id, domain: data.pages[p].domain })), VALIDATION_FOLDS, 7);
-  const train: number[] = [];
-  const validation: number[] = [];
-  pageIndexes.forEach((p, i) => (folds[i] === 0 ? validation : train).push(p));
-
+  const { train, validation } = splitValidation(data, pageIndexes);
   const subset = selectPages(data, train);
-  let pageEnds: Int32Array | undefined;
-  if (options.equalPages ?? true) {
-    pageEnds = new Int32Array(train.length);
-    let end = 0;
-    train.forEach((p, i) => (pageEnds![i] = end += data.firstRow[p + 1] - data.firstRow[p]));
-  }
-  const sampleWeight = blockWeights(subset.words, options.blockWeighting ?? DEFAULT_BLOCK_WEIGHTING, pageEnds);
+  const sampleWeight = trainingWeights(data, train, subset, options);
   const settings = {
     ...options,
     epochs: options.epochs ?? (options.optimizer === "rprop" ? undefined : WINNOW_MLP_DEFAULTS.epochs),
     batchSize: options.batchSize ?? WINNOW_MLP_DEFAULTS.batchSize,
     learningRate: options.learningRate ?? WINNOW_MLP_DEFAULTS.learningRate,
     sampleWeight,
+    positiveWeight: options.positiveWeight ?? (subset.known ? knownClassRatio(subset.labels, subset.known) : undefined),
   };
   const seed = options.seed ?? 1;
   const members: MlpWeights[] = [];
   for (let k = 0; k < (options.ensemble ?? DEFAULT_ENSEMBLE); k++) {
     members.push(trainMlp(subset.rows, subset.labels, subset.count, data.featureSet.size, { ...settings, seed: seed + k }));
   }
-  const scores = scoreMlpPages(data, validation, members);
+  const best = chooseThreshold(data, validation, scoreMlpPages(data, validation, members));
+  return { members, threshold: best.threshold, validationF1: best.f1, trainPages: train.length, validationPages: validation.length };
+}
+
+/**
+ * Training and validation pages out of `pageIndexes`: one in VALIDATION_FOLDS domains validates.
+ * Shared by every model kind, so their thresholds are chosen the same way.
+ */
+export function splitValidation(data: Dataset, pageIndexes: readonly number[]): { train: number[]; validation: number[] } {
+  const folds = domainFolds(pageIndexes.map((p) => ({ id: data.pages[p].id, domain: data.pages[p].domain })), VALIDATION_FOLDS, 7);
+  const train: number[] = [];
+  const validation: number[] = [];
+  pageIndexes.forEach((p, i) => (folds[i] === 0 ? validation : train).push(p));
+  if (train.length === 0 || validation.length === 0) {
+    // All pages in one domain (one site's pages, or a per-host model): a domain split leaves one
+    // side empty, so validate on every VALIDATION_FOLDS-th page instead. The model is then used
+    // on that same site, which is what a page split measures.
+    train.length = validation.length = 0;
+    pageIndexes.forEach((p, i) => (i % VALIDATION_FOLDS === VALIDATION_FOLDS - 1 ? validation : train).push(p));
+  }
+  return { train, validation };
+}
+
+/** Per-block training weights of the `train` pages (`subset` is selectPages(data, train)). */
+export function trainingWeights(
+  data: Dataset, train: readonly number[], subset: { words: Float32Array; known?: Uint8Array },
+  options: Pick<MlpFitOptions, "equalPages" | "blockWeighting">,
+): Float32Array | undefined {
+  let pageEnds: Int32Array | undefined;
+  if (options.equalPages ?? true) {
+    pageEnds = new Int32Array(train.length);
+    let end = 0;
+    train.forEach((p, i) => (pageEnds![i] = end += data.firstRow[p + 1] - data.firstRow[p]));
+  }
+  return blockWeights(subset.words, options.blockWeighting ?? DEFAULT_BLOCK_WEIGHTING, pageEnds, subset.known);
+}
+
+/**
+ * The keep threshold that maximises the mean word F1 of the validation pages, the measure users
+ * judge by; `scores[i]` are the block scores of page `validation[i]`.
+ */
+export function chooseThreshold(data: Dataset, validation: readonly number[], scores: readonly ArrayLike<number>[]): { threshold: number; f1: number } {
+  const gold = (p: number): string => data.training?.validationGold[p] ?? data.pages[p].gold;
   const f1s = THRESHOLD_CANDIDATES.map((threshold) => {
     let sum = 0;
-    validation.forEach((p, i) => (sum += wordScores(keptText(data.pages[p].doc, scores[i], threshold), data.pages[p].gold).f1));
+    validation.forEach((p, i) => (sum += wordScores(keptText(data.pages[p].doc, scores[i], threshold), gold(p)).f1));
     return validation.length === 0 ? 0 : sum / validation.length;
   });
   // The validation pages are few; a plateau of good thresholds generalises better than a spike.
@@ -116,7 +164,7 @@ export function fitMlp(data: Dataset, pageIndexes: readonly number[], options: M
     const smoothed = window.reduce((a, b) => a + b, 0) / window.length;
     if (smoothed > best.smoothed) best = { threshold: THRESHOLD_CANDIDATES[i], f1, smoothed };
   });
-  return { members, threshold: best.threshold, validationF1: best.f1, trainPages: train.length, validationPages: validation.length };
+  return { threshold: best.threshold, f1: best.f1 };
 }
 
 /** Block scores of each listed page under an MLP (the TypeScript forward pass, equal to ONNX's). */

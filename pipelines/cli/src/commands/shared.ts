@@ -1,8 +1,11 @@
-// Flags and loading shared by `winnow eval` and `winnow train`.
+// Flags and loading shared by `winnow eval`, `winnow train` and `winnow label`.
 import { Command, Option } from "commander";
 import type { Logger } from "pino";
 import { TEXREX37, TEXREX_EXTENDED } from "@winnow/features";
-import { LabelledDataError, loadLabelledPages, type LabelledPage } from "@winnow/pipeline";
+import {
+  LabelFileError, LabelMismatchError, LabelledDataError, SeedSourceError, loadLabelledPages, parseSeedSource, readLabelDir,
+  type BlockLabelFile, type LabelledPage, type SeedSource,
+} from "@winnow/pipeline";
 import { CliError } from "../errors.js";
 import { EXIT } from "../exit-codes.js";
 import { parseCount } from "../parse.js";
@@ -55,3 +58,36 @@ export async function loadPagesOrFail(path: string, limit: number | undefined, l
     throw error;
   }
 }
+
+/** Every label file in dir by page id; an unreadable directory or a bad file is a usage error naming it. */
+export async function readLabelDirOrFail(dir: string): Promise<Map<string, BlockLabelFile>> {
+  try {
+    return await readLabelDir(dir);
+  } catch (error) {
+    if (error instanceof LabelFileError) throw new CliError(EXIT.usage, [error.message]);
+    throw error;
+  }
+}
+
+/** Runs a step that checks labels against pages; a mismatch or a bad seed source is a usage error. */
+export function orUsageError<T>(step: () => T): T {
+  try {
+    return step();
+  } catch (error) {
+    if (error instanceof LabelMismatchError || error instanceof SeedSourceError) throw new CliError(EXIT.usage, [error.message]);
+    throw error;
+  }
+}
+
+/**
+ * Seeds for propagation as `--seeds` gives them (hand:DIR reads the label files), or a usage error.
+ * `seed` draws the revealed labels of reveal:F.
+ */
+export async function seedSourceOrFail(spec: string, seed: number): Promise<SeedSource> {
+  const parsed = orUsageError(() => parseSeedSource(spec, seed));
+  return parsed.kind === "hand" ? { kind: "hand", files: await readLabelDirOrFail(parsed.dir) } : parsed;
+}
+
+export const SEEDS_HELP =
+  "where propagation starts: heuristic (markup rules), snippets (blocks holding a WCXB with/without snippet), " +
+  "reveal:F (a random share F of the alignment labels; needs gold text) or hand:DIR (label files; null entries are open)";

@@ -4,11 +4,16 @@
  */
 import { Command, Option } from "commander";
 import { featureSetByName } from "@winnow/features";
-import { trainModel } from "@winnow/pipeline";
+import { pagesWithLabelFiles, trainModel, type LabelledPage, type PageLabels } from "@winnow/pipeline";
+import type { Logger } from "pino";
+import { CliError } from "../errors.js";
+import { EXIT } from "../exit-codes.js";
 import { createLogger } from "../logger.js";
 import { parseCount } from "../parse.js";
 import { formatReports } from "./eval.js";
-import { featureSetOption, loadPagesOrFail, trainingOptions, trainingOptionsFrom, type TrainingFlags } from "./shared.js";
+import {
+  featureSetOption, loadPagesOrFail, orUsageError, readLabelDirOrFail, trainingOptions, trainingOptionsFrom, type TrainingFlags,
+} from "./shared.js";
 
 interface TrainFlags extends TrainingFlags {
   data: string;
@@ -16,6 +21,7 @@ interface TrainFlags extends TrainingFlags {
   model: "mlp";
   folds?: number;
   limit?: number;
+  labels?: string;
 }
 
 export function registerTrain(program: Command): void {
@@ -30,7 +36,13 @@ export function registerTrain(program: Command): void {
     .requiredOption("-o, --output <file>", "the model file to write (.onnx)")
     .addOption(new Option("--model <kind>", "the kind of model to train").choices(["mlp"]).default("mlp"))
     .option("--folds <k>", "first cross-validate over K domain folds and print the figures", parseCount(2))
-    .option("--limit <n>", "use only the first N pages", parseCount(1));
+    .option("--limit <n>", "use only the first N pages", parseCount(1))
+    .option(
+      "--labels <dir>",
+      "train on the block labels in this folder's *.labels.json files (winnow label, winnow label-ui) instead of aligning " +
+        "with gold text; pages without a file are skipped, null labels weigh nothing, and pages without gold text " +
+        "choose the threshold against the text of their label-1 blocks",
+    );
   featureSetOption(command);
   trainingOptions(command);
   command.action((flags: TrainFlags) => train(flags));
@@ -38,7 +50,7 @@ export function registerTrain(program: Command): void {
 
 async function train(flags: TrainFlags): Promise<void> {
   const logger = createLogger("info");
-  const pages = await loadPagesOrFail(flags.data, flags.limit, logger);
+  const { pages, labels, skipped } = await pagesAndLabels(flags, logger);
   const featureSet = featureSetByName(flags.featureSet);
   const started = Date.now();
   logger.info(`training an MLP on ${featureSet.name} (${featureSet.size} features)${flags.folds ? `, after ${flags.folds}-fold cross-validation` : ""}`);
@@ -47,6 +59,7 @@ async function train(flags: TrainFlags): Promise<void> {
     featureSet,
     output: flags.output,
     folds: flags.folds,
+    labels,
     ...trainingOptionsFrom(flags),
     onFold: (f, k) => logger.info(`fold ${f + 1}/${k} done (${((Date.now() - started) / 1000).toFixed(0)} s)`),
   });
@@ -54,7 +67,19 @@ async function train(flags: TrainFlags): Promise<void> {
   process.stdout.write(
     `wrote ${flags.output}: mlp on ${featureSet.name} v${featureSet.version}, threshold ${result.info.threshold.toFixed(2)} ` +
       `(validation F1 ${result.validationF1.toFixed(3)} on ${result.validationPages} held-out pages; trained on ` +
-      `${result.trainPages} pages, ${result.blocks} blocks), fingerprint ${result.info.trainingFingerprint}, ` +
+      `${result.trainPages} pages, ${result.blocks} blocks${labels ? `, labels from ${flags.labels}; ${skipped} pages without a label file skipped` : ""}), ` +
+      `fingerprint ${result.info.trainingFingerprint}, ` +
       `${((Date.now() - started) / 1000).toFixed(0)} s\n`,
   );
+}
+
+/** The pages to train on, and with --labels their labels: pages without a label file are left out, with a count. */
+async function pagesAndLabels(flags: TrainFlags, logger: Logger): Promise<{ pages: LabelledPage[]; labels?: PageLabels[]; skipped: number }> {
+  const files = flags.labels === undefined ? undefined : await readLabelDirOrFail(flags.labels);
+  const all = await loadPagesOrFail(flags.data, flags.limit, logger);
+  if (files === undefined) return { pages: all, skipped: 0 };
+  const chosen = orUsageError(() => pagesWithLabelFiles(all, files));
+  if (chosen.pages.length === 0) throw new CliError(EXIT.usage, [`no page of ${flags.data} has a label file (${flags.labels})`]);
+  logger.info(`training on the labels of ${chosen.pages.length} pages; skipped ${chosen.skipped} pages without a label file (${flags.labels})`);
+  return chosen;
 }
