@@ -19,3 +19,4 @@ export {
 } from "./label-pages.js";
 export { readLabelDir, LabelFileError, type BlockLabelFile } from "@winnow/labels";
 export { evaluatePropagation, type PropagationReport } from "./propagation-eval.js";
+export { loadClassifier, modelProblem, type ModelSpec } from "./worker.js";
