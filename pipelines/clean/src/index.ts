@@ -20,3 +20,4 @@ export {
 export { readLabelDir, LabelFileError, type BlockLabelFile } from "@winnow/labels";
 export { evaluatePropagation, type PropagationReport } from "./propagation-eval.js";
 export { loadClassifier, modelProblem, type ModelSpec } from "./worker.js";
+export { DEFAULT_TEMPLATE_KEEP_SCORE, SITE_TEMPLATE_MODES, type SiteTemplateMode, type SiteTemplateRunOptions, type SiteTemplateSummary } from "./site-templates.js";

@@ -6,6 +6,7 @@
 import { decodeHtml } from "@winnow/archive";
 import type { BlockClassifier } from "@winnow/models";
 import { MAX_NESTING, segmentHtml, type SegmentedDocument } from "@winnow/segment";
+import { applySiteTemplates, type SiteTemplateBatch } from "./site-templates-batch.js";
 
 /** What a worker gets for one record: the payload and what the archive said about it. */
 export interface PageInput {
@@ -42,7 +43,8 @@ export async function scorePages(docs: SegmentedDocument[], classifier: BlockCla
   });
 }
 
-export async function cleanPages(inputs: readonly PageInput[], classifier: BlockClassifier): Promise<PageOutput[]> {
+/** With `siteTemplates` (pass two of --site-templates), blocks in the hosts' template subtrees are dropped too. */
+export async function cleanPages(inputs: readonly PageInput[], classifier: BlockClassifier, siteTemplates?: SiteTemplateBatch): Promise<PageOutput[]> {
   const outputs = new Array<PageOutput>(inputs.length);
   const docs: SegmentedDocument[] = [];
   const docSlots: number[] = [];
@@ -50,7 +52,7 @@ export async function cleanPages(inputs: readonly PageInput[], classifier: Block
   for (let i = 0; i < inputs.length; i++) {
     try {
       const { html, charset } = decodeHtml(inputs[i].body, inputs[i].headerCharset);
-      const doc = segmentHtml(html);
+      const doc = segmentHtml(html, { subtrees: siteTemplates !== undefined });
       if (doc.blocks.length === 0) {
         const detail = doc.truncated
           ? `nesting deeper than ${MAX_NESTING} levels before any text; the parse was cut off there`
@@ -68,6 +70,7 @@ export async function cleanPages(inputs: readonly PageInput[], classifier: Block
   const scored = await scorePages(docs, classifier);
   for (let k = 0; k < scored.length; k++) {
     const { doc, kept } = scored[k];
+    if (siteTemplates !== undefined) applySiteTemplates(doc, scored[k].scores, kept, siteTemplates, docSlots[k]);
     const blocks: Array<{ text: string; heading: number }> = [];
     for (let b = 0; b < doc.blocks.length; b++) {
       if (kept[b] === 1) blocks.push({ text: doc.blocks[b].text, heading: doc.blocks[b].heading });

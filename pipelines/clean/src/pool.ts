@@ -8,6 +8,7 @@ import type { ArchiveRecord } from "@winnow/archive";
 import type { BlockClassifier } from "@winnow/models";
 import { Piscina } from "piscina";
 import { message, type PageOutput } from "./page.js";
+import { fingerprintPages, type FingerprintedPage, type SiteTemplateBatch } from "./site-templates-page.js";
 import {
   cleanPagesSafely,
   failedPages,
@@ -29,7 +30,13 @@ export interface PageCleaner {
    * Cleans a batch. Takes ownership of the records' payloads: a cleaner may drop `body` so the
    * reader's buffers can be freed early, so callers must not read it afterwards.
    */
-  clean(records: ArchiveRecord[]): Promise<PageOutput[]>;
+  clean(records: ArchiveRecord[], siteTemplates?: SiteTemplateBatch): Promise<PageOutput[]>;
+  /**
+   * Pass one of --site-templates: each page's subtree fingerprints (and, with `keepParsed`, the
+   * parsed page). Takes ownership of the payloads as clean does. Never rejects: a failed batch
+   * gives pages without fingerprints.
+   */
+  fingerprint(records: ArchiveRecord[], keepParsed: boolean): Promise<FingerprintedPage[]>;
   /** Waits for running batches, then frees threads and native resources. */
   close(): Promise<void>;
   /** Stops at once, abandoning running batches (for error paths). */
@@ -60,11 +67,14 @@ export async function openInlineCleaner(model: ModelSpec): Promise<PageCleaner> 
   return {
     model: classifier.name,
     parallelism: 1,
-    clean: (records) =>
+    clean: (records, siteTemplates) =>
       cleanPagesSafely(
         records.map((r) => ({ body: r.body, headerCharset: r.charset })),
         classifier,
+        siteTemplates,
       ),
+    fingerprint: async (records, keepParsed) =>
+      fingerprintPages(records.map((r) => ({ body: r.body, headerCharset: r.charset })), keepParsed),
     close: () => classifier.close(),
     destroy: () => classifier.close(),
   };
@@ -136,12 +146,20 @@ export async function openPoolCleaner(options: PoolCleanerOptions): Promise<Page
   return {
     model: description.name,
     parallelism: options.threads,
-    clean(records) {
+    clean(records, siteTemplates) {
       const task = packPages(records);
+      if (siteTemplates !== undefined) task.siteTemplates = siteTemplates;
       // The payloads now live in the task's buffer; let go of the reader's.
       for (let i = 0; i < records.length; i++) records[i].body = EMPTY;
       return run<PageOutput[]>(task, { transferList: [task.bytes] }).catch((error: unknown) =>
         failedPages(records.length, `worker failed: ${message(error)}`),
+      );
+    },
+    fingerprint(records, keepParsed) {
+      const task = { ...packPages(records), keepParsed };
+      for (let i = 0; i < records.length; i++) records[i].body = EMPTY;
+      return run<FingerprintedPage[]>(task, { name: "fingerprintTask", transferList: [task.bytes] }).catch(() =>
+        records.map((): FingerprintedPage => ({ fingerprints: null })),
       );
     },
     close: () => pool.close(),

@@ -20,6 +20,7 @@ import { message, type PageOutput } from "./page.js";
 import { ModelProblem, openInlineCleaner, openPoolCleaner, type PageCleaner } from "./pool.js";
 import { RejectLog } from "./rejects.js";
 import { planResume, ResumeLog, type ResumePlan } from "./resume.js";
+import { fitSiteTemplates, withSiteTemplates, type SiteTemplateRunOptions, type SiteTemplateSummary } from "./site-templates.js";
 
 export type { OutputFormat };
 export { DEFAULT_MAX_PAGE_BYTES } from "@winnow/archive";
@@ -76,6 +77,11 @@ export interface CleanRunOptions {
   resume?: boolean;
   /** The manifest of a resumable run; default `<output>.manifest`. */
   manifestPath?: string;
+  /**
+   * Read the inputs twice: first to find each host's site template (subtrees shared by
+   * neighbouring pages), then to clean with template blocks dropped (site-templates.ts).
+   */
+  siteTemplates?: SiteTemplateRunOptions;
 }
 
 export interface CleanProgress {
@@ -129,6 +135,8 @@ export interface CleanRunSummary {
   interrupted: boolean;
   /** Resumable runs only. */
   resume?: ResumeSummary;
+  /** Site-template runs only: what pass one found. */
+  siteTemplates?: SiteTemplateSummary;
 }
 
 export interface ResumeSummary {
@@ -204,6 +212,9 @@ export async function runClean(options: CleanRunOptions): Promise<CleanRunSummar
     }
     throw new CleanRunError("input", "no archive or HTML files found", options.inputs.join(", "));
   }
+  if (options.siteTemplates !== undefined && files.includes("-")) {
+    throw new CleanRunError("input", "site templates read the inputs twice, so standard input cannot be one", "-");
+  }
   // Only now: when the run stops here, the error says it all.
   for (const f of inputsFailed) logger.warn({ input: f.input }, `cannot open input: ${f.reason} (${f.input})`);
 
@@ -229,8 +240,22 @@ export async function runClean(options: CleanRunOptions): Promise<CleanRunSummar
     { inputs: todo.length, output: outputPath, format, model: cleaner.model, workers, batchSize },
     `cleaning ${plural(todo.length, "input")} with ${cleaner.model} on ${workers === 0 ? "the main thread" : plural(workers, "worker")}`,
   );
+  // Pass one over all inputs, not only those left to do, so resumed parts use the same templates.
+  const siteTemplates =
+    options.siteTemplates === undefined
+      ? null
+      : await fitSiteTemplates(files, cleaner, options.siteTemplates, {
+          batchSize,
+          maxPageBytes: options.maxPageBytes,
+          inFlight: workers === 0 ? 1 : IN_FLIGHT_PER_WORKER * cleaner.parallelism,
+          signal: options.signal,
+          logger,
+        }).catch(async (error: unknown) => {
+          await Promise.allSettled([writer.abort(), cleaner.destroy(), rejects?.close(), resumeLog?.close(false)]);
+          throw error;
+        });
   const run = new Run(todo, {
-    cleaner,
+    cleaner: siteTemplates === null ? cleaner : withSiteTemplates(cleaner, siteTemplates),
     writer,
     rejects,
     logger,
@@ -278,6 +303,7 @@ export async function runClean(options: CleanRunOptions): Promise<CleanRunSummar
     run,
     documentsWritten: writer.documentsWritten,
   });
+  if (siteTemplates !== null) summary.siteTemplates = siteTemplates.summary;
   logger.debug({ summary }, "run finished");
   return summary;
 }

@@ -6,6 +6,7 @@
 import { workerData } from "node:worker_threads";
 import { heuristicClassifier, loadMlpClassifier, type BlockClassifier } from "@winnow/models";
 import { cleanPages, message, type PageInput, type PageOutput } from "./page.js";
+import { cleanParsedPages, fingerprintPages, type FingerprintedPage, type SiteTemplateBatch } from "./site-templates-page.js";
 
 /** "heuristic", or the path of an MLP model file. */
 export type ModelSpec = string;
@@ -25,6 +26,8 @@ export interface CleanTask {
   ends: number[];
   /** charset from each page's HTTP header, "" when none. */
   charsets: string[];
+  /** Pass two of --site-templates: the templates of the batch's hosts. */
+  siteTemplates?: SiteTemplateBatch;
 }
 
 /** The classifier's name and threshold, or why it could not be loaded. */
@@ -38,9 +41,13 @@ export async function loadClassifier(model: ModelSpec): Promise<BlockClassifier>
  * Cleans pages, turning a throw (a classifier failure hits the whole batch) into one "failed"
  * output per page, so that one bad batch costs its pages and not the run.
  */
-export async function cleanPagesSafely(pages: readonly PageInput[], classifier: BlockClassifier): Promise<PageOutput[]> {
+export async function cleanPagesSafely(
+  pages: readonly PageInput[], classifier: BlockClassifier, siteTemplates?: SiteTemplateBatch,
+): Promise<PageOutput[]> {
   try {
-    return await cleanPages(pages, classifier);
+    // Performance mode: pass one's parsed pages come instead of bytes.
+    if (siteTemplates?.parsed !== undefined) return await cleanParsedPages({ ...siteTemplates, parsed: siteTemplates.parsed }, classifier);
+    return await cleanPages(pages, classifier, siteTemplates);
   } catch (error) {
     return failedPages(pages.length, message(error));
   }
@@ -110,7 +117,12 @@ export default async function cleanTask(task: CleanTask): Promise<PageOutput[]> 
   } catch (error) {
     return failedPages(task.ends.length, modelProblem((workerData as CleanWorkerData).model, error));
   }
-  return cleanPagesSafely(unpackPages(task), loaded);
+  return cleanPagesSafely(unpackPages(task), loaded, task.siteTemplates);
+}
+
+/** Pass one of --site-templates (piscina's `name: "fingerprintTask"`): the subtree fingerprints of a batch. */
+export function fingerprintTask(task: CleanTask & { keepParsed: boolean }): FingerprintedPage[] {
+  return fingerprintPages(unpackPages(task), task.keepParsed);
 }
 
 /** Run once before any batch (piscina's `name: "describeClassifier"`): loads and describes the model. */

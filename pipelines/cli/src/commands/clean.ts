@@ -3,15 +3,18 @@
  * in @winnow/pipeline; this file only translates.
  */
 import { availableParallelism } from "node:os";
-import { Command, Option } from "commander";
+import { Command, InvalidArgumentError, Option } from "commander";
 import type { Logger } from "pino";
 import {
   CleanRunError,
   DEFAULT_BATCH_SIZE,
   DEFAULT_MAX_PAGE_BYTES,
+  DEFAULT_TEMPLATE_KEEP_SCORE,
+  SITE_TEMPLATE_MODES,
   runClean,
   type CleanRunSummary,
   type OutputFormat,
+  type SiteTemplateMode,
 } from "@winnow/pipeline";
 import { CliError } from "../errors.js";
 import { EXIT, EXIT_CODES_HELP } from "../exit-codes.js";
@@ -30,6 +33,11 @@ interface CleanFlags {
   unordered?: boolean;
   resume?: boolean;
   manifest?: string;
+  siteTemplates?: true | "remove";
+  siteTemplatesMode: SiteTemplateMode;
+  templateMinPairs: number;
+  nearDuplicateIou: number;
+  templateKeepScore: number;
   logLevel: LogLevel;
   progress: boolean;
 }
@@ -52,6 +60,30 @@ Resuming (--resume):
   input changed size or mtime since. A run that crashed or failed counts for nothing: its inputs
   are read again and its part, if any, is replaced. Together the parts hold every document
   exactly once. The --rejects file is split into parts the same way (rejects.part2.jsonl, ...).`;
+
+const SITE_TEMPLATES_HELP = `
+Site templates (--site-templates):
+  Pass one reads every input and fingerprints each page's div, nav, header, footer, aside,
+  section, ul, ol, table and form subtrees (tag structure and text, no attributes). The pages of
+  each host are sorted by URL and each is compared with the next: subtrees a pair shares are the
+  host's template, unless the pair shares more than --near-duplicate-iou of them (a duplicate
+  page). Pass two cleans as usual and also drops blocks inside template subtrees that the
+  classifier scored below --template-keep-score. The heuristic scores 0 or 1, so with it only a
+  keep score above 1 drops anything. Standard input cannot be used (it is read twice).`;
+
+/** A number in (0, 1]. */
+function parseFraction(value: string): number {
+  const x = Number(value);
+  if (!(x > 0 && x <= 1)) throw new InvalidArgumentError("expected a number above 0 and at most 1");
+  return x;
+}
+
+/** A number >= 0. */
+function parseScore(value: string): number {
+  const x = value.trim() === "" ? NaN : Number(value);
+  if (!(x >= 0) || !Number.isFinite(x)) throw new InvalidArgumentError("expected a number >= 0");
+  return x;
+}
 
 export function registerClean(program: Command): void {
   program
@@ -84,12 +116,24 @@ export function registerClean(program: Command): void {
     .option("--resume", "make the run resumable, or resume it: skip inputs done by earlier runs and write a new output part (see Resuming below; needs an output file, and inputs other than standard input)")
     .option("--manifest <file>", "the manifest of a --resume run (default: <output>.manifest)")
     .addOption(
+      new Option("--site-templates [use]", "read the inputs twice: find each host's site template (subtrees its URL-neighbour pages share), then drop the blocks in it (see Site templates below)")
+        .choices(["remove"]),
+    )
+    .addOption(
+      new Option("--site-templates-mode <mode>", "memory: keep only fingerprints between the passes and parse again; performance: also keep every parsed page (for small inputs)")
+        .choices(SITE_TEMPLATE_MODES)
+        .default("memory"),
+    )
+    .option("--template-min-pairs <n>", "a subtree is template when at least this many neighbouring page pairs share it", parseCount(1), 1)
+    .option("--near-duplicate-iou <x>", "a page pair sharing more than this fraction of its subtrees (intersection over union) is a duplicate, not compared", parseFraction, 0.9)
+    .option("--template-keep-score <x>", "keep template blocks the classifier scores at least this high; above 1 drops them all", parseScore, DEFAULT_TEMPLATE_KEEP_SCORE)
+    .addOption(
       new Option("--log-level <level>", "how much to log on stderr: JSON lines unless stderr is a terminal; the closing summary line shows at info and more verbose levels")
         .choices(LOG_LEVELS)
         .default("info"),
     )
     .option("--no-progress", "hide the progress line (shown only when stderr is a terminal)")
-    .addHelpText("after", RESUME_HELP + "\n" + EXIT_CODES_HELP)
+    .addHelpText("after", RESUME_HELP + "\n" + SITE_TEMPLATES_HELP + "\n" + EXIT_CODES_HELP)
     .action((inputs: string[], flags: CleanFlags) => clean(inputs, flags));
 }
 
@@ -111,6 +155,15 @@ async function clean(inputs: string[], flags: CleanFlags): Promise<void> {
       rejectsPath: flags.rejects,
       resume: flags.resume === true,
       manifestPath: flags.manifest,
+      siteTemplates:
+        flags.siteTemplates === undefined
+          ? undefined
+          : {
+              mode: flags.siteTemplatesMode,
+              minSharedPairs: flags.templateMinPairs,
+              nearDuplicateIoU: flags.nearDuplicateIou,
+              keepScore: flags.templateKeepScore,
+            },
       logger,
       onProgress: progress?.update,
       signal: interrupt.signal,
@@ -170,7 +223,10 @@ export function summaryLine(s: CleanRunSummary): string {
     `from ${plural(s.recordsRead, "HTML record")}, ${(s.bytesRead / 1e6).toFixed(1)} MB read; ${skipped}${failed}${resumed}; ` +
     `${s.elapsedSeconds.toFixed(1)} s, ${s.documentsPerSecond.toFixed(0)} docs/s, ` +
     `${s.cpuSeconds.toFixed(1)} CPU s, peak RSS ${(s.peakRssBytes / 1e6).toFixed(0)} MB, ` +
-    `model ${s.model}, ${s.workers === 0 ? "inline" : plural(s.workers, "worker")}`
+    `model ${s.model}, ${s.workers === 0 ? "inline" : plural(s.workers, "worker")}` +
+    (s.siteTemplates === undefined
+      ? ""
+      : `; site templates (${s.siteTemplates.mode}): ${plural(s.siteTemplates.hostsWithTemplate, "host")} with one, pass one ${s.siteTemplates.fitSeconds.toFixed(1)} s`)
   );
 }
 

@@ -1,0 +1,71 @@
+/**
+ * The worker's side of site-template detection: fingerprint pages in pass one, and in pass two
+ * (performance mode) clean pages that pass one already parsed. Pass two in memory mode is the
+ * ordinary cleanPages with a SiteTemplateBatch (page.ts).
+ */
+import { decodeHtml } from "@winnow/archive";
+import type { BlockClassifier } from "@winnow/models";
+import { MAX_NESTING, segmentHtml, type SegmentedDocument } from "@winnow/segment";
+import { pageFingerprints } from "@winnow/templates";
+import { message, scorePages, type PageInput, type PageOutput } from "./page.js";
+import { applySiteTemplates, type ParsedPage, type SiteTemplateBatch } from "./site-templates-batch.js";
+
+export type { ParsedPage, SiteTemplateBatch };
+
+/** Pass one's answer for one page: its fingerprints (null when it has no text), and, when asked, the parsed page. */
+export interface FingerprintedPage {
+  fingerprints: Float64Array | null;
+  parsed?: ParsedPage;
+}
+
+/** Pass one in a worker: decode and segment (fingerprints on), keep only the hashes unless `keepParsed`. */
+export function fingerprintPages(inputs: readonly PageInput[], keepParsed: boolean): FingerprintedPage[] {
+  const out = new Array<FingerprintedPage>(inputs.length);
+  for (let i = 0; i < inputs.length; i++) {
+    let parsed: ParsedPage;
+    try {
+      const { html, charset } = decodeHtml(inputs[i].body, inputs[i].headerCharset);
+      const doc = segmentHtml(html, { subtrees: true });
+      parsed = doc.blocks.length === 0 ? { ok: false, output: noText(doc) } : { ok: true, doc, charset };
+    } catch (error) {
+      parsed = { ok: false, output: { ok: false, reason: "decode-error", detail: message(error) } };
+    }
+    const fingerprints = parsed.ok && parsed.doc.subtrees !== undefined ? pageFingerprints(parsed.doc.subtrees) : null;
+    out[i] = keepParsed ? { fingerprints, parsed } : { fingerprints };
+  }
+  return out;
+}
+
+function noText(doc: SegmentedDocument): PageOutput {
+  const detail = doc.truncated
+    ? `nesting deeper than ${MAX_NESTING} levels before any text; the parse was cut off there`
+    : "the page has no visible text";
+  return { ok: false, reason: "no-text", detail };
+}
+
+/** Pass two in performance mode: score the pages pass one parsed, drop template blocks, keep the rest. */
+export async function cleanParsedPages(batch: SiteTemplateBatch & { parsed: ParsedPage[] }, classifier: BlockClassifier): Promise<PageOutput[]> {
+  const { parsed } = batch;
+  const outputs = new Array<PageOutput>(parsed.length);
+  const docs: SegmentedDocument[] = [];
+  const slots: number[] = [];
+  for (let i = 0; i < parsed.length; i++) {
+    const page = parsed[i];
+    if (page.ok) {
+      docs.push(page.doc);
+      slots.push(i);
+    } else {
+      outputs[i] = page.output;
+    }
+  }
+  const scored = await scorePages(docs, classifier);
+  for (let k = 0; k < scored.length; k++) {
+    const { doc, scores, kept } = scored[k];
+    const i = slots[k];
+    applySiteTemplates(doc, scores, kept, batch, i);
+    const blocks: Array<{ text: string; heading: number }> = [];
+    for (let b = 0; b < doc.blocks.length; b++) if (kept[b] === 1) blocks.push({ text: doc.blocks[b].text, heading: doc.blocks[b].heading });
+    outputs[i] = { ok: true, title: doc.title, charset: (parsed[i] as { charset: string }).charset, blocks, blocksTotal: doc.blocks.length };
+  }
+  return outputs;
+}
