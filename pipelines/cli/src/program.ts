@@ -6,13 +6,15 @@ import { readFileSync } from "node:fs";
 import { Command, CommanderError } from "commander";
 import { registerClean } from "./commands/clean.js";
 import { registerEval } from "./commands/eval.js";
+import { registerInspect } from "./commands/inspect.js";
 import { registerLabel } from "./commands/label.js";
+import { registerLabelUi } from "./commands/label-ui.js";
 import { registerTrain } from "./commands/train.js";
 import { CliError } from "./errors.js";
 import { EXIT, EXIT_CODES_HELP } from "./exit-codes.js";
 
 /** One module per subcommand under src/commands/, each adding itself with program.command(). */
-const COMMANDS: ReadonlyArray<(program: Command) => void> = [registerClean, registerEval, registerTrain, registerLabel];
+const COMMANDS: ReadonlyArray<(program: Command) => void> = [registerClean, registerEval, registerTrain, registerLabel, registerInspect, registerLabelUi];
 
 const { version } = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string };
 

@@ -1,0 +1,64 @@
+/**
+ * `winnow inspect`: flags in, writeInspectReport, a one-line report and an exit status out.
+ * The report is built in @winnow/inspect; this file only translates.
+ */
+import { Command, Option } from "commander";
+import { DEFAULT_MAX_PAGE_BYTES, resolveModel } from "@winnow/pipeline";
+import { DEFAULT_REPORT_LIMIT, InspectError, writeInspectReport } from "@winnow/inspect";
+import { CliError } from "../errors.js";
+import { EXIT } from "../exit-codes.js";
+import { createLogger, LOG_LEVELS, type LogLevel } from "../logger.js";
+import { parseByteSize, parseCount } from "../parse.js";
+
+interface InspectFlags {
+  output: string;
+  model?: string;
+  limit: number;
+  maxPageBytes: number;
+  logLevel: LogLevel;
+}
+
+const EXIT_FOR_ERROR: Record<InspectError["kind"], number> = { input: EXIT.noInput, model: EXIT.usage, output: EXIT.output };
+
+export function registerInspect(program: Command): void {
+  program
+    .command("inspect")
+    .summary("write an HTML report of which blocks winnow keeps and drops, and why")
+    .description(
+      "Read WARC/ARC archives and HTML files like winnow clean, score every block of each page, and write one " +
+        "self-contained HTML file (no network needed) showing each page's blocks in order: kept ones as content, " +
+        "dropped ones as boilerplate, each with its score and features.",
+    )
+    .argument("<input...>", "WARC/ARC files, HTML files, or directories of them (searched recursively)")
+    .requiredOption("-o, --output <file>", "the HTML report to write")
+    .option("--model <model>", '"heuristic", a model shipped with winnow, or a model file made by winnow train (default: the shipped default model)')
+    .option("--limit <n>", "most documents in the report; the report says when the inputs held more", parseCount(1), DEFAULT_REPORT_LIMIT)
+    .addOption(
+      new Option("--max-page-bytes <n>", "skip pages whose payload is larger than this (suffixes K, M, G)")
+        .argParser(parseByteSize)
+        .default(DEFAULT_MAX_PAGE_BYTES, `${DEFAULT_MAX_PAGE_BYTES >> 20}M`),
+    )
+    .addOption(new Option("--log-level <level>", "how much to log on stderr").choices(LOG_LEVELS).default("info"))
+    .action((inputs: string[], flags: InspectFlags) => inspect(inputs, flags));
+}
+
+async function inspect(inputs: string[], flags: InspectFlags): Promise<void> {
+  const logger = createLogger(flags.logLevel);
+  if (inputs.includes("-")) throw new CliError(EXIT.usage, ["inspect reads files, not standard input (-)"]);
+  try {
+    const s = await writeInspectReport({
+      inputs, output: flags.output, model: resolveModel(flags.model, logger), limit: flags.limit, maxPageBytes: flags.maxPageBytes,
+    });
+    const skipped = Object.entries(s.skipped).map(([reason, n]) => `${n} ${reason}`);
+    const limited = s.limited ? ` (limited to the first ${s.limit}; --limit shows more)` : "";
+    if (logger.isLevelEnabled("info")) {
+      process.stderr.write(
+        `winnow: wrote ${s.output}: ${s.documents} document${s.documents === 1 ? "" : "s"}${limited}, ` +
+          `${(s.bytesWritten / 1e6).toFixed(1)} MB, model ${s.model}${skipped.length > 0 ? `; skipped ${skipped.join(", ")}` : ""}\n`,
+      );
+    }
+  } catch (error) {
+    if (error instanceof InspectError) throw new CliError(EXIT_FOR_ERROR[error.kind], [error.message]);
+    throw error;
+  }
+}
