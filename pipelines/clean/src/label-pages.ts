@@ -97,9 +97,8 @@ function handSeeds(page: LabelledPage, file: BlockLabelFile | undefined): Int8Ar
 export function propagateDatasetLabels(data: Dataset, source: SeedSource, options: PropagationOptions = {}): PropagatedLabels {
   const dims = data.featureSet.size;
   const random = source.kind === "reveal" ? mulberry32(source.seed) : undefined;
-  if (source.kind === "reveal") {
-    const missing = data.pages.find((page) => page.gold.length === 0);
-    if (missing) throw new SeedSourceError(`--seeds reveal:F reveals alignment labels, which need gold text; page ${missing.id} has none`);
+  if (source.kind === "reveal" && data.pages.every((page) => page.gold.length === 0)) {
+    throw new SeedSourceError("--seeds reveal:F reveals alignment labels, which need gold text, and no page has any");
   }
   const labels: PageLabels[] = [];
   let pagesLabelled = 0, blocks = 0, seeds = 0;
@@ -111,7 +110,8 @@ export function propagateDatasetLabels(data: Dataset, source: SeedSource, option
     const pageSeeds =
       source.kind === "heuristic" ? heuristicSeeds(page.doc)
       : source.kind === "snippets" ? snippetSeeds(page)
-      : source.kind === "reveal" ? revealSeeds(aligned, source.fraction, random!)
+      // A page without gold text has no alignment labels to reveal: it gets no seed.
+      : source.kind === "reveal" ? (page.gold.length > 0 ? revealSeeds(aligned, source.fraction, random!) : new Int8Array(to - from).fill(-1))
       : handSeeds(page, source.files.get(page.id));
     const seeded = pageSeeds.reduce((n, s) => n + (s >= 0 ? 1 : 0), 0);
     if (seeded === 0) {
