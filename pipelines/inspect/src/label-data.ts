@@ -45,7 +45,8 @@ export async function loadLabelPages(paths: readonly string[], options: LoadLabe
   };
   for (const path of paths) {
     if (!existsSync(path)) throw new LabelDataError(`data not found (${path})`);
-    const more = isLabelledData(path) ? await addLabelledPages(path, add) : await addArchivePages(path, add);
+    const left = options.limit === undefined ? undefined : options.limit - pages.length;
+    const more = isLabelledData(path) ? await addLabelledPages(path, left, add) : await addArchivePages(path, add);
     if (!more) break;
   }
   if (pages.length === 0) throw new LabelDataError(`no pages with text to label (${paths.join(", ")})`);
@@ -59,9 +60,10 @@ function isLabelledData(path: string): boolean {
 
 type AddPage = (page: Omit<LabelPage, "blockTexts">) => boolean;
 
-async function addLabelledPages(path: string, add: AddPage): Promise<boolean> {
+/** `limit`: pages still wanted, so that a large WCXB directory is not read whole for a few. */
+async function addLabelledPages(path: string, limit: number | undefined, add: AddPage): Promise<boolean> {
   try {
-    for (const page of await loadLabelledPages(path)) {
+    for (const page of await loadLabelledPages(path, { limit })) {
       if (!add({ id: page.id, url: page.url, title: page.doc.title, doc: page.doc })) return false;
     }
     return true;
