@@ -18,6 +18,8 @@ export {
   type SeedSource, type LabelSummary, type PropagatedLabels,
 } from "./label-pages.js";
 export { readLabelDir, LabelFileError, type BlockLabelFile } from "@winnow/labels";
+export { trainPerHost, hostsWithPages, GENERAL_MODEL_FILE, type PerHostOptions, type HostModelResult } from "./per-host.js";
+export { HostRoutedClassifier, hostKey, readModelIndex, MODEL_INDEX, type ModelIndex } from "./host-models.js";
 export { evaluatePropagation, type PropagationReport } from "./propagation-eval.js";
 export { loadClassifier, modelProblem, type ModelSpec } from "./worker.js";
 export { DEFAULT_TEMPLATE_KEEP_SCORE, SITE_TEMPLATE_MODES, type SiteTemplateMode, type SiteTemplateRunOptions, type SiteTemplateSummary } from "./site-templates.js";

@@ -13,6 +13,8 @@ export interface PageInput {
   body: Uint8Array;
   /** charset from the HTTP header, "" when none. */
   headerCharset: string;
+  /** The record's URL, when it has one: per-host models are chosen by its host. */
+  url?: string;
 }
 
 /** What comes back: the document's kept blocks, or the reason there is none. */

@@ -69,7 +69,7 @@ export async function openInlineCleaner(model: ModelSpec): Promise<PageCleaner> 
     parallelism: 1,
     clean: (records, siteTemplates) =>
       cleanPagesSafely(
-        records.map((r) => ({ body: r.body, headerCharset: r.charset })),
+        records.map((r) => ({ body: r.body, headerCharset: r.charset, url: r.url })),
         classifier,
         siteTemplates,
       ),

@@ -5,6 +5,7 @@
  */
 import { workerData } from "node:worker_threads";
 import { heuristicClassifier, loadMlpClassifier, type BlockClassifier } from "@winnow/models";
+import { HostRoutedClassifier, cleanPagesByHost, isModelDirectory } from "./host-models.js";
 import { cleanPages, message, type PageInput, type PageOutput } from "./page.js";
 import { cleanParsedPages, fingerprintPages, type FingerprintedPage, type SiteTemplateBatch } from "./site-templates-page.js";
 
@@ -26,6 +27,8 @@ export interface CleanTask {
   ends: number[];
   /** charset from each page's HTTP header, "" when none. */
   charsets: string[];
+  /** Each page's URL ("" when none), for per-host models. */
+  urls?: string[];
   /** Pass two of --site-templates: the templates of the batch's hosts. */
   siteTemplates?: SiteTemplateBatch;
 }
@@ -34,7 +37,10 @@ export interface CleanTask {
 export type ClassifierDescription = { ok: true; name: string; threshold: number } | { ok: false; problem: string };
 
 export async function loadClassifier(model: ModelSpec): Promise<BlockClassifier> {
-  return model === "heuristic" ? heuristicClassifier() : loadMlpClassifier(model);
+  if (model === "heuristic") return heuristicClassifier();
+  // A folder made by `winnow train --per-host`: one model per host, each loaded by this function.
+  if (isModelDirectory(model)) return HostRoutedClassifier.open(model, loadClassifier);
+  return loadMlpClassifier(model);
 }
 
 /**
@@ -45,6 +51,10 @@ export async function cleanPagesSafely(
   pages: readonly PageInput[], classifier: BlockClassifier, siteTemplates?: SiteTemplateBatch,
 ): Promise<PageOutput[]> {
   try {
+    // Per-host models (site templates index the batch as a whole, so they keep the general model).
+    if (classifier instanceof HostRoutedClassifier && siteTemplates === undefined) {
+      return await cleanPagesByHost(pages, classifier, (group, model) => cleanPagesSafely(group, model));
+    }
     // Performance mode: pass one's parsed pages come instead of bytes.
     if (siteTemplates?.parsed !== undefined) return await cleanParsedPages({ ...siteTemplates, parsed: siteTemplates.parsed }, classifier);
     return await cleanPages(pages, classifier, siteTemplates);
@@ -65,20 +75,22 @@ export function failedPages(count: number, detail: string): PageOutput[] {
  * detach live data, and cloning one would copy its whole chunk. One copy into a buffer the
  * batch owns outright, then a transfer, is the least work.
  */
-export function packPages(pages: ReadonlyArray<{ body: Uint8Array; charset: string }>): CleanTask {
+export function packPages(pages: ReadonlyArray<{ body: Uint8Array; charset: string; url?: string }>): CleanTask {
   let total = 0;
   for (let i = 0; i < pages.length; i++) total += pages[i].body.byteLength;
   const bytes = new Uint8Array(total);
   const ends = new Array<number>(pages.length);
   const charsets = new Array<string>(pages.length);
+  const urls = new Array<string>(pages.length);
   let at = 0;
   for (let i = 0; i < pages.length; i++) {
     bytes.set(pages[i].body, at);
     at += pages[i].body.byteLength;
     ends[i] = at;
     charsets[i] = pages[i].charset;
+    urls[i] = pages[i].url ?? "";
   }
-  return { bytes: bytes.buffer, ends, charsets };
+  return { bytes: bytes.buffer, ends, charsets, urls };
 }
 
 export function unpackPages(task: CleanTask): PageInput[] {
@@ -86,7 +98,7 @@ export function unpackPages(task: CleanTask): PageInput[] {
   let start = 0;
   for (let i = 0; i < pages.length; i++) {
     const end = task.ends[i];
-    pages[i] = { body: new Uint8Array(task.bytes, start, end - start), headerCharset: task.charsets[i] };
+    pages[i] = { body: new Uint8Array(task.bytes, start, end - start), headerCharset: task.charsets[i], url: task.urls?.[i] };
     start = end;
   }
   return pages;

@@ -26,6 +26,7 @@ interface CleanFlags {
   output: string;
   format?: OutputFormat;
   model?: string;
+  models?: string;
   workers: number;
   batchSize: number;
   maxPageBytes: number;
@@ -101,6 +102,10 @@ export function registerClean(program: Command): void {
     )
     .option("--model <model>", '"heuristic", or an MLP model file made by winnow train (default: the model shipped with winnow, or the heuristic with a warning when it is not installed)')
     .addOption(
+      new Option("--models <dir>", "a folder made by winnow train --per-host: each page is scored by its host's model (host from the record's URL), others by the general model")
+        .conflicts("model"),
+    )
+    .addOption(
       new Option("--workers <n>", "worker threads cleaning pages; 0 cleans on the main thread")
         .argParser(parseCount(0))
         .default(availableParallelism(), `the number of CPUs, ${availableParallelism()} here`),
@@ -147,7 +152,7 @@ async function clean(inputs: string[], flags: CleanFlags): Promise<void> {
       inputs,
       output: flags.output,
       format: flags.format,
-      model: flags.model,
+      model: flags.models ?? flags.model,
       workers: flags.workers,
       batchSize: flags.batchSize,
       maxPageBytes: flags.maxPageBytes,

@@ -5,6 +5,7 @@
 import { Command, Option } from "commander";
 import { featureSetByName } from "@winnow/features";
 import { pagesWithLabelFiles, trainModel, type LabelledPage, type PageLabels } from "@winnow/pipeline";
+import { trainHosts } from "./train-per-host.js";
 import type { Logger } from "pino";
 import { CliError } from "../errors.js";
 import { EXIT } from "../exit-codes.js";
@@ -22,6 +23,8 @@ interface TrainFlags extends TrainingFlags {
   folds?: number;
   limit?: number;
   labels?: string;
+  perHost?: boolean;
+  minPages: number;
 }
 
 export function registerTrain(program: Command): void {
@@ -33,7 +36,7 @@ export function registerTrain(program: Command): void {
         "choose the keep threshold on held-out domains, and write an ONNX model file for winnow clean --model.",
     )
     .requiredOption("--data <path>", "labelled pages: a folder in the WCXB layout (html/, ground-truth/, metadata.json) or a JSONL file of {url, html, text}")
-    .requiredOption("-o, --output <file>", "the model file to write (.onnx)")
+    .requiredOption("-o, --output <path>", "the model file to write (.onnx); with --per-host, the folder for the models")
     .addOption(new Option("--model <kind>", "the kind of model to train").choices(["mlp"]).default("mlp"))
     .option("--folds <k>", "first cross-validate over K domain folds and print the figures", parseCount(2))
     .option("--limit <n>", "use only the first N pages", parseCount(1))
@@ -43,6 +46,14 @@ export function registerTrain(program: Command): void {
         "with gold text; pages without a file are skipped, null labels weigh nothing, and pages without gold text " +
         "choose the threshold against the text of their label-1 blocks",
     );
+  command
+    .option(
+      "--per-host",
+      "also train one MLP per host (from the pages' URLs) with at least --min-pages pages; writes general.onnx, " +
+        "one <host>.onnx each and models.json into the -o folder, for winnow clean --models (a host model's threshold " +
+        "is chosen on a page split of its own pages)",
+    )
+    .option("--min-pages <n>", "with --per-host: pages a host needs for a model of its own", parseCount(4), 20);
   featureSetOption(command);
   trainingOptions(command);
   command.action((flags: TrainFlags) => train(flags));
@@ -53,6 +64,7 @@ async function train(flags: TrainFlags): Promise<void> {
   const { pages, labels, skipped } = await pagesAndLabels(flags, logger);
   const featureSet = featureSetByName(flags.featureSet);
   const started = Date.now();
+  if (flags.perHost) return trainHosts({ output: flags.output, minPages: flags.minPages, folds: flags.folds, model: flags.model, ...trainingOptionsFrom(flags) }, pages, labels, featureSet, logger);
   logger.info(`training an MLP on ${featureSet.name} (${featureSet.size} features)${flags.folds ? `, after ${flags.folds}-fold cross-validation` : ""}`);
   const result = await trainModel({
     pages,
