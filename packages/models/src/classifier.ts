@@ -6,7 +6,9 @@
 import { featureSetByName, type FeatureSet } from "@winnow/features";
 import type { SegmentedDocument } from "@winnow/segment";
 import { heuristicScores } from "./heuristic.js";
+import { loadBiLstmClassifier } from "./bilstm/classifier.js";
 import { ModelMismatchError } from "./onnx/errors.js";
+import { decodeModelInfo, readModelBytes } from "./onnx/metadata.js";
 import { OnnxBlockScorer } from "./onnx/scorer.js";
 import type { ModelInfo } from "./types.js";
 
@@ -95,4 +97,17 @@ export async function loadMlpClassifier(path: string | Uint8Array, options: { na
     },
     close: () => scorer.close(),
   };
+}
+
+/**
+ * Loads any winnow model file, MLP or BiLSTM, as the kind its metadata names. Unknown kinds are
+ * refused with the kinds this build knows.
+ */
+export async function loadModelClassifier(path: string, options: { name?: string } = {}): Promise<BlockClassifier> {
+  // The metadata is read twice (here, then by the loader) so that errors keep naming the path.
+  const info = decodeModelInfo(await readModelBytes(path), path);
+  const name = options.name ?? path;
+  if (info.kind === "bilstm") return loadBiLstmClassifier(path, { name });
+  if (info.kind === "mlp") return loadMlpClassifier(path, { name });
+  throw new ModelMismatchError(`model "${name}" is of kind "${info.kind}", which this winnow cannot run (it runs mlp and bilstm)`);
 }

@@ -23,9 +23,9 @@ export { FEATURES_INPUT, SCORES_OUTPUT, BATCH_DIM } from "./onnx/contract.js";
 export * from "./onnx/graph.js";
 
 // Classifiers as the pipeline sees them, and the shipped default model.
-export { heuristicClassifier, loadMlpClassifier, FeatureBatch, splitScores, type BlockClassifier } from "./classifier.js";
+export { heuristicClassifier, loadMlpClassifier, loadModelClassifier, FeatureBatch, splitScores, type BlockClassifier } from "./classifier.js";
 export { heuristicScores } from "./heuristic.js";
-export { DEFAULT_MODEL_PATH, hasDefaultModel } from "./default-model.js";
+export { DEFAULT_MODEL_PATH, DEFAULT_BILSTM_PATH, hasDefaultModel, builtinModelPath } from "./default-model.js";
 
 // BiLSTM (BoilerNet): vocabulary, hand-written training, ONNX export and the classifier.
 export { buildVocabulary, BlockEncoder, forEachWord, forEachTag, vocabularySlots, VOCABULARY_DEFAULTS, type BlockVocabulary, type VocabularyOptions, type SparseBlocks } from "./bilstm/vocabulary.js";

@@ -124,7 +124,28 @@ export interface CrossValidationOptions extends MlpFitOptions {
 
 /** Train on K-1 domain folds, score the held-out one, K times. */
 export function crossValidateMlp(data: Dataset, options: CrossValidationOptions): EvaluationReport {
-  const k = options.folds;
+  return crossValidate(data, options.folds, `mlp ${data.featureSet.name}`, (train, test) => {
+    const fitted = fitMlp(data, train, options);
+    return { ...fitted, scores: scoreMlpPages(data, test, fitted.members) };
+  }, options.onFold);
+}
+
+/** What one fold of a cross-validation returns: the held-out pages' scores and its threshold. */
+export interface FoldResult {
+  scores: ArrayLike<number>[];
+  threshold: number;
+  validationF1: number;
+}
+
+/**
+ * K-fold cross-validation with folds split by domain, for any model kind: `fitFold` trains on
+ * the `train` pages and scores the `test` pages, which it must not have seen.
+ */
+export function crossValidate(
+  data: Dataset, k: number, method: string,
+  fitFold: (train: number[], test: number[], fold: number) => FoldResult,
+  onFold?: (fold: number, folds: number, validationF1: number) => void,
+): EvaluationReport {
   const fold = domainFolds(data.pages.map((p) => ({ id: p.id, domain: p.domain })), k, 1);
   const pages: PageScore[] = [];
   const counts = emptyCounts();
@@ -133,15 +154,14 @@ export function crossValidateMlp(data: Dataset, options: CrossValidationOptions)
     const train: number[] = [];
     const test: number[] = [];
     fold.forEach((g, p) => (g === f ? test : train).push(p));
-    const fitted = fitMlp(data, train, options);
+    const fitted = fitFold(train, test, f);
     thresholds.push(fitted.threshold);
-    const scores = scoreMlpPages(data, test, fitted.members);
     test.forEach((p, i) => {
-      pages.push(scorePage(data.pages[p], scores[i], fitted.threshold, f));
-      countBlocks(counts, pageLabels(data, p), scores[i], fitted.threshold);
+      pages.push(scorePage(data.pages[p], fitted.scores[i], fitted.threshold, f));
+      countBlocks(counts, pageLabels(data, p), fitted.scores[i], fitted.threshold);
     });
-    options.onFold?.(f, k, fitted.validationF1);
+    onFold?.(f, k, fitted.validationF1);
   }
   pages.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  return report(`mlp ${data.featureSet.name}`, k, pages, counts, thresholds);
+  return report(method, k, pages, counts, thresholds);
 }

@@ -4,7 +4,7 @@ export {
   fitMlp, scoreMlpPages, DEFAULT_BLOCK_WEIGHTING, DEFAULT_ENSEMBLE, WINNOW_MLP_DEFAULTS, type FittedMlp, type MlpFitOptions, type BlockWeighting,
 } from "./training.js";
 export {
-  evaluateClassifier, evaluateAllText, crossValidateMlp,
+  evaluateClassifier, evaluateAllText, crossValidateMlp, crossValidate, type FoldResult,
   type EvaluationReport, type PageScore, type BlockCounts, type CrossValidationOptions,
 } from "./evaluate.js";
 export * from "./run.js";
@@ -22,4 +22,6 @@ export { trainPerHost, hostsWithPages, GENERAL_MODEL_FILE, type PerHostOptions, 
 export { HostRoutedClassifier, hostKey, readModelIndex, MODEL_INDEX, type ModelIndex } from "./host-models.js";
 export { evaluatePropagation, type PropagationReport } from "./propagation-eval.js";
 export { loadClassifier, modelProblem, type ModelSpec } from "./worker.js";
+export { fitBiLstm, scoreBiLstmPages, BILSTM_DEFAULTS, type BiLstmFitOptions, type BiLstmInput, type FittedBiLstm } from "./bilstm-training.js";
+export { crossValidateBiLstm, trainBiLstmModel, type TrainBiLstmModelOptions, type TrainBiLstmModelResult } from "./train-bilstm-model.js";
 export { DEFAULT_TEMPLATE_KEEP_SCORE, SITE_TEMPLATE_MODES, type SiteTemplateMode, type SiteTemplateRunOptions, type SiteTemplateSummary } from "./site-templates.js";

@@ -4,12 +4,12 @@
  * produce the same output.
  */
 import { workerData } from "node:worker_threads";
-import { heuristicClassifier, loadMlpClassifier, type BlockClassifier } from "@winnow/models";
+import { builtinModelPath, heuristicClassifier, loadModelClassifier, type BlockClassifier } from "@winnow/models";
 import { HostRoutedClassifier, cleanPagesByHost, isModelDirectory } from "./host-models.js";
 import { cleanPages, message, type PageInput, type PageOutput } from "./page.js";
 import { cleanParsedPages, fingerprintPages, type FingerprintedPage, type SiteTemplateBatch } from "./site-templates-page.js";
 
-/** "heuristic", or the path of an MLP model file. */
+/** "heuristic", a shipped model ("mlp", "bilstm"), or the path of a model file made by winnow train. */
 export type ModelSpec = string;
 
 /** What the pool's threads are started with (piscina's workerData). */
@@ -40,7 +40,8 @@ export async function loadClassifier(model: ModelSpec): Promise<BlockClassifier>
   if (model === "heuristic") return heuristicClassifier();
   // A folder made by `winnow train --per-host`: one model per host, each loaded by this function.
   if (isModelDirectory(model)) return HostRoutedClassifier.open(model, loadClassifier);
-  return loadMlpClassifier(model);
+  const builtin = builtinModelPath(model);
+  return loadModelClassifier(builtin ?? model, { name: builtin ? model : undefined });
 }
 
 /**

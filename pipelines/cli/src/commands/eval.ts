@@ -7,14 +7,16 @@ import { writeFile } from "node:fs/promises";
 import { Command, Option } from "commander";
 import { fingerprint } from "@winnow/evaluation";
 import { featureSetByName, TEXREX37 } from "@winnow/features";
-import { DEFAULT_MODEL_PATH, heuristicClassifier, loadMlpClassifier, type BlockClassifier } from "@winnow/models";
+import { heuristicClassifier, type BlockClassifier } from "@winnow/models";
 import {
   LABEL_THRESHOLD,
   buildDataset,
+  crossValidateBiLstm,
   crossValidateMlp,
   evaluateAllText,
   evaluateClassifier,
   labelsFromFiles,
+  loadClassifier as loadModel,
   propagateDatasetLabels,
   withTrainingLabels,
   type Dataset,
@@ -25,12 +27,13 @@ import { CliError } from "../errors.js";
 import type { Logger } from "pino";
 import { createLogger } from "../logger.js";
 import { parseCount } from "../parse.js";
+import { bilstmOptions, bilstmOptionsFrom, type BiLstmFlags } from "./bilstm-options.js";
 import {
   SEEDS_HELP, featureSetOption, loadPagesOrFail, orUsageError, readLabelDirOrFail, seedSourceOrFail, trainingOptions, trainingOptionsFrom,
   type TrainingFlags,
 } from "./shared.js";
 
-interface EvalFlags extends TrainingFlags {
+interface EvalFlags extends TrainingFlags, BiLstmFlags {
   data: string;
   model?: string;
   folds?: number;
@@ -51,8 +54,8 @@ export function registerEval(program: Command): void {
         "--model is scored. The 'all text' line (keep every block) is always shown as the floor.",
     )
     .requiredOption("--data <path>", "labelled pages: a folder in the WCXB layout (html/, ground-truth/, metadata.json) or a JSONL file of {url, html, text}")
-    .option("--model <model>", '"heuristic", "all-text", or an MLP model file (default: the shipped model; ignored with --folds)')
-    .option("--folds <k>", "cross-validate a freshly trained MLP over K domain folds", parseCount(2))
+    .option("--model <model>", 'without --folds: "heuristic", "all-text", "mlp" or "bilstm" (the shipped models), or a model file (default: mlp); with --folds: the kind to train, "mlp" (default) or "bilstm"')
+    .option("--folds <k>", "cross-validate a freshly trained MLP (or BiLSTM, with --model bilstm) over K domain folds", parseCount(2))
     .option("--json <file>", "also write the per-page results and summaries as JSON")
     .option("--limit <n>", "use only the first N pages (for a quick look)", parseCount(1))
     .addOption(
@@ -62,6 +65,7 @@ export function registerEval(program: Command): void {
     .option("--seeds <source>", `with --folds: train on labels propagated from these seeds (--seed also draws reveal:F); ${SEEDS_HELP}`);
   featureSetOption(command);
   trainingOptions(command);
+  bilstmOptions(command);
   command.action((flags: EvalFlags) => evaluate(flags));
 }
 
@@ -78,27 +82,32 @@ async function evaluate(flags: EvalFlags): Promise<void> {
     const featureSet = featureSetByName(flags.featureSet);
     const data = await withLabelSource(buildDataset(pages, featureSet), flags, logger);
     reports.push(evaluateAllText(data));
-    logger.info(`cross-validating the MLP (${featureSet.name}) over ${flags.folds} domain folds of ${pages.length} pages`);
+    const kind = flags.model ?? "mlp";
+    if (kind !== "mlp" && kind !== "bilstm") throw new CliError(EXIT.usage, [`with --folds, --model must be mlp or bilstm, not "${kind}"`]);
+    logger.info(`cross-validating the ${kind === "mlp" ? `MLP (${featureSet.name})` : "BiLSTM"} over ${flags.folds} domain folds of ${pages.length} pages`);
     const started = Date.now();
-    const cv = crossValidateMlp(data, {
-      ...trainingOptionsFrom(flags),
-      folds: flags.folds,
-      onFold: (f, k) => logger.info(`fold ${f + 1}/${k} done (${((Date.now() - started) / 1000).toFixed(0)} s)`),
-    });
+    const onFold = (f: number, k: number): void => logger.info(`fold ${f + 1}/${k} done (${((Date.now() - started) / 1000).toFixed(0)} s)`);
+    const cv = kind === "bilstm"
+      ? crossValidateBiLstm(data, { ...bilstmOptionsFrom(flags), folds: flags.folds, onFold })
+      : crossValidateMlp(data, { ...trainingOptionsFrom(flags), folds: flags.folds, onFold });
     const labelSource = flags.seeds ?? (flags.labels !== undefined ? "label files" : undefined);
     reports.push(labelSource === undefined ? cv : { ...cv, method: `mlp on ${labelSource}` });
   } else {
     const classifier = await loadClassifier(flags.model);
     try {
       // Without a model only the labels are read; the cheapest feature set fills the rows.
-      const featureSet = classifier.info ? featureSetByName(classifier.info.featureSet) : TEXREX37;
+      const featureSet = classifier.info && classifier.info.inputSize > 0 ? featureSetByName(classifier.info.featureSet) : TEXREX37;
       const data = buildDataset(pages, featureSet);
       reports.push(evaluateAllText(data));
       if (flags.model !== "all-text") reports.push(await evaluateClassifier(data, classifier));
       if (classifier.info) {
         const ids = pages.map((p) => p.id);
-        const own = fingerprint(ids, `labels:align>=${LABEL_THRESHOLD};features:${featureSet.name}@${featureSet.version}`);
-        trainedOnThese = own === classifier.info.trainingFingerprint;
+        const rule = `labels:align>=${LABEL_THRESHOLD}`;
+        const input = (JSON.parse(classifier.info.notes || "{}") as { input?: string }).input;
+        const extra = classifier.info.kind === "bilstm"
+          ? `${rule};bilstm:${input}@${classifier.info.inputSize > 0 ? `${featureSet.name}@${featureSet.version}` : "none"}`
+          : `${rule};features:${featureSet.name}@${featureSet.version}`;
+        trainedOnThese = fingerprint(ids, extra) === classifier.info.trainingFingerprint;
       }
     } finally {
       await classifier.close();
@@ -143,11 +152,10 @@ async function withLabelSource(data: Dataset, flags: EvalFlags, logger: Logger):
 
 async function loadClassifier(model: string | undefined): Promise<BlockClassifier> {
   if (model === "heuristic" || model === "all-text") return heuristicClassifier();
-  const path = model ?? DEFAULT_MODEL_PATH;
   try {
-    return await loadMlpClassifier(path);
+    return await loadModel(model ?? "mlp");
   } catch (error) {
-    throw new CliError(EXIT.usage, [`${(error as Error).message}`]);
+    throw new CliError(EXIT.usage, [(error as Error).message]);
   }
 }
 

@@ -34,8 +34,8 @@ export function featureSetOption(command: Command): void {
 
 export function trainingOptions(command: Command): void {
   command
-    .option("--hidden <n>", "hidden units of the MLP (default: 18, the paper's rule)", parseCount(1))
-    .option("--epochs <n>", "training epochs (default: 12 for adam, 150 for rprop)", parseCount(1))
+    .option("--hidden <n>", "hidden units of the MLP (default: 18, the paper's rule), or per direction of the BiLSTM, which also sets its projection width (default: 32)", parseCount(1))
+    .option("--epochs <n>", "training epochs (default: 12 for adam, 150 for rprop, 8 for the BiLSTM, which keeps its best epoch)", parseCount(1))
     .addOption(new Option("--optimizer <name>", "adam (mini-batch) or rprop (full batch, as in the texrex paper)").choices(["adam", "rprop"]))
     .option("--seed <n>", "random seed; the same seed and data give the same model (default: 1)", parseCount(0))
     .option("--ensemble <k>", "train K MLPs with seeds seed..seed+K-1 and average their scores, exported as one ONNX graph (default: 3)", parseCount(1));

@@ -4,22 +4,23 @@
  */
 import { Command, Option } from "commander";
 import { featureSetByName } from "@winnow/features";
-import { pagesWithLabelFiles, trainModel, type LabelledPage, type PageLabels } from "@winnow/pipeline";
+import { pagesWithLabelFiles, trainBiLstmModel, trainModel, type LabelledPage, type PageLabels } from "@winnow/pipeline";
 import { trainHosts } from "./train-per-host.js";
 import type { Logger } from "pino";
 import { CliError } from "../errors.js";
 import { EXIT } from "../exit-codes.js";
 import { createLogger } from "../logger.js";
 import { parseCount } from "../parse.js";
+import { bilstmOptions, bilstmOptionsFrom, type BiLstmFlags } from "./bilstm-options.js";
 import { formatReports } from "./eval.js";
 import {
   featureSetOption, loadPagesOrFail, orUsageError, readLabelDirOrFail, trainingOptions, trainingOptionsFrom, type TrainingFlags,
 } from "./shared.js";
 
-interface TrainFlags extends TrainingFlags {
+interface TrainFlags extends TrainingFlags, BiLstmFlags {
   data: string;
   output: string;
-  model: "mlp";
+  model: "mlp" | "bilstm";
   folds?: number;
   limit?: number;
   labels?: string;
@@ -37,7 +38,7 @@ export function registerTrain(program: Command): void {
     )
     .requiredOption("--data <path>", "labelled pages: a folder in the WCXB layout (html/, ground-truth/, metadata.json) or a JSONL file of {url, html, text}")
     .requiredOption("-o, --output <path>", "the model file to write (.onnx); with --per-host, the folder for the models")
-    .addOption(new Option("--model <kind>", "the kind of model to train").choices(["mlp"]).default("mlp"))
+    .addOption(new Option("--model <kind>", "the kind of model to train: mlp (block features, the default) or bilstm (a sequence model over the page's blocks, slower and more accurate)").choices(["mlp", "bilstm"]).default("mlp"))
     .option("--folds <k>", "first cross-validate over K domain folds and print the figures", parseCount(2))
     .option("--limit <n>", "use only the first N pages", parseCount(1))
     .option(
@@ -56,7 +57,8 @@ export function registerTrain(program: Command): void {
     .option("--min-pages <n>", "with --per-host: pages a host needs for a model of its own", parseCount(4), 20);
   featureSetOption(command);
   trainingOptions(command);
-  command.action((flags: TrainFlags) => train(flags));
+  bilstmOptions(command);
+  command.action((flags: TrainFlags) => (flags.model === "bilstm" ? trainBiLstm(flags) : train(flags)));
 }
 
 async function train(flags: TrainFlags): Promise<void> {
@@ -82,6 +84,33 @@ async function train(flags: TrainFlags): Promise<void> {
       `${result.trainPages} pages, ${result.blocks} blocks${labels ? `, labels from ${flags.labels}; ${skipped} pages without a label file skipped` : ""}), ` +
       `fingerprint ${result.info.trainingFingerprint}, ` +
       `${((Date.now() - started) / 1000).toFixed(0)} s\n`,
+  );
+}
+
+async function trainBiLstm(flags: TrainFlags): Promise<void> {
+  const logger = createLogger("info");
+  const { pages, labels, skipped } = await pagesAndLabels(flags, logger);
+  const featureSet = featureSetByName(flags.featureSet);
+  const started = Date.now();
+  const options = bilstmOptionsFrom(flags);
+  logger.info(`training a BiLSTM on ${options.input ?? "its default input"}${flags.folds ? `, after ${flags.folds}-fold cross-validation` : ""}`);
+  const result = await trainBiLstmModel({
+    ...options,
+    pages,
+    featureSet,
+    output: flags.output,
+    folds: flags.folds,
+    labels,
+    onEpoch: (epoch, loss, f1) => logger.info(`epoch ${epoch}: loss ${loss.toFixed(4)}, validation word F1 ${f1.toFixed(3)}`),
+    onFold: (f, k) => logger.info(`fold ${f + 1}/${k} done (${((Date.now() - started) / 1000).toFixed(0)} s)`),
+  });
+  if (result.crossValidation) process.stdout.write(formatReports([result.crossValidation], pages.length) + "\n");
+  const notes = JSON.parse(result.info.notes) as { input: string; hidden: number; layers: number };
+  process.stdout.write(
+    `wrote ${flags.output}: bilstm (${notes.input}, ${notes.layers} x ${notes.hidden} units), threshold ${result.info.threshold.toFixed(2)} ` +
+      `(validation F1 ${result.validationF1.toFixed(3)} on ${result.validationPages} held-out pages at epoch ${result.bestEpoch}; trained on ` +
+      `${result.trainPages} pages, ${result.blocks} blocks${labels ? `, labels from ${flags.labels}; ${skipped} pages without a label file skipped` : ""}), ` +
+      `fingerprint ${result.info.trainingFingerprint}, ${((Date.now() - started) / 1000).toFixed(0)} s\n`,
   );
 }
 

@@ -1,0 +1,28 @@
+// Flags of `winnow train --model bilstm` and `winnow eval --model bilstm --folds K`.
+import { Command, Option } from "commander";
+import { BILSTM_DEFAULTS, type BiLstmFitOptions, type BiLstmInput } from "@winnow/pipeline";
+import { parseCount } from "../parse.js";
+
+export interface BiLstmFlags {
+  input?: BiLstmInput;
+  layers?: number;
+  hidden?: number;
+  epochs?: number;
+  seed?: number;
+}
+
+/** Adds the BiLSTM-only flags; --hidden, --epochs and --seed are shared with the MLP. */
+export function bilstmOptions(command: Command): void {
+  command
+    .addOption(
+      new Option("--input <kind>", "what the BiLSTM reads per block: tags-words (BoilerNet: ancestor tags and words) or tags-words-features (also the --feature-set values)")
+        .choices(["tags-words", "tags-words-features"])
+        .default(BILSTM_DEFAULTS.input),
+    )
+    .option("--layers <n>", `stacked bidirectional LSTM layers of the BiLSTM (default: ${BILSTM_DEFAULTS.layers})`, parseCount(1));
+}
+
+/** The flags as fitBiLstm's options; --hidden sets both the projection width and the LSTM units. */
+export function bilstmOptionsFrom(flags: BiLstmFlags): BiLstmFitOptions {
+  return { input: flags.input, layers: flags.layers, hiddenSize: flags.hidden, projectionSize: flags.hidden, epochs: flags.epochs, seed: flags.seed };
+}
