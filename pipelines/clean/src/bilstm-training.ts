@@ -34,9 +34,11 @@ export interface BiLstmFitOptions {
 }
 
 /** The compact default: small enough for CPU speed, as the issue asks (the paper uses 256/256/2). */
-export const BILSTM_DEFAULTS = {
+export const BILSTM_DEFAULTS: Readonly<Required<Pick<BiLstmFitOptions, DefaultedOption>>> = {
   input: "tags-words-features", projectionSize: 32, hiddenSize: 32, layers: 1, epochs: 8, learningRate: 0.003, dropout: 0.5,
-} as const satisfies BiLstmFitOptions;
+};
+
+type DefaultedOption = "input" | "projectionSize" | "hiddenSize" | "layers" | "epochs" | "learningRate" | "dropout";
 
 export interface FittedBiLstm {
   model: BiLstmModel;
@@ -46,6 +48,13 @@ export interface FittedBiLstm {
   bestEpoch: number;
   trainPages: number;
   validationPages: number;
+}
+
+/** Options with every unset (or undefined) one at its default: flags pass undefined for "not given". */
+export function withDefaults(options: BiLstmFitOptions): BiLstmFitOptions & Required<Pick<BiLstmFitOptions, DefaultedOption>> {
+  const out: Record<string, unknown> = { ...BILSTM_DEFAULTS };
+  for (const [key, value] of Object.entries(options)) if (value !== undefined) out[key] = value;
+  return out as unknown as BiLstmFitOptions & Required<Pick<BiLstmFitOptions, DefaultedOption>>;
 }
 
 /** Builds the per-page sequences of a model's inputs for the listed pages. */
@@ -60,7 +69,7 @@ function sequencesOf(data: Dataset, pageIndexes: readonly number[], model: Omit<
 }
 
 export function fitBiLstm(data: Dataset, pageIndexes: readonly number[], options: BiLstmFitOptions = {}): FittedBiLstm {
-  const o = { ...BILSTM_DEFAULTS, ...options };
+  const o = withDefaults(options);
   const { train, validation } = splitValidation(data, pageIndexes);
   const vocabulary = buildVocabulary(train.map((p) => data.pages[p].doc), o.vocabulary);
   const subset = selectPages(data, train);

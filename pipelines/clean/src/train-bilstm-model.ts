@@ -6,7 +6,7 @@ import { rename, writeFile } from "node:fs/promises";
 import { fingerprint } from "@winnow/evaluation";
 import type { FeatureSet } from "@winnow/features";
 import { biLstmToOnnx, type ModelInfo } from "@winnow/models";
-import { BILSTM_DEFAULTS, fitBiLstm, scoreBiLstmPages, type BiLstmFitOptions } from "./bilstm-training.js";
+import { BILSTM_DEFAULTS, fitBiLstm, scoreBiLstmPages, withDefaults, type BiLstmFitOptions } from "./bilstm-training.js";
 import type { Dataset, LabelledPage } from "./dataset.js";
 import { crossValidate, type EvaluationReport } from "./evaluate.js";
 import { labelRule, trainingDataset } from "./train-model.js";
@@ -53,7 +53,7 @@ export async function trainBiLstmModel(options: TrainBiLstmModelOptions): Promis
   const { shape } = fitted.model.layout;
   const usesFeatures = shape.featureSize > 0;
   const cv = crossValidation?.summary.overall;
-  const o = { ...BILSTM_DEFAULTS, ...options };
+  const o = withDefaults(options);
   const info: ModelInfo = {
     kind: "bilstm",
     featureSet: usesFeatures ? featureSet.name : "none",

@@ -101,7 +101,9 @@ function windows(pages: readonly TrainingSequence[], size: number, featureSize: 
 }
 
 export function trainBiLstm(pages: readonly TrainingSequence[], shape: BiLstmShape, options: BiLstmTrainOptions = {}): TrainedBiLstm {
-  const o = { ...BILSTM_TRAIN_DEFAULTS, ...options };
+  const o: Required<Omit<BiLstmTrainOptions, "onEpoch">> = { ...BILSTM_TRAIN_DEFAULTS };
+  // Spread would let an explicit undefined override a default.
+  for (const key of Object.keys(o) as Array<keyof typeof o>) if (options[key] !== undefined) o[key] = options[key]!;
   const layout = biLstmLayout(shape);
   const params = initialParameters(layout, o.seed);
   const grad = new Float64Array(layout.size);

@@ -1,0 +1,58 @@
+// winnow train/eval/clean --model bilstm as users run them (build first: `npx tsc -b`).
+import { spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const BIN = fileURLToPath(new URL("../bin/winnow.js", import.meta.url));
+const SAMPLE = fileURLToPath(new URL("../../../fixtures/wcxb-sample", import.meta.url));
+const SAMPLE_WARC = fileURLToPath(new URL("../../../fixtures/sample.warc.gz", import.meta.url));
+const QUICK = ["--epochs", "2", "--hidden", "6"];
+
+function winnow(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: dir, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d: Buffer) => (stdout += d));
+    child.stderr.on("data", (d: Buffer) => (stderr += d));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+let dir: string;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), "winnow-bilstm-cli-"));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe("winnow with a BiLSTM", () => {
+  it("trains one, then cleans an archive with the file it wrote", async () => {
+    const train = await winnow(["train", "--model", "bilstm", "--data", SAMPLE, "-o", "b.onnx", ...QUICK, "--input", "tags-words"]);
+    expect(train.code).toBe(0);
+    expect(train.stdout).toMatch(/^wrote b\.onnx: bilstm \(tags-words, 1 x 6 units\), threshold 0\.\d\d \(validation F1 0\.\d+ on \d+ held-out pages at epoch [12]; trained on \d+ pages/);
+
+    const clean = await winnow(["clean", SAMPLE_WARC, "-o", "out.jsonl", "--model", "b.onnx", "--workers", "1"]);
+    expect(clean.code).toBe(0);
+    const docs = readFileSync(join(dir, "out.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l) as { text: string; blocks_total: number });
+    expect(docs.length).toBe(14);
+    expect(docs.every((d) => d.blocks_total > 0)).toBe(true);
+  });
+
+  it("cross-validates one by domain with eval --model bilstm --folds", async () => {
+    const r = await winnow(["eval", "--data", SAMPLE, "--model", "bilstm", "--folds", "2", "--epochs", "1", "--hidden", "4"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/cross-validated, 2 domain folds/);
+    expect(r.stdout).toMatch(/^bilstm tags-words-features\s+0\.\d{3}/m);
+    expect(r.stdout).toMatch(/^all text\s+0\.\d{3}/m);
+  });
+
+  it("refuses other kinds with --folds, in one line", async () => {
+    const r = await winnow(["eval", "--data", SAMPLE, "--model", "heuristic", "--folds", "2"]);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim().split("\n").filter((l) => !l.startsWith("{"))).toEqual(['winnow: with --folds, --model must be mlp or bilstm, not "heuristic"']);
+  });
+});
