@@ -12,12 +12,12 @@
  *
  * Without --input/--subset-input the WARCs are generated from the WCXB dev pages.
  */
-import { writeFileSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { basename, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import {
-  BENCH_DIR, QUICK_PAGES, SUBSET_PAGES, benchModel, busyWarning, ensureWarc, fmt, machineInfo, parseFlags, parseList,
+  BENCH_DIR, QUICK_PAGES, SUBSET_PAGES, benchModel, busyWarning, ensureWarc, fmt, importBuilt, machineInfo, parseFlags, parseList,
   runChild, table, warcStats,
 } from "./lib/common.js";
 
@@ -29,6 +29,7 @@ const LABELS = {
   readability: "Readability.js (linkedom)",
   heuristic: "winnow heuristic",
   mlp: "winnow MLP",
+  bilstm: "winnow BiLSTM",
 };
 
 /** Memory bound from the issue: 150 MB plus 60 MB per worker thread. */
@@ -55,7 +56,8 @@ async function singleThreaded(label, input, methods, model, runs, log) {
   const rows = {};
   for (const m of methods) {
     log(`  ${label}: ${LABELS[m]} ...`);
-    rows[m] = await measure(m, input, stats, { runs, model: m === "mlp" ? model : undefined, workers: m === "heuristic" || m === "mlp" ? 0 : undefined });
+    const winnow = m === "heuristic" || m === "mlp" || m === "bilstm";
+    rows[m] = await measure(m, input, stats, { runs, model: m === "mlp" ? model : undefined, workers: winnow ? 0 : undefined });
   }
   const floor = rows.parse?.docsPerCpuSecond;
   const headers = ["method", "docs/s", "MB/s", "docs/CPU-s", "peak RSS MB", "× floor (docs/CPU-s)", "× Readability (docs/CPU-s)"];
@@ -131,7 +133,10 @@ export async function endToEnd(options = {}, log = console.error) {
 
   if (options.single !== false) {
     log("end to end, single-threaded:");
-    const subset = await singleThreaded("subset", subsetInput, ["read", "parse", "readability", "heuristic", "mlp"], model.path, runs, log);
+    // The shipped BiLSTM is measured beside the MLP when this build has it.
+    const { DEFAULT_BILSTM_PATH } = await importBuilt("@winnow/models");
+    const methods = ["read", "parse", "readability", "heuristic", "mlp", ...(existsSync(DEFAULT_BILSTM_PATH) ? ["bilstm"] : [])];
+    const subset = await singleThreaded("subset", subsetInput, methods, model.path, runs, log);
     out.subset = subset;
     md.push(`### Single-threaded, the ${subset.stats.records}-page subset (all methods, Readability included)\n\n${subset.markdown}`);
     const mlp = subset.rows.mlp;

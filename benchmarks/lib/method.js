@@ -4,7 +4,7 @@
  * method alone): read the WARC, decode each HTML record, run the method, write what it yields.
  * Prints one JSON line with the figures.
  *
- *   node benchmarks/lib/method.js --method read|parse|readability|heuristic|mlp --input WARC
+ *   node benchmarks/lib/method.js --method read|parse|readability|heuristic|mlp|bilstm --input WARC
  *        [--passes K] [--workers N] [--model PATH] [--batch-size N] [--unordered] [--sample-rss MS]
  *
  * Every method goes through the same reader and decoder (@winnow/archive), so the differences
@@ -175,10 +175,11 @@ try {
       await out.close();
       return { ...counts, documents, detail: `failures ${failures}` };
     });
-  } else if (method === "heuristic" || method === "mlp") {
+  } else if (method === "heuristic" || method === "mlp" || method === "bilstm") {
     const { runClean } = await import("@winnow/pipeline");
     const main0 = mainThreadCpu();
-    const model = method === "heuristic" ? "heuristic" : flags.model;
+    // bilstm without --model runs the shipped BiLSTM, by its built-in name.
+    const model = method === "heuristic" ? "heuristic" : method === "bilstm" ? (flags.model ?? "bilstm") : flags.model;
     if (!model) throw new Error("--method mlp needs --model PATH");
     const workers = Number(flags.workers ?? 0);
     const summary = await runClean({

@@ -1,26 +1,17 @@
 // winnow train/eval/clean --model bilstm as users run them (build first: `npx tsc -b`).
-import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runWinnow, type WinnowResult } from "../test/run-winnow.js";
 
-const BIN = fileURLToPath(new URL("../bin/winnow.js", import.meta.url));
 const SAMPLE = fileURLToPath(new URL("../../../fixtures/wcxb-sample", import.meta.url));
 const SAMPLE_WARC = fileURLToPath(new URL("../../../fixtures/sample.warc.gz", import.meta.url));
 const QUICK = ["--epochs", "2", "--hidden", "6"];
 
-function winnow(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: dir, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d: Buffer) => (stdout += d));
-    child.stderr.on("data", (d: Buffer) => (stderr += d));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
+function winnow(args: string[]): Promise<WinnowResult> {
+  return runWinnow(args, dir);
 }
 
 let dir: string;

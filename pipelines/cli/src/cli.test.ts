@@ -1,33 +1,18 @@
 // The winnow executable as users run it (build first: `npx tsc -b`).
-import { spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runWinnow, type WinnowResult } from "../test/run-winnow.js";
 import { parseByteSize, parseCount } from "./parse.js";
 
-const BIN = fileURLToPath(new URL("../bin/winnow.js", import.meta.url));
 const WARC = fileURLToPath(new URL("../../../fixtures/warc/", import.meta.url));
 
-interface Result {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
 
-function winnow(args: string[], feed?: (child: ReturnType<typeof spawn>) => void): Promise<Result> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: dir, stdio: ["pipe", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d: Buffer) => (stdout += d));
-    child.stderr.on("data", (d: Buffer) => (stderr += d));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-    if (feed) feed(child);
-    else child.stdin.end();
-  });
+function winnow(args: string[], feed?: (child: ChildProcess) => void): Promise<WinnowResult> {
+  return runWinnow(args, dir, feed);
 }
 
 /** Lines of stderr that are not pino's JSON log records. */

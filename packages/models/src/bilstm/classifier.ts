@@ -10,7 +10,7 @@ import { FEATURES_INPUT, SCORES_OUTPUT } from "../onnx/contract.js";
 import { ModelLoadError, ModelMismatchError } from "../onnx/errors.js";
 import { decodeModelMetadata } from "../onnx/graph.js";
 import { IN_MEMORY_SOURCE, modelInfoFromMetadata, readModelBytes } from "../onnx/metadata.js";
-import { loadRuntime } from "../onnx/scorer.js";
+import { createSession, loadRuntime } from "../onnx/scorer.js";
 import { BILSTM_METADATA_KEY, TOKENS_INPUT, type BiLstmMetadata } from "./export.js";
 import { BlockEncoder } from "./vocabulary.js";
 
@@ -57,17 +57,7 @@ export async function loadBiLstmClassifier(path: string | Uint8Array, options: {
   if (encoder && encoder.slots !== shape.tokenSlots) throw new ModelLoadError(source, "its vocabulary does not match its token input");
 
   const ort = await loadRuntime();
-  let session: Ort.InferenceSession;
-  try {
-    session = await ort.InferenceSession.create(bytes, {
-      intraOpNumThreads: options.intraOpThreads ?? 1,
-      interOpNumThreads: 1,
-      graphOptimizationLevel: "all",
-      executionMode: "sequential",
-    });
-  } catch (cause) {
-    throw new ModelLoadError(source, `onnxruntime rejected it: ${(cause as Error)?.message ?? String(cause)}`, { cause });
-  }
+  const session = await createSession(ort, bytes, source, options.intraOpThreads);
   let tokens = new Float32Array(0);
   let features = new Float32Array(0);
   const scoreOne = async (doc: SegmentedDocument): Promise<Float32Array> => {

@@ -6,6 +6,23 @@ import type * as Ort from "onnxruntime-node";
  */
 let runtime: Promise<typeof Ort> | undefined;
 export const loadRuntime = (): Promise<typeof Ort> => (runtime ??= import("onnxruntime-node"));
+
+/**
+ * An inference session as winnow runs every model: one intra-op thread by default (winnow
+ * parallelises across documents), sequential execution, all graph optimisations.
+ */
+export async function createSession(ort: typeof Ort, bytes: Uint8Array, source: string, intraOpThreads = 1): Promise<Ort.InferenceSession> {
+  try {
+    return await ort.InferenceSession.create(bytes, {
+      intraOpNumThreads: intraOpThreads,
+      interOpNumThreads: 1,
+      graphOptimizationLevel: "all",
+      executionMode: "sequential",
+    });
+  } catch (cause) {
+    throw new ModelLoadError(source, `onnxruntime rejected it: ${(cause as Error)?.message ?? String(cause)}`, { cause });
+  }
+}
 import type { ModelInfo } from "../types.js";
 import { FEATURES_INPUT, SCORES_OUTPUT } from "./contract.js";
 import { ModelLoadError, ModelMismatchError } from "./errors.js";
@@ -48,17 +65,7 @@ export class OnnxBlockScorer {
     if (options.expect) checkExpected(name, info, options.expect);
 
     const ort = await loadRuntime();
-    let session: Ort.InferenceSession;
-    try {
-      session = await ort.InferenceSession.create(bytes, {
-        intraOpNumThreads: options.intraOpThreads ?? 1,
-        interOpNumThreads: 1,
-        graphOptimizationLevel: "all",
-        executionMode: "sequential",
-      });
-    } catch (cause) {
-      throw new ModelLoadError(name, `onnxruntime rejected it: ${(cause as Error)?.message ?? String(cause)}`, { cause });
-    }
+    const session = await createSession(ort, bytes, name, options.intraOpThreads);
     try {
       checkSignature(name, session, info.inputSize);
     } catch (err) {

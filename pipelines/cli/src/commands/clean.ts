@@ -100,7 +100,7 @@ export function registerClean(program: Command): void {
       new Option("--format <format>", "output format (default: from the output name: .jsonl → jsonl, .xml → xml, .txt or a directory → text, also with .gz; otherwise jsonl)")
         .choices(["jsonl", "xml", "text"]),
     )
-    .option("--model <model>", '"heuristic", or an MLP model file made by winnow train (default: the model shipped with winnow, or the heuristic with a warning when it is not installed)')
+    .option("--model <model>", '"heuristic", "mlp" or "bilstm" (the models shipped with winnow), or a model file made by winnow train (default: mlp, or the heuristic with a warning when it is not installed)')
     .addOption(
       new Option("--models <dir>", "a folder made by winnow train --per-host: each page is scored by its host's model (host from the record's URL), others by the general model")
         .conflicts("model"),

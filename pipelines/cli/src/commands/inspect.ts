@@ -31,7 +31,7 @@ export function registerInspect(program: Command): void {
     )
     .argument("<input...>", "WARC/ARC files, HTML files, or directories of them (searched recursively)")
     .requiredOption("-o, --output <file>", "the HTML report to write")
-    .option("--model <model>", '"heuristic", a model shipped with winnow, or a model file made by winnow train (default: the shipped default model)')
+    .option("--model <model>", '"heuristic", "mlp" or "bilstm" (the shipped models), or a model file made by winnow train (default: the shipped default model)')
     .option("--limit <n>", "most documents in the report; the report says when the inputs held more", parseCount(1), DEFAULT_REPORT_LIMIT)
     .addOption(
       new Option("--max-page-bytes <n>", "skip pages whose payload is larger than this (suffixes K, M, G)")
