@@ -33,6 +33,16 @@ describe("winnow with a BiLSTM", () => {
     expect(docs.every((d) => d.blocks_total > 0)).toBe(true);
   });
 
+  it("runs the shipped BiLSTM by name: it keeps text and drops blocks on every page", async () => {
+    const clean = await winnow(["clean", SAMPLE_WARC, "-o", "shipped.jsonl", "--model", "bilstm", "--workers", "0"]);
+    expect(clean.code).toBe(0);
+    expect(clean.stderr.trim().split("\n").at(-1)).toMatch(/model bilstm/);
+    const docs = readFileSync(join(dir, "shipped.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l) as { blocks_kept: number; blocks_total: number });
+    expect(docs).toHaveLength(14);
+    for (const d of docs) expect(d.blocks_kept).toBeGreaterThan(0);
+    expect(docs.filter((d) => d.blocks_kept < d.blocks_total).length).toBeGreaterThanOrEqual(12);
+  });
+
   it("cross-validates one by domain with eval --model bilstm --folds", async () => {
     const r = await winnow(["eval", "--data", SAMPLE, "--model", "bilstm", "--folds", "2", "--epochs", "1", "--hidden", "4"]);
     expect(r.code).toBe(0);
