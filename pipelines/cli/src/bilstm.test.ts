@@ -51,6 +51,15 @@ describe("winnow with a BiLSTM", () => {
     expect(r.stdout).toMatch(/^all text\s+0\.\d{3}/m);
   });
 
+  it("refuses the other model's flags instead of ignoring them", async () => {
+    const r = await winnow(["train", "--model", "bilstm", "--data", SAMPLE, "-o", "x.onnx", "--ensemble", "3"]);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim().split("\n").filter((l) => !l.startsWith("{"))).toEqual(["winnow: --ensemble applies to the MLP only, not to --model bilstm"]);
+    const e = await winnow(["eval", "--data", SAMPLE, "--folds", "2", "--input", "tags-words"]);
+    expect(e.code).toBe(2);
+    expect(e.stderr).toMatch(/winnow: --input applies to the BiLSTM only, not to --model mlp/);
+  });
+
   it("refuses other kinds with --folds, in one line", async () => {
     const r = await winnow(["eval", "--data", SAMPLE, "--model", "heuristic", "--folds", "2"]);
     expect(r.code).toBe(2);

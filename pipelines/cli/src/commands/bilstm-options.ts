@@ -26,3 +26,19 @@ export function bilstmOptions(command: Command): void {
 export function bilstmOptionsFrom(flags: BiLstmFlags): BiLstmFitOptions {
   return { input: flags.input, layers: flags.layers, hiddenSize: flags.hidden, projectionSize: flags.hidden, epochs: flags.epochs, seed: flags.seed };
 }
+
+/**
+ * Flags that belong to the other kind of model are refused rather than ignored, so that a
+ * user never believes a setting took effect when it did not.
+ */
+export function foreignFlags(kind: "mlp" | "bilstm", flags: BiLstmFlags & { ensemble?: number; optimizer?: string; layers?: number }, inputGiven: boolean): string[] {
+  const given: string[] = [];
+  if (kind === "bilstm") {
+    if (flags.ensemble !== undefined) given.push("--ensemble");
+    if (flags.optimizer !== undefined) given.push("--optimizer");
+  } else {
+    if (flags.layers !== undefined) given.push("--layers");
+    if (inputGiven) given.push("--input");
+  }
+  return given.map((flag) => `${flag} applies to the ${kind === "bilstm" ? "MLP" : "BiLSTM"} only, not to --model ${kind}`);
+}

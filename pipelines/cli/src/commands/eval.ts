@@ -27,7 +27,7 @@ import { CliError } from "../errors.js";
 import type { Logger } from "pino";
 import { createLogger } from "../logger.js";
 import { parseCount } from "../parse.js";
-import { bilstmOptions, bilstmOptionsFrom, type BiLstmFlags } from "./bilstm-options.js";
+import { bilstmOptions, bilstmOptionsFrom, foreignFlags, type BiLstmFlags } from "./bilstm-options.js";
 import {
   SEEDS_HELP, featureSetOption, loadPagesOrFail, orUsageError, readLabelDirOrFail, seedSourceOrFail, trainingOptions, trainingOptionsFrom,
   type TrainingFlags,
@@ -66,7 +66,14 @@ export function registerEval(program: Command): void {
   featureSetOption(command);
   trainingOptions(command);
   bilstmOptions(command);
-  command.action((flags: EvalFlags) => evaluate(flags));
+  command.action((flags: EvalFlags, self: Command) => {
+    const kind = flags.model ?? "mlp";
+    if (flags.folds && (kind === "mlp" || kind === "bilstm")) {
+      const problems = foreignFlags(kind, flags, self.getOptionValueSource("input") === "cli");
+      if (problems.length > 0) throw new CliError(EXIT.usage, problems);
+    }
+    return evaluate(flags);
+  });
 }
 
 async function evaluate(flags: EvalFlags): Promise<void> {

@@ -11,7 +11,7 @@ import { CliError } from "../errors.js";
 import { EXIT } from "../exit-codes.js";
 import { createLogger } from "../logger.js";
 import { parseCount } from "../parse.js";
-import { bilstmOptions, bilstmOptionsFrom, type BiLstmFlags } from "./bilstm-options.js";
+import { bilstmOptions, bilstmOptionsFrom, foreignFlags, type BiLstmFlags } from "./bilstm-options.js";
 import { formatReports } from "./eval.js";
 import {
   featureSetOption, loadPagesOrFail, orUsageError, readLabelDirOrFail, trainingOptions, trainingOptionsFrom, type TrainingFlags,
@@ -58,7 +58,11 @@ export function registerTrain(program: Command): void {
   featureSetOption(command);
   trainingOptions(command);
   bilstmOptions(command);
-  command.action((flags: TrainFlags) => (flags.model === "bilstm" ? trainBiLstm(flags) : train(flags)));
+  command.action((flags: TrainFlags, self: Command) => {
+    const problems = foreignFlags(flags.model, flags, self.getOptionValueSource("input") === "cli");
+    if (problems.length > 0) throw new CliError(EXIT.usage, problems);
+    return flags.model === "bilstm" ? trainBiLstm(flags) : train(flags);
+  });
 }
 
 async function train(flags: TrainFlags): Promise<void> {
