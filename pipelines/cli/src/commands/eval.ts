@@ -49,7 +49,7 @@ export function registerEval(program: Command): void {
     .summary("measure word precision, recall and F1 against gold text")
     .description(
       "Score the text winnow keeps against gold main text, per page (bag of words, as the WCXB benchmark does), " +
-        "then the mean, overall and per page type. --folds K cross-validates the MLP: it trains on K-1 folds and " +
+        "then the mean, overall and per page type. --folds K cross-validates the MLP (or the BiLSTM): it trains on K-1 folds and " +
         "scores the held-out one, folds split by domain so no site is on both sides. Without --folds, a fixed " +
         "--model is scored. The 'all text' line (keep every block) is always shown as the floor.",
     )

@@ -1,6 +1,6 @@
 /**
  * `winnow train`: labelled pages in, an ONNX model file out (the MLP over the chosen feature set,
- * its threshold picked on held-out domains). --folds K prints cross-validated figures first.
+ * or the BiLSTM; its threshold picked on held-out domains). --folds K prints cross-validated figures first.
  */
 import { Command, Option } from "commander";
 import { featureSetByName } from "@winnow/features";
@@ -33,8 +33,9 @@ export function registerTrain(program: Command): void {
     .command("train")
     .summary("train a block classifier on pages paired with their clean text")
     .description(
-      "Label each page's blocks by aligning them with its gold text, train the MLP on every block's feature vector, " +
-        "choose the keep threshold on held-out domains, and write an ONNX model file for winnow clean --model.",
+      "Label each page's blocks by aligning them with its gold text (or read labels with --labels), train the MLP on " +
+        "every block's feature vector (or, with --model bilstm, a BiLSTM over each page's blocks in order), choose the " +
+        "keep threshold on held-out domains, and write an ONNX model file for winnow clean --model.",
     )
     .requiredOption("--data <path>", "labelled pages: a folder in the WCXB layout (html/, ground-truth/, metadata.json) or a JSONL file of {url, html, text}")
     .requiredOption("-o, --output <path>", "the model file to write (.onnx); with --per-host, the folder for the models")
