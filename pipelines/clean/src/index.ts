@@ -1,7 +1,7 @@
 export { cleanPages, scorePages, type PageInput, type PageOutput, type ScoredPage } from "./page.js";
 export { buildDataset, labelPage, selectPages, keptText, LABEL_THRESHOLD, type Dataset, type LabelledPage } from "./dataset.js";
 export {
-  fitMlp, scoreMlpPages, DEFAULT_BLOCK_WEIGHTING, DEFAULT_ENSEMBLE, WINNOW_MLP_DEFAULTS, type FittedMlp, type MlpFitOptions, type BlockWeighting,
+  fitMlp, scoreMlpPages, splitValidation, chooseThreshold, trainingWeights, DEFAULT_BLOCK_WEIGHTING, DEFAULT_ENSEMBLE, WINNOW_MLP_DEFAULTS, type FittedMlp, type MlpFitOptions, type BlockWeighting,
 } from "./training.js";
 export {
   evaluateClassifier, evaluateAllText, crossValidateMlp, crossValidate, type FoldResult,

@@ -1,26 +1,21 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { gunzipSync } from "node:zlib";
-import { TEXREX_EXTENDED } from "@winnow/features";
 import { makeLabelFile, readLabelDir } from "@winnow/labels";
 import { segmentHtml } from "@winnow/segment";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildDataset, type Dataset, type LabelledPage } from "./dataset.js";
+import { SAMPLE, loadSample } from "../test/sample.js";
+import { type Dataset, type LabelledPage } from "./dataset.js";
 import { propagateDatasetLabels, parseSeedSource, snippetSeeds, writePropagatedLabels } from "./label-pages.js";
 import { loadLabelledPages } from "./labelled-data.js";
 import { LabelMismatchError, labelsFromFiles } from "./training-labels.js";
 
-const SAMPLE = fileURLToPath(new URL("../../../fixtures/wcxb-sample", import.meta.url));
 
 let pages: LabelledPage[];
 let data: Dataset;
 let dir: string;
 beforeAll(async () => {
-  pages = await loadLabelledPages(SAMPLE);
-  data = buildDataset(pages, TEXREX_EXTENDED);
-  dir = mkdtempSync(join(tmpdir(), "winnow-label-"));
+  ({ pages, data, dir } = await loadSample("winnow-label-"));
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

@@ -1,26 +1,21 @@
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { TEXREX_EXTENDED } from "@winnow/features";
 import type { BlockLabel } from "@winnow/labels";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildDataset, type Dataset, type LabelledPage } from "./dataset.js";
-import { loadLabelledPages } from "./labelled-data.js";
+import { loadSample } from "../test/sample.js";
+import { type Dataset, type LabelledPage } from "./dataset.js";
 import { trainModel, trainingDataset } from "./train-model.js";
 import { labelledText, withTrainingLabels, type PageLabels } from "./training-labels.js";
 import { fitMlp } from "./training.js";
 
-const SAMPLE = fileURLToPath(new URL("../../../fixtures/wcxb-sample", import.meta.url));
 const QUICK = { epochs: 3, hiddenSize: 6, learningRate: 0.01, ensemble: 1 };
 
 let pages: LabelledPage[];
 let data: Dataset;
 let dir: string;
 beforeAll(async () => {
-  pages = await loadLabelledPages(SAMPLE);
-  data = buildDataset(pages, TEXREX_EXTENDED);
-  dir = mkdtempSync(join(tmpdir(), "winnow-trainlabels-"));
+  ({ pages, data, dir } = await loadSample("winnow-trainlabels-"));
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

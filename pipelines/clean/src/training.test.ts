@@ -1,17 +1,15 @@
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { TEXREX37, TEXREX_EXTENDED } from "@winnow/features";
 import { loadMlpClassifier, mlpToOnnx, predictMlpEnsemble } from "@winnow/models";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadSample } from "../test/sample.js";
 import { buildDataset, keptText, type Dataset, type LabelledPage } from "./dataset.js";
 import { crossValidateMlp, evaluateAllText, evaluateClassifier } from "./evaluate.js";
 import { loadLabelledPages } from "./labelled-data.js";
 import { trainModel } from "./train-model.js";
 import { fitMlp } from "./training.js";
 
-const SAMPLE = fileURLToPath(new URL("../../../fixtures/wcxb-sample", import.meta.url));
 // Small and quick: these tests check the machinery, not the quality figures (see the README).
 const QUICK = { epochs: 4, hiddenSize: 8, learningRate: 0.01 };
 
@@ -20,9 +18,7 @@ let data: Dataset;
 let dir: string;
 
 beforeAll(async () => {
-  pages = await loadLabelledPages(SAMPLE);
-  data = buildDataset(pages, TEXREX_EXTENDED);
-  dir = mkdtempSync(join(tmpdir(), "winnow-train-"));
+  ({ pages, data, dir } = await loadSample("winnow-train-"));
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
