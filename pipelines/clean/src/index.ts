@@ -9,7 +9,7 @@ export {
 } from "./evaluate.js";
 export * from "./run.js";
 export { loadLabelledPages, LabelledDataError, type LoadLabelledOptions } from "./labelled-data.js";
-export { trainModel, trainingDataset, type TrainModelOptions, type TrainModelResult } from "./train-model.js";
+export { trainModel, trainingDataset, trainingFingerprint, labelRule, type TrainModelOptions, type TrainModelResult } from "./train-model.js";
 export {
   withTrainingLabels, labelsFromFiles, pagesWithLabelFiles, labelledText, LabelMismatchError, type PageLabels, type ValidationGold,
 } from "./training-labels.js";

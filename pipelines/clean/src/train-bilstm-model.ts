@@ -3,13 +3,12 @@
  * of train-model.ts, on the same datasets, labels and domain folds.
  */
 import { rename, writeFile } from "node:fs/promises";
-import { fingerprint } from "@winnow/evaluation";
 import type { FeatureSet } from "@winnow/features";
 import { biLstmToOnnx, type ModelInfo } from "@winnow/models";
 import { BILSTM_DEFAULTS, fitBiLstm, scoreBiLstmPages, withDefaults, type BiLstmFitOptions } from "./bilstm-training.js";
 import type { Dataset, LabelledPage } from "./dataset.js";
 import { crossValidate, type EvaluationReport } from "./evaluate.js";
-import { labelRule, trainingDataset } from "./train-model.js";
+import { labelRule, trainingDataset, trainingFingerprint } from "./train-model.js";
 import type { PageLabels } from "./training-labels.js";
 
 /** K-fold cross-validation of the BiLSTM recipe, folds split by domain. */
@@ -60,7 +59,7 @@ export async function trainBiLstmModel(options: TrainBiLstmModelOptions): Promis
     featureSetVersion: usesFeatures ? featureSet.version : 0,
     inputSize: shape.featureSize,
     threshold: fitted.threshold,
-    trainingFingerprint: fingerprint(pages.map((p) => p.id), `${labelRule(options.labels)};bilstm:${o.input}@${usesFeatures ? `${featureSet.name}@${featureSet.version}` : "none"}`),
+    trainingFingerprint: "",
     notes: JSON.stringify({
       input: o.input, projection: shape.projectionSize, hidden: shape.hiddenSize, layers: shape.layers,
       tags: fitted.model.vocabulary.tags.length, words: fitted.model.vocabulary.words.length,
@@ -68,6 +67,7 @@ export async function trainBiLstmModel(options: TrainBiLstmModelOptions): Promis
       cvWordF1: cv ? Number(cv.f1.toFixed(4)) : undefined, cvFolds: crossValidation ? options.folds : undefined,
     }),
   };
+  info.trainingFingerprint = trainingFingerprint(pages.map((p) => p.id), labelRule(options.labels), info);
   const temporary = `${options.output}.tmp-${process.pid}`;
   await writeFile(temporary, biLstmToOnnx(fitted.model, info));
   await rename(temporary, options.output);

@@ -48,6 +48,19 @@ export function trainingDataset(pages: readonly LabelledPage[], featureSet: Feat
   return withTrainingLabels(buildDataset(withGold, featureSet), labels, "gold-or-labels");
 }
 
+/**
+ * The training fingerprint a model file records: its pages, its labels, and what the model reads
+ * (the MLP's feature set; the BiLSTM's input and feature set). The writers and `winnow eval`'s
+ * "trained on these pages" check both call this, so they cannot drift apart.
+ */
+export function trainingFingerprint(ids: readonly string[], rule: string, info: Pick<ModelInfo, "kind" | "featureSet" | "featureSetVersion" | "inputSize" | "notes">): string {
+  const features = `${info.featureSet}@${info.featureSetVersion}`;
+  const reads = info.kind === "bilstm"
+    ? `bilstm:${(JSON.parse(info.notes || "{}") as { input?: string }).input}@${info.inputSize > 0 ? features : "none"}`
+    : `features:${features}`;
+  return fingerprint(ids, `${rule};${reads}`);
+}
+
 /** What the fingerprint says the labels were: the alignment rule, or a hash of the label files' labels. */
 export function labelRule(labels: readonly PageLabels[] | undefined): string {
   if (labels === undefined) return `labels:align>=${LABEL_THRESHOLD}`;
@@ -87,7 +100,7 @@ export async function writeMlpModel(
     featureSetVersion: featureSet.version,
     inputSize: featureSet.size,
     threshold: fitted.threshold,
-    trainingFingerprint: fingerprint(about.ids, `${about.labelRule};features:${featureSet.name}@${featureSet.version}`),
+    trainingFingerprint: "",
     notes: JSON.stringify({
       trainer: options.optimizer ?? "adam",
       blockWeighting: options.blockWeighting ?? DEFAULT_BLOCK_WEIGHTING,
@@ -98,6 +111,7 @@ export async function writeMlpModel(
       ...about.notes,
     }),
   };
+  info.trainingFingerprint = trainingFingerprint(about.ids, about.labelRule, info);
   const bytes = mlpToOnnx(fitted.members, info);
   const temporary = `${output}.tmp-${process.pid}`;
   await writeFile(temporary, bytes);

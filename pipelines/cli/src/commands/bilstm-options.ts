@@ -31,7 +31,7 @@ export function bilstmOptionsFrom(flags: BiLstmFlags): BiLstmFitOptions {
  * Flags that belong to the other kind of model are refused rather than ignored, so that a
  * user never believes a setting took effect when it did not.
  */
-export function foreignFlags(kind: "mlp" | "bilstm", flags: BiLstmFlags & { ensemble?: number; optimizer?: string; layers?: number }, inputGiven: boolean): string[] {
+export function foreignFlags(kind: "mlp" | "bilstm", flags: BiLstmFlags & { ensemble?: number; optimizer?: string }, inputGiven: boolean): string[] {
   const given: string[] = [];
   if (kind === "bilstm") {
     if (flags.ensemble !== undefined) given.push("--ensemble");

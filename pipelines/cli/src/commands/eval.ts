@@ -5,11 +5,11 @@
  */
 import { writeFile } from "node:fs/promises";
 import { Command, Option } from "commander";
-import { fingerprint } from "@winnow/evaluation";
 import { featureSetByName, TEXREX37 } from "@winnow/features";
 import { heuristicClassifier, type BlockClassifier } from "@winnow/models";
 import {
-  LABEL_THRESHOLD,
+  labelRule,
+  trainingFingerprint,
   buildDataset,
   crossValidateBiLstm,
   crossValidateMlp,
@@ -108,13 +108,8 @@ async function evaluate(flags: EvalFlags): Promise<void> {
       reports.push(evaluateAllText(data));
       if (flags.model !== "all-text") reports.push(await evaluateClassifier(data, classifier));
       if (classifier.info) {
-        const ids = pages.map((p) => p.id);
-        const rule = `labels:align>=${LABEL_THRESHOLD}`;
-        const input = (JSON.parse(classifier.info.notes || "{}") as { input?: string }).input;
-        const extra = classifier.info.kind === "bilstm"
-          ? `${rule};bilstm:${input}@${classifier.info.inputSize > 0 ? `${featureSet.name}@${featureSet.version}` : "none"}`
-          : `${rule};features:${featureSet.name}@${featureSet.version}`;
-        trainedOnThese = fingerprint(ids, extra) === classifier.info.trainingFingerprint;
+        const own = trainingFingerprint(pages.map((p) => p.id), labelRule(undefined), classifier.info);
+        trainedOnThese = own === classifier.info.trainingFingerprint;
       }
     } finally {
       await classifier.close();
