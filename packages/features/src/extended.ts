@@ -3,9 +3,9 @@
  * ancestors, class/id words), what its neighbours look like, and a few cheap language cues.
  * Each is in [0, 1]. Kept because domain-split cross-validation shows they help (see README).
  */
-import type { SegmentedDocument } from "@winnow/segment";
-import { CLASS_WORD_GROUPS, CLASS_WORD_GROUP_COUNT, classChainMask } from "./class-words.js";
+import { CLASS_WORD_GROUPS, CLASS_WORD_GROUP_COUNT, type SegmentedDocument } from "@winnow/segment";
 import { clamp01, type FeatureSpec, type DocumentContext } from "./texrex.js";
+import { countWords, type WordCounts } from "./words.js";
 
 /** Ancestor elements whose presence on the tag path is a feature of its own. */
 export const ANCESTOR_TAGS = [
@@ -17,18 +17,6 @@ ANCESTOR_TAGS.forEach((names, bit) => {
   for (const name of names.split("|")) ANCESTOR_BIT.set(name, bit);
 });
 
-/** "class_near_*" reads the class/id words of the innermost this-many ancestors that have any. */
-const NEAR_ELEMENTS = 2;
-const CLASS_ID_SEPARATOR = " | ";
-
-function nearClassIds(classIds: string): string {
-  let at = classIds.length;
-  for (let k = 0; k < NEAR_ELEMENTS; k++) {
-    at = classIds.lastIndexOf(CLASS_ID_SEPARATOR, at - 1);
-    if (at < 0) return classIds;
-  }
-  return classIds.slice(at + CLASS_ID_SEPARATOR.length);
-}
 const LOG_WORDS = Math.log1p(500);
 const LOG_BLOCKS = Math.log1p(2000);
 const LOG_SECTION_BLOCKS = Math.log1p(200);
@@ -40,6 +28,7 @@ const STOPWORDS = new Set(
     "some than that the their them then there these they this to up us was we were what when which who will with " +
     "would you your").split(" "),
 );
+const LONGEST_STOPWORD = Math.max(...[...STOPWORDS].map((w) => w.length));
 const WORD = /[\p{L}\p{N}]+/gu;
 
 export const EXTENDED_SPECS: readonly FeatureSpec[] = [
@@ -97,6 +86,8 @@ function pathDepth(tagPath: string): number {
 /** Per-document values of the extended set, computed once per document. */
 export interface ExtendedContext {
   titleWords: Set<string>;
+  /** Longer words are neither title words nor stopwords. */
+  longestListed: number;
   longest: number;
   /** Text chars, anchor chars and block counts per section id (Block.parentId / grandparentId). */
   sectionText: Float64Array;
@@ -106,12 +97,9 @@ export interface ExtendedContext {
   titleHeading: number;
   /** Non-link text over a sliding window of blocks, divided by its maximum. */
   density: Float32Array;
-  /** Per block: an id per distinct tag path (equal paths, equal ids) and the path's depth. */
-  pathIds: Int32Array;
+  /** Per block: the path's depth and its semantic-ancestor bits (ANCESTOR_TAGS). */
   pathDepths: Int32Array;
-  /** Caches: many blocks share their ancestors' strings. */
-  classMasks: Map<string, number>;
-  pathMasks: Map<string, number>;
+  ancestorMasks: Int32Array;
 }
 
 const DENSITY_RADIUS = 4;
@@ -136,29 +124,30 @@ export function extendedContext(doc: SegmentedDocument): ExtendedContext {
     sectionAnchor[b.grandparentId] += b.anchorChars;
     sectionBlocks[b.grandparentId]++;
   }
-  // Paths are compared and measured per block; interning them makes that integer work.
-  const pathIds = new Int32Array(n);
+  // Each distinct path is measured once: blocks name theirs by a small id (Block.pathId).
+  let maxPathId = 0;
+  for (let i = 0; i < n; i++) if (blocks[i].pathId > maxPathId) maxPathId = blocks[i].pathId;
+  const depthOfId = new Int32Array(maxPathId + 1).fill(-1);
+  const maskOfId = new Int32Array(maxPathId + 1);
   const pathDepths = new Int32Array(n);
-  const idOfPath = new Map<string, number>();
-  const depthOfId: number[] = [];
+  const ancestorMasks = new Int32Array(n);
   for (let i = 0; i < n; i++) {
-    const path = blocks[i].tagPath;
-    let id = idOfPath.get(path);
-    if (id === undefined) {
-      id = idOfPath.size;
-      idOfPath.set(path, id);
-      depthOfId.push(pathDepth(path));
+    const { pathId, tagPath } = blocks[i];
+    if (depthOfId[pathId] < 0) {
+      depthOfId[pathId] = pathDepth(tagPath);
+      maskOfId[pathId] = ancestorMask(tagPath);
     }
-    pathIds[i] = id;
-    pathDepths[i] = depthOfId[id];
+    pathDepths[i] = depthOfId[pathId];
+    ancestorMasks[i] = maskOfId[pathId];
   }
   const titleWords = new Set(doc.title.toLowerCase().match(WORD) ?? []);
+  let longestListed = LONGEST_STOPWORD;
+  for (const w of titleWords) if (w.length > longestListed) longestListed = w.length;
   return {
-    titleWords, longest, sectionText, sectionAnchor, sectionBlocks,
+    titleWords, longestListed, longest, sectionText, sectionAnchor, sectionBlocks,
     titleHeading: findTitleHeading(doc, titleWords),
     density: textDensity(doc),
-    pathIds, pathDepths,
-    classMasks: new Map(), pathMasks: new Map(),
+    pathDepths, ancestorMasks,
   };
 }
 
@@ -196,15 +185,6 @@ function textDensity(doc: SegmentedDocument): Float32Array {
   return density;
 }
 
-function cached(cache: Map<string, number>, key: string, compute: (key: string) => number): number {
-  let value = cache.get(key);
-  if (value === undefined) {
-    value = compute(key);
-    cache.set(key, value);
-  }
-  return value;
-}
-
 function wordsScaled(words: number): number {
   return clamp01(Math.log1p(words) / LOG_WORDS);
 }
@@ -217,6 +197,9 @@ function writeSection(ext: ExtendedContext, id: number, total: number, out: Floa
   out[k++] = clamp01(Math.log1p(ext.sectionBlocks[id]) / LOG_SECTION_BLOCKS);
   return k;
 }
+
+/** Reused by every call: writeExtended runs once per block and must not allocate. */
+const counts: WordCounts = { words: 0, inTitle: 0, stopwords: 0 };
 
 /** Write the extended values of block i at out[offset..]. */
 export function writeExtended(
@@ -233,11 +216,11 @@ export function writeExtended(
   out[k++] = block.heading > 0 ? 1 : 0;
   out[k++] = clamp01(ext.pathDepths[i] / 40);
 
-  const ancestors = cached(ext.pathMasks, block.tagPath, ancestorMask);
+  const ancestors = ext.ancestorMasks[i];
   for (let b = 0; b < ANCESTOR_TAGS.length; b++) out[k++] = (ancestors >> b) & 1;
-  const classes = cached(ext.classMasks, block.classIds, classChainMask);
+  const classes = block.classMask;
   for (let g = 0; g < CLASS_WORD_GROUP_COUNT; g++) out[k++] = (classes >> g) & 1;
-  const inner = cached(ext.classMasks, nearClassIds(block.classIds), classChainMask);
+  const inner = block.nearClassMask;
   for (let g = 0; g < CLASS_WORD_GROUP_COUNT; g++) out[k++] = (inner >> g) & 1;
 
   const prev = i > 0 ? blocks[i - 1] : undefined;
@@ -253,23 +236,16 @@ export function writeExtended(
   out[k++] = total === 0 ? 0 : (ctx.textBefore[i] + block.textChars / 2) / total;
   out[k++] = n <= 1 ? 0 : i / (n - 1);
 
-  let words = 0, inTitle = 0, stop = 0;
-  WORD.lastIndex = 0;
-  const lower = block.text.toLowerCase();
-  let match: RegExpExecArray | null;
-  while ((match = WORD.exec(lower)) !== null) {
-    words++;
-    if (ext.titleWords.has(match[0])) inTitle++;
-    if (STOPWORDS.has(match[0])) stop++;
-  }
-  out[k++] = words === 0 ? 0 : inTitle / words;
-  out[k++] = words === 0 ? 0 : stop / words;
+  countWords(block.text.toLowerCase(), ext.titleWords, STOPWORDS, ext.longestListed, counts);
+  const words = counts.words;
+  out[k++] = words === 0 ? 0 : counts.inTitle / words;
+  out[k++] = words === 0 ? 0 : counts.stopwords / words;
   out[k++] = block.textChars / ext.longest;
   out[k++] = clamp01(Math.log1p(n) / LOG_BLOCKS);
 
   let samePath = 0;
-  const pathId = ext.pathIds[i];
-  for (let j = Math.max(0, i - 5); j < Math.min(n, i + 6); j++) if (j !== i && ext.pathIds[j] === pathId) samePath++;
+  const pathId = block.pathId;
+  for (let j = Math.max(0, i - 5); j < Math.min(n, i + 6); j++) if (j !== i && blocks[j].pathId === pathId) samePath++;
   out[k++] = samePath / 10;
   let anchorChars = 0, textChars = 0;
   for (let j = Math.max(0, i - 2); j < Math.min(n, i + 3); j++) {

@@ -1,11 +1,14 @@
-import { readFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { readFileSync, readdirSync } from "node:fs";
 import { gunzipSync } from "node:zlib";
 import { segmentHtml } from "@winnow/segment";
 import { describe, expect, it } from "vitest";
 import {
-  CONTAINER_GROUPS, EXTENDED_SPECS, TEXREX37, TEXREX_EXTENDED, TEXREX_SPECS, classWordMask, CLASS_WORD_GROUPS,
+  CONTAINER_GROUPS, EXTENDED_SPECS, TEXREX37, TEXREX_EXTENDED, TEXREX_SPECS,
   featureSetByName, fold, textStats,
 } from "./index.js";
+
+const FIXTURE_HTML = new URL("../../../fixtures/wcxb-sample/html/", import.meta.url);
 
 /** Feature values of one block by name. */
 function valuesOf(html: string, blockIndex: number, set = TEXREX_EXTENDED): Record<string, number> {
@@ -16,7 +19,6 @@ function valuesOf(html: string, blockIndex: number, set = TEXREX_EXTENDED): Reco
   return out;
 }
 
-const group = (name: string) => 1 << CLASS_WORD_GROUPS.findIndex(([g]) => g === name);
 
 describe("the feature table", () => {
   it("has the paper's 37 texrex features: 22 scalars, 11 containers, 4 doctypes", () => {
@@ -136,14 +138,6 @@ describe("texrex features, each on a hand-made block", () => {
 });
 
 describe("extended features", () => {
-  it("reads class and id words, as whole tokens for short keywords and substrings for long ones", () => {
-    expect(classWordMask("site-footer") & group("footer")).toBeTruthy();
-    expect(classWordMask("mainmenu") & group("navigation")).toBeTruthy();
-    expect(classWordMask("header") & group("advert")).toBe(0); // "ad" is whole-token only
-    expect(classWordMask("top-ad") & group("advert")).toBeTruthy();
-    expect(classWordMask("")).toBe(0);
-  });
-
   it("marks semantic ancestors, link density and class groups of a navigation block", () => {
     const v = valuesOf('<nav class="menu"><ul><li><a href="/">Home page</a></li></ul></nav><article><p>Body text here.</p></article>', 0);
     expect(v.inside_nav).toBe(1);
@@ -187,5 +181,30 @@ describe("textStats", () => {
     expect(s.letters).toBe(13);
     expect(s.uppercase).toBe(2);
     expect(s.words).toBe(2);
+  });
+});
+
+describe("the shipped models' inputs", () => {
+  // Models record the feature set's name and version and are refused by any other; a value that
+  // changes silently would feed a shipped model inputs it was not trained on. These digests pin
+  // every value of every block of the fixture pages: if one changes on purpose, bump the set's
+  // version (feature-sets.ts), retrain the shipped models, and update the digest.
+  const digest = (set: typeof TEXREX37) => {
+    const hash = createHash("sha256");
+    for (const file of readdirSync(FIXTURE_HTML).sort()) {
+      const rows = set.extract(segmentHtml(gunzipSync(readFileSync(new URL(file, FIXTURE_HTML))).toString("utf8")));
+      hash.update(new Uint8Array(rows.buffer, rows.byteOffset, rows.byteLength));
+    }
+    return hash.digest("hex").slice(0, 16);
+  };
+
+  it("texrex37 v1 gives the values it gave when the models were trained", () => {
+    expect(TEXREX37.version).toBe(1);
+    expect(digest(TEXREX37)).toBe("c34edf8d5d87615a");
+  });
+
+  it("texrex37+ext v1 gives the values it gave when the models were trained", () => {
+    expect(TEXREX_EXTENDED.version).toBe(1);
+    expect(digest(TEXREX_EXTENDED)).toBe("26ad5744503a613d");
   });
 });

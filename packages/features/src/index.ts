@@ -4,5 +4,4 @@ export {
   type FeatureSpec, type DocumentContext,
 } from "./texrex.js";
 export { EXTENDED_SPECS, ANCESTOR_TAGS, extendedContext, writeExtended, type ExtendedContext } from "./extended.js";
-export { CLASS_WORD_GROUPS, classWordMask, classChainMask } from "./class-words.js";
 export { textStats, isPunctuation, type TextStats } from "./text-stats.js";

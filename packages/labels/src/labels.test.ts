@@ -6,9 +6,14 @@ import { solveHarmonic } from "./harmonic.js";
 import { propagateLabels, propagateLabelsDetailed } from "./propagate.js";
 import { heuristicSeeds } from "./seeds.js";
 
+/** Path ids as the segmenter gives them: equal paths, equal ids. */
+const pathIds = new Map<string, number>();
+
 function block(index: number, text: string, tagPath = "html/body/div/p", anchorChars = 0): Block {
+  if (!pathIds.has(tagPath)) pathIds.set(tagPath, pathIds.size);
   return {
-    index, text, tagPath, container: tagPath.split("/").pop() ?? "p", classIds: "", heading: 0,
+    index, text, tagPath, pathId: pathIds.get(tagPath) as number, container: tagPath.split("/").pop() ?? "p",
+    classIds: "", classMask: 0, nearClassMask: 0, heading: 0,
     anchorCount: anchorChars > 0 ? 1 : 0, anchorChars, markupChars: 0, textChars: text.length, emptyBefore: 0,
     parentId: 0, grandparentId: 0,
   };

@@ -4,8 +4,8 @@
  * where they sit), then short and uncertain blocks take the verdict of their neighbours.
  * It is the fallback when no model file loads, and the baseline every trained model must beat.
  */
-import type { SegmentedDocument } from "@winnow/segment";
-import { classChainMask, CLASS_WORD_GROUPS, documentContext } from "@winnow/features";
+import { CLASS_WORD_GROUPS, type SegmentedDocument } from "@winnow/segment";
+import { documentContext } from "@winnow/features";
 
 const enum Verdict {
   Bad = 0,
@@ -38,7 +38,7 @@ export function heuristicScores(doc: SegmentedDocument): Float32Array {
     const block = blocks[i];
     const linkDensity = block.anchorChars / Math.max(1, block.textChars);
     const words = stats[i].words;
-    const furniture = (classChainMask(block.classIds) & FURNITURE) !== 0 || FURNITURE_TAGS.test(block.tagPath);
+    const furniture = (block.classMask & FURNITURE) !== 0 || FURNITURE_TAGS.test(block.tagPath);
     if (linkDensity > MAX_LINK_DENSITY || (furniture && words < 3 * GOOD_WORDS)) verdicts[i] = Verdict.Bad;
     else if (block.heading > 0 || words < GOOD_WORDS) verdicts[i] = words < SHORT_WORDS && block.heading === 0 ? Verdict.Bad : Verdict.Short;
     else verdicts[i] = Verdict.Good;

@@ -2,3 +2,4 @@ export { MAX_NESTING, Segmenter, segmentHtml, type SegmentOptions } from "./segm
 export { BLOCK_TAGS, SKIP_TAGS, headingLevel } from "./tags.js";
 export { Doctype, type Block, type SegmentedDocument } from "./types.js";
 export { SUBTREE_TAGS, type SubtreeIndex } from "./subtrees.js";
+export { CLASS_WORD_GROUPS, CLASS_WORD_GROUP_COUNT, classWordMask } from "./class-words.js";

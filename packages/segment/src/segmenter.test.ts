@@ -1,12 +1,13 @@
 import { readFileSync } from "node:fs";
 import { gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { Doctype, Segmenter, segmentHtml } from "./index.js";
+import { CLASS_WORD_GROUPS, Doctype, Segmenter, classWordMask, segmentHtml } from "./index.js";
 
 const sample = (id: string) =>
   gunzipSync(readFileSync(new URL(`../../../fixtures/wcxb-sample/html/${id}.html.gz`, import.meta.url))).toString("utf8");
 
 const texts = (html: string) => segmentHtml(html).blocks.map((b) => b.text);
+const group = (name: string) => 1 << CLASS_WORD_GROUPS.findIndex(([g]) => g === name);
 
 describe("block boundaries", () => {
   it("splits at block-level tags and keeps inline tags inside the block", () => {
@@ -67,6 +68,35 @@ describe("what each block carries", () => {
     expect(para.tagPath).toBe("html/body/article/p");
   });
 
+  it("masks the class/id words of the innermost six ancestors, and of the innermost two apart", () => {
+    const [home, , , para] = doc.blocks;
+    expect(home.classMask).toBe(classWordMask("main-nav top"));
+    expect(home.classMask & group("navigation")).toBeTruthy();
+    expect(para.classMask).toBe(group("content"));
+    const nested = segmentHtml(
+      '<div class="footer"><div class="a1"><div class="sidebar"><div class="a2"><div class="a3"><div class="a4">' +
+        '<div class="comment"><div class="menu"><p>deep</p></div></div></div></div></div></div></div></div>',
+    ).blocks[0];
+    // Six innermost: a1 is the outermost kept, so "footer" has dropped out; near = comment, menu.
+    expect(nested.classIds).toBe("a1 | sidebar | a2 | a3 | a4 | comment | menu".split(" | ").slice(1).join(" | "));
+    expect(nested.classMask).toBe(group("sidebar") | group("comments") | group("navigation"));
+    expect(nested.nearClassMask).toBe(group("comments") | group("navigation"));
+  });
+
+  it("gives blocks with equal tag paths one path id, and other paths other ids", () => {
+    const blocks = segmentHtml("<div><p>a</p><p>b</p></div><div><p>c</p><span>d<br><br>e</span></div>").blocks;
+    expect(blocks.map((b) => b.tagPath)).toEqual([
+      "div/p", "div/p", "div/p", "div/span", "div/span",
+    ]);
+    const [a, b, c, d, e] = blocks.map((x) => x.pathId);
+    expect(a).toBe(b);
+    expect(a).toBe(c);
+    expect(d).toBe(e);
+    expect(d).not.toBe(a);
+    // The first path a document meets is 0 again in the next document.
+    expect(segmentHtml("<p>x</p>").blocks[0].pathId).toBe(0);
+  });
+
   it("counts anchors and anchor characters", () => {
     const para = doc.blocks[3];
     expect(para.text).toBe("Text with two links inside.");
@@ -115,6 +145,14 @@ describe("hostile input", () => {
     expect(doc.blocks[0].tagPath.split("/").length).toBeLessThanOrEqual(49);
   });
 
+  it("gives capped tag paths that read the same one path id, though their full paths differ", () => {
+    const deep = (outer: string) => `<${outer}>${"<div>".repeat(60)}<p>x</p>${"</div>".repeat(60)}</${outer}>`;
+    const blocks = segmentHtml(deep("section") + deep("article")).blocks;
+    expect(blocks).toHaveLength(2);
+    expect(blocks[0].tagPath).toBe(blocks[1].tagPath);
+    expect(blocks[0].pathId).toBe(blocks[1].pathId);
+  });
+
   it("cuts 100,000-deep nesting at MAX_NESTING in bounded time and says so", () => {
     const depth = 100_000;
     const started = Date.now();
@@ -141,6 +179,16 @@ describe("hostile input", () => {
     const first = segmenter.segment("<p>one</p><div>two");
     segmenter.segment("<div><div><div>unclosed");
     expect(segmenter.segment("<p>one</p><div>two")).toEqual(first);
+  });
+});
+
+describe("class words", () => {
+  it("reads class and id words, as whole tokens for short keywords and substrings for long ones", () => {
+    expect(classWordMask("site-footer") & group("footer")).toBeTruthy();
+    expect(classWordMask("mainmenu") & group("navigation")).toBeTruthy();
+    expect(classWordMask("header") & group("advert")).toBe(0); // "ad" is whole-token only
+    expect(classWordMask("top-ad") & group("advert")).toBeTruthy();
+    expect(classWordMask("")).toBe(0);
   });
 });
 

@@ -11,15 +11,14 @@
 import { Parser } from "htmlparser2";
 import { BLOCK_TAGS, SKIP_TAGS, headingLevel } from "./tags.js";
 import { SubtreeFingerprinter } from "./subtrees.js";
+import { ClassLink, PathTrie, classChainText, type PathNode } from "./ancestry.js";
+import { WHITESPACE_RUN, foldWhitespace } from "./whitespace.js";
 import { Doctype, type Block, type SegmentedDocument } from "./types.js";
 
 /** Tag paths keep the innermost ancestors only beyond this depth (the outer ones say little). */
 const MAX_PATH_DEPTH = 48;
 /** Class/id words kept per element: utility-class soup (Tailwind) would otherwise dominate. */
 const MAX_CLASS_ID_CHARS = 120;
-/** Blocks carry the class/id words of their innermost this-many ancestors that have any. */
-const MAX_CLASS_ID_ELEMENTS = 6;
-const CLASS_ID_SEPARATOR = " | ";
 /**
  * htmlparser2 keeps its open-element stack with Array#unshift, which turns quadratic in the depth
  * (10k levels parse in 0.2 s, 40k in 12 s). Real pages stay far below this; a page that goes deeper
@@ -28,7 +27,6 @@ const CLASS_ID_SEPARATOR = " | ";
 export const MAX_NESTING = 4096;
 /** The page is fed in chunks so the nesting guard can stop the parse between them. */
 const CHUNK_CHARS = 64 * 1024;
-const WHITESPACE_RUN = /\s+/g;
 const HIDDEN_STYLE = /display\s*:\s*none|visibility\s*:\s*hidden/i;
 
 export interface SegmentOptions {
@@ -43,16 +41,16 @@ export interface SegmentOptions {
 
 export class Segmenter {
   private readonly parser: Parser;
-  private readonly maxPathDepth: number;
+  private readonly pathTrie: PathTrie;
   private readonly subtrees: SubtreeFingerprinter | null;
 
   // Open-element stack, one slot per element, parallel arrays. Paths, containers and class chains
-  // are kept per level, so a block takes them in O(1) and blocks of one element share the strings.
+  // are kept per level, so a block takes them in O(1) and blocks of one element share them.
   private names: string[] = [];
-  private paths: string[] = [];
+  private paths: PathNode[] = [];
   private containers: string[] = [];
   private ownClassIds: string[] = [];
-  private classChains: string[] = [];
+  private classLinks: Array<ClassLink | null> = [];
   private skips: boolean[] = [];
   // Ids of the innermost three block-level elements open at each level (innermost first).
   private scope1: number[] = [];
@@ -69,9 +67,9 @@ export class Segmenter {
   // The block being collected.
   private text = "";
   private textHasContent = false;
-  private blockPath = "";
+  private blockPath: PathNode;
   private blockContainer = "";
-  private blockClassIds = "";
+  private blockClassLink: ClassLink | null = null;
   private blockHeading = 0;
   private blockParentId = 0;
   private blockGrandparentId = 0;
@@ -93,7 +91,8 @@ export class Segmenter {
   private sourceLength = 0;
 
   constructor(options: SegmentOptions = {}) {
-    this.maxPathDepth = options.maxPathDepth ?? MAX_PATH_DEPTH;
+    this.pathTrie = new PathTrie(options.maxPathDepth ?? MAX_PATH_DEPTH);
+    this.blockPath = this.pathTrie.top;
     this.subtrees = options.subtrees === true ? new SubtreeFingerprinter() : null;
     this.parser = new Parser(
       {
@@ -140,11 +139,13 @@ export class Segmenter {
   private reset(sourceLength: number): void {
     this.parser.reset();
     this.subtrees?.reset();
+    this.pathTrie.reset();
+    this.blockPath = this.pathTrie.top;
     this.names.length = 0;
     this.paths.length = 0;
     this.containers.length = 0;
     this.ownClassIds.length = 0;
-    this.classChains.length = 0;
+    this.classLinks.length = 0;
     this.skips.length = 0;
     this.scope1.length = 0;
     this.scope2.length = 0;
@@ -179,7 +180,7 @@ export class Segmenter {
     const d = this.depth++;
     this.names[d] = name;
     this.subtrees?.open(d, name);
-    this.paths[d] = d === 0 ? name : d < this.maxPathDepth ? `${this.paths[d - 1]}/${name}` : this.cappedPath(d);
+    this.paths[d] = this.pathTrie.child(d === 0 ? null : this.paths[d - 1], name);
     const isBlock = BLOCK_TAGS.has(name);
     this.containers[d] = isBlock ? name : d === 0 ? "" : this.containers[d - 1];
     const p1 = d === 0 ? 0 : this.scope1[d - 1], p2 = d === 0 ? 0 : this.scope2[d - 1];
@@ -193,7 +194,7 @@ export class Segmenter {
       this.scope3[d] = d === 0 ? 0 : this.scope3[d - 1];
     }
     this.ownClassIds[d] = "";
-    this.classChains[d] = d === 0 ? "" : this.classChains[d - 1];
+    this.classLinks[d] = d === 0 ? null : this.classLinks[d - 1];
     this.skips[d] = skip;
     if (skip) this.skipDepth++;
     // <title> also names svg shapes; only the document's own title is wanted.
@@ -217,22 +218,6 @@ export class Segmenter {
     }
   }
 
-  /** Beyond the cap, the path names only the innermost maxPathDepth elements. */
-  private cappedPath(d: number): string {
-    let path = "…";
-    for (let i = d - this.maxPathDepth + 1; i <= d; i++) path += `/${this.names[i]}`;
-    return path;
-  }
-
-  /** The parent's chain with this element's words appended, dropping the outermost beyond the cap. */
-  private chainClassIds(d: number): void {
-    let parent = d === 0 ? "" : this.classChains[d - 1];
-    let count = parent.length === 0 ? 0 : 1;
-    for (let at = parent.indexOf(CLASS_ID_SEPARATOR); at >= 0; at = parent.indexOf(CLASS_ID_SEPARATOR, at + 1)) count++;
-    if (count >= MAX_CLASS_ID_ELEMENTS) parent = parent.slice(parent.indexOf(CLASS_ID_SEPARATOR) + CLASS_ID_SEPARATOR.length);
-    this.classChains[d] = parent.length === 0 ? this.ownClassIds[d] : `${parent}${CLASS_ID_SEPARATOR}${this.ownClassIds[d]}`;
-  }
-
   private insideSvg(): boolean {
     for (let i = this.depth - 2; i >= 0; i--) if (this.names[i] === "svg") return true;
     return false;
@@ -244,7 +229,8 @@ export class Segmenter {
     if (name === "class" || name === "id") {
       const words = (value.length > MAX_CLASS_ID_CHARS ? value.slice(0, MAX_CLASS_ID_CHARS) : value).toLowerCase();
       this.ownClassIds[d] = this.ownClassIds[d].length === 0 ? words : `${this.ownClassIds[d]} ${words}`;
-      this.chainClassIds(d);
+      // A second attribute (class, then id) replaces the element's link with one holding both.
+      this.classLinks[d] = new ClassLink(this.ownClassIds[d], d === 0 ? null : this.classLinks[d - 1]);
     } else if (
       (name === "hidden" || (name === "aria-hidden" && value === "true") || (name === "style" && HIDDEN_STYLE.test(value))) &&
       !this.skips[d]
@@ -290,7 +276,7 @@ export class Segmenter {
     if (this.skipDepth > 0) return;
     this.subtrees?.text(this.depth - 1, data);
     this.rawTextChars += data.length;
-    let piece = data.replace(WHITESPACE_RUN, " ");
+    let piece = foldWhitespace(data);
     if (piece === " ") {
       if (this.textHasContent && this.text.charCodeAt(this.text.length - 1) !== 32) this.text += " ";
       return;
@@ -304,7 +290,8 @@ export class Segmenter {
     }
     this.text += piece;
     if (this.anchorDepth > 0) {
-      this.anchorChars += piece.trim().length;
+      // Folded text has no whitespace but single spaces, so trimming is at most one at each end.
+      this.anchorChars += piece.length - (piece.charCodeAt(0) === 32 ? 1 : 0) - (piece.charCodeAt(piece.length - 1) === 32 ? 1 : 0);
       if (this.countedAnchor !== this.anchorSerial) {
         this.countedAnchor = this.anchorSerial;
         this.anchorCount++;
@@ -325,9 +312,9 @@ export class Segmenter {
   private startBlock(): void {
     this.textHasContent = true;
     const d = this.depth - 1;
-    this.blockPath = d < 0 ? "" : this.paths[d];
+    this.blockPath = d < 0 ? this.pathTrie.top : this.paths[d];
     this.blockContainer = d < 0 ? "" : this.containers[d];
-    this.blockClassIds = d < 0 ? "" : this.classChains[d];
+    this.blockClassLink = d < 0 ? null : this.classLinks[d];
     this.blockHeading = this.headingLevelNow;
     this.blockParentId = d < 0 ? 0 : this.scope2[d];
     this.blockGrandparentId = d < 0 ? 0 : this.scope3[d];
@@ -346,12 +333,16 @@ export class Segmenter {
     }
     const text = this.text.charCodeAt(this.text.length - 1) === 32 ? this.text.slice(0, -1) : this.text;
     this.totalTextChars += text.length;
+    const path = this.blockPath, link = this.blockClassLink;
     this.blocks.push({
       index: this.blocks.length,
       text,
-      tagPath: this.blockPath,
+      tagPath: this.pathTrie.text(path),
+      pathId: path.id,
       container: this.blockContainer,
-      classIds: this.blockClassIds,
+      classIds: classChainText(link),
+      classMask: link === null ? 0 : link.chainMask,
+      nearClassMask: link === null ? 0 : link.nearMask,
       heading: this.blockHeading,
       anchorCount: this.anchorCount,
       anchorChars: Math.min(this.anchorChars, text.length),

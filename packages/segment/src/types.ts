@@ -14,8 +14,13 @@ export interface Block {
   index: number;
   /** Whitespace-folded text. Never empty. */
   text: string;
-  /** Ancestor tag names from the root, joined by "/", e.g. "html/body/div/article/p". */
+  /**
+   * Ancestor tag names from the root, joined by "/", e.g. "html/body/div/article/p"; beyond 48
+   * ancestors, "…/" and the innermost 48. Blocks with equal paths share one string.
+   */
   tagPath: string;
+  /** Small integer naming tagPath within the document: equal paths, equal ids (for integer work). */
+  pathId: number;
   /** Name of the nearest enclosing block-level element ("p", "div", "td", "li", "h2", ...). */
   container: string;
   /**
@@ -23,6 +28,10 @@ export interface Block {
    * one element's words are space separated, elements are separated by " | ".
    */
   classIds: string;
+  /** Class-word groups (see CLASS_WORD_GROUPS, bit g = group g) found in classIds. */
+  classMask: number;
+  /** The same for the innermost two elements of classIds only. */
+  nearClassMask: number;
   /** 1-6 when the block is a heading h1-h6, else 0. */
   heading: number;
   /** Number of <a href> elements that contribute text to the block. */

@@ -2,6 +2,8 @@
  * Class and id words of a block's ancestors, folded into groups that signal boilerplate or content
  * ("nav", "footer", "cookie", "comment", "article-body", ...). Authors name their containers for
  * what they hold, and that is the strongest cheap signal a single page gives beyond the texrex set.
+ * It lives beside the segmenter, which masks each element's words once as its attributes arrive,
+ * so that blocks carry integer masks and no later stage re-reads the words.
  *
  * Matching is by substring for long keywords ("mainmenu", "site-footer") and by whole token for
  * short ones ("ad", "nav"), so "header" does not fire on "ad" nor "shadow" on "ad".
@@ -63,34 +65,6 @@ function tokenMask(token: string): number {
   return mask;
 }
 
-/** Masks of single elements' class/id strings, which repeat within and across pages. */
-const elementMasks = new Map<string, number>();
-const ELEMENT_SEPARATOR = " | ";
-
-/**
- * Mask of a block's class chain (elements joined by " | ", see Block.classIds): the OR of its
- * elements' masks, each computed once per distinct element string. Tokens never span the
- * separator, so this equals classWordMask over the whole chain.
- */
-export function classChainMask(chain: string): number {
-  let mask = 0;
-  let from = 0;
-  while (from < chain.length) {
-    let to = chain.indexOf(ELEMENT_SEPARATOR, from);
-    if (to < 0) to = chain.length;
-    const element = chain.slice(from, to);
-    let m = elementMasks.get(element);
-    if (m === undefined) {
-      m = classWordMask(element);
-      if (elementMasks.size >= TOKEN_CACHE_LIMIT) elementMasks.clear();
-      elementMasks.set(element, m);
-    }
-    mask |= m;
-    from = to + ELEMENT_SEPARATOR.length;
-  }
-  return mask;
-}
-
 /** Bit mask of the groups whose keywords occur in a lowercased class/id string. */
 export function classWordMask(classIds: string): number {
   if (classIds.length === 0) return 0;
@@ -105,6 +79,20 @@ export function classWordMask(classIds: string): number {
     } else if (token.length > SHORT) {
       mask |= tokenMask(token);
     }
+  }
+  return mask;
+}
+
+/** Masks of whole class/id strings: "menu-item menu-item-type-post" repeats within and across pages. */
+const elementMasks = new Map<string, number>();
+
+/** classWordMask, computed once per distinct string (the cache is dropped whole when it fills). */
+export function elementClassMask(classIds: string): number {
+  let mask = elementMasks.get(classIds);
+  if (mask === undefined) {
+    mask = classWordMask(classIds);
+    if (elementMasks.size >= TOKEN_CACHE_LIMIT) elementMasks.clear();
+    elementMasks.set(classIds, mask);
   }
   return mask;
 }

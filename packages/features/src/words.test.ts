@@ -1,0 +1,44 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { countWords, type WordCounts } from "./words.js";
+
+/** The definition countWords must match: the regex it replaced. */
+function regexCounts(lower: string, title: Set<string>, stop: Set<string>): WordCounts {
+  const words = lower.match(/[\p{L}\p{N}]+/gu) ?? [];
+  return { words: words.length, inTitle: words.filter((w) => title.has(w)).length, stopwords: words.filter((w) => stop.has(w)).length };
+}
+
+function counts(lower: string, title: Set<string>, stop: Set<string>): WordCounts {
+  const out: WordCounts = { words: 0, inTitle: 0, stopwords: 0 };
+  const longest = Math.max(0, ...[...title, ...stop].map((w) => w.length));
+  countWords(lower, title, stop, longest, out);
+  return out;
+}
+
+const STOP = new Set(["the", "of", "and", "à"]);
+
+describe("countWords", () => {
+  it("finds the words /[\\p{L}\\p{N}]+/u finds, in any script", () => {
+    const title = new Set(["gardens", "東京", "straße", "𝐀𝐁"]);
+    for (const text of [
+      "the garden of the house and gardens",
+      "straße à la carte, 2024-11-23: 東京 tokyo",
+      "𝐀𝐁 math bold letters 😀 and emoji between",
+      "i̇stanbul", // "İstanbul".toLowerCase(): a combining dot splits the word, as in the regex
+      "ﬁne ligature, ½ fraction, ٣ arabic digit",
+      "",
+      "...!!!",
+      "lone \ud800 surrogate \udc00 halves",
+    ]) {
+      expect(counts(text, title, STOP), text).toEqual(regexCounts(text, title, STOP));
+    }
+  });
+
+  it("agrees with the regex on any string", () => {
+    const title = new Set(["a", "ab", "é", "語"]);
+    const unit = fc.constantFrom("a", "b", "é", "語", " ", "-", "𝐀", "\ud800", "\udc00", "1", "½", "\u0307");
+    const text = fc.array(fc.oneof(unit, fc.string({ unit: "binary", maxLength: 3 })), { maxLength: 30 }).map((p) => p.join(""));
+    const same = (a: WordCounts, b: WordCounts) => a.words === b.words && a.inTitle === b.inTitle && a.stopwords === b.stopwords;
+    fc.assert(fc.property(text, (s) => same(counts(s, title, STOP), regexCounts(s, title, STOP))), { numRuns: 1000 });
+  });
+});

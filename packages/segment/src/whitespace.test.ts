@@ -1,0 +1,25 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { foldWhitespace, isSpace } from "./whitespace.js";
+
+const regexFold = (s: string) => s.replace(/\s+/g, " ");
+
+describe("foldWhitespace", () => {
+  it("agrees with /\\s/ on every UTF-16 code unit", () => {
+    const wrong: string[] = [];
+    for (let c = 0; c < 65536; c++) if (isSpace(c) !== /\s/.test(String.fromCharCode(c))) wrong.push(`U+${c.toString(16)}`);
+    expect(wrong).toEqual([]);
+  });
+
+  it("folds like replace(/\\s+/g, ' ') on the shapes text nodes take", () => {
+    for (const s of ["", " ", "  ", "\n    ", "word", " word ", "a  b", "a\tb", "a\u00a0b", "\u00a0", "x \n y", "\ufeffx", "a b c"]) {
+      expect(foldWhitespace(s)).toBe(regexFold(s));
+    }
+  });
+
+  it("folds like replace(/\\s+/g, ' ') on any string", () => {
+    const unit = fc.constantFrom(" ", "\n", "\t", "\u00a0", "\u2003", "\u3000", "\ufeff", "\u200b", "a", "é", "語");
+    const pieces = fc.array(fc.oneof(unit, fc.string({ unit: "binary", maxLength: 4 })), { maxLength: 30 }).map((p) => p.join(""));
+    fc.assert(fc.property(pieces, (s) => foldWhitespace(s) === regexFold(s)), { numRuns: 1000 });
+  });
+});
