@@ -9,7 +9,7 @@
  * Class/id words form a chain of the elements that have any, innermost last; each link carries the
  * class-word masks of the innermost few links, computed once when the element's attributes arrive.
  */
-import { elementClassMask } from "./class-words.js";
+import { classWordMask } from "./class-words.js";
 
 export class PathNode {
   children: Map<string, PathNode> | null = null;
@@ -107,7 +107,7 @@ export class ClassLink {
 
   /** Class-word groups of this element's own words. */
   get ownMask(): number {
-    if (this.own < 0) this.own = elementClassMask(this.words);
+    if (this.own < 0) this.own = classWordMask(this.words);
     return this.own;
   }
 

@@ -37,62 +37,78 @@ export const CLASS_WORD_GROUP_COUNT = CLASS_WORD_GROUPS.length;
 /** Keywords this short only count as whole tokens ("ad" must not fire inside "header"). */
 const SHORT = 3;
 
-const groupOfWord = new Map<string, number>();
-const substringWords: Array<[string, number]> = [];
-CLASS_WORD_GROUPS.forEach(([, words], group) => {
-  for (const word of words) {
-    if (!groupOfWord.has(word)) groupOfWord.set(word, group);
-    if (word.length > SHORT) substringWords.push([word, group]);
-  }
-});
+// The rule, per token (a run of [a-z0-9]): a token that is itself a keyword gives that keyword's
+// (first) group; any other token longer than SHORT gives the groups of every keyword longer than
+// SHORT inside it. Both are read off one trie of the keywords, walked from each position of the
+// token: no substrings, no regex, no per-token cache, which matter because class strings are
+// mostly unique to their site (hashed CSS-module names), so caches keyed by them rarely hit.
 
-const TOKEN = /[a-z0-9]+/g;
-
-/**
- * Masks of tokens seen before. Class names repeat across pages of a crawl ("menu-item", "elementor"),
- * so the substring scan runs once per distinct token; the cache is dropped whole when it fills.
- */
-const tokenMasks = new Map<string, number>();
-const TOKEN_CACHE_LIMIT = 100_000;
-
-function tokenMask(token: string): number {
-  let mask = tokenMasks.get(token);
-  if (mask !== undefined) return mask;
-  mask = 0;
-  for (const [word, g] of substringWords) if (token.includes(word)) mask |= 1 << g;
-  if (tokenMasks.size >= TOKEN_CACHE_LIMIT) tokenMasks.clear();
-  tokenMasks.set(token, mask);
-  return mask;
+/** a-z are symbols 0-25, 0-9 are 26-35; anything else ends a token (-1). */
+function symbol(c: number): number {
+  if (c >= 97 && c <= 122) return c - 97;
+  if (c >= 48 && c <= 57) return c - 22;
+  return -1;
 }
 
-/** Bit mask of the groups whose keywords occur in a lowercased class/id string. */
-export function classWordMask(classIds: string): number {
-  if (classIds.length === 0) return 0;
+const SYMBOLS = 36;
+const trieNext: number[] = []; // node * SYMBOLS + symbol -> node, 0 for none (node 0 is the root)
+const wholeWordGroup: number[] = []; // per node: the group of the keyword ending there, -1 for none
+const containedMask: number[] = []; // per node: groups of the keywords longer than SHORT ending there
+
+function addNode(): number {
+  const node = wholeWordGroup.length;
+  for (let s = 0; s < SYMBOLS; s++) trieNext.push(0);
+  wholeWordGroup.push(-1);
+  containedMask.push(0);
+  return node;
+}
+
+addNode();
+CLASS_WORD_GROUPS.forEach(([, words], group) => {
+  for (const word of words) {
+    let node = 0;
+    for (let i = 0; i < word.length; i++) {
+      const at = node * SYMBOLS + symbol(word.charCodeAt(i));
+      node = trieNext[at] === 0 ? (trieNext[at] = addNode()) : trieNext[at];
+    }
+    if (wholeWordGroup[node] < 0) wholeWordGroup[node] = group;
+    if (word.length > SHORT) containedMask[node] |= 1 << group;
+  }
+});
+const NEXT = Int32Array.from(trieNext);
+const WHOLE = Int32Array.from(wholeWordGroup);
+const CONTAINED = Int32Array.from(containedMask);
+
+/** Groups of the keywords inside classIds[start, end), a token. */
+function tokenMask(classIds: string, start: number, end: number): number {
+  // Walk from the token's start over the whole token: is the token itself a keyword?
+  let node = 0;
+  for (let i = start; i < end && node >= 0; i++) node = NEXT[node * SYMBOLS + symbol(classIds.charCodeAt(i))] || -1;
+  if (node > 0 && WHOLE[node] >= 0) return 1 << WHOLE[node];
+  if (end - start <= SHORT) return 0;
   let mask = 0;
-  TOKEN.lastIndex = 0;
-  let match: RegExpExecArray | null;
-  while ((match = TOKEN.exec(classIds)) !== null) {
-    const token = match[0];
-    const group = groupOfWord.get(token);
-    if (group !== undefined) {
-      mask |= 1 << group;
-    } else if (token.length > SHORT) {
-      mask |= tokenMask(token);
+  for (let from = start; from < end; from++) {
+    node = 0;
+    for (let i = from; i < end; i++) {
+      node = NEXT[node * SYMBOLS + symbol(classIds.charCodeAt(i))];
+      if (node === 0) break;
+      mask |= CONTAINED[node];
     }
   }
   return mask;
 }
 
-/** Masks of whole class/id strings: "menu-item menu-item-type-post" repeats within and across pages. */
-const elementMasks = new Map<string, number>();
-
-/** classWordMask, computed once per distinct string (the cache is dropped whole when it fills). */
-export function elementClassMask(classIds: string): number {
-  let mask = elementMasks.get(classIds);
-  if (mask === undefined) {
-    mask = classWordMask(classIds);
-    if (elementMasks.size >= TOKEN_CACHE_LIMIT) elementMasks.clear();
-    elementMasks.set(classIds, mask);
+/** Bit mask of the groups whose keywords occur in a lowercased class/id string. */
+export function classWordMask(classIds: string): number {
+  let mask = 0, start = -1;
+  for (let i = 0; i <= classIds.length; i++) {
+    const inToken = i < classIds.length && symbol(classIds.charCodeAt(i)) >= 0;
+    if (inToken) {
+      if (start < 0) start = i;
+    } else if (start >= 0) {
+      mask |= tokenMask(classIds, start, i);
+      start = -1;
+    }
   }
   return mask;
 }

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { gunzipSync } from "node:zlib";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { CLASS_WORD_GROUPS, Doctype, Segmenter, classWordMask, segmentHtml } from "./index.js";
 
@@ -189,6 +190,30 @@ describe("class words", () => {
     expect(classWordMask("header") & group("advert")).toBe(0); // "ad" is whole-token only
     expect(classWordMask("top-ad") & group("advert")).toBeTruthy();
     expect(classWordMask("")).toBe(0);
+  });
+
+  it("follows the rule as plainly written, on any class string", () => {
+    // The rule: a token that is a keyword gives its first group; another token longer than three
+    // characters gives the groups of every longer-than-three keyword it contains.
+    const plain = (classIds: string) => {
+      let mask = 0;
+      for (const token of classIds.match(/[a-z0-9]+/g) ?? []) {
+        const whole = CLASS_WORD_GROUPS.findIndex(([, words]) => (words as readonly string[]).includes(token));
+        if (whole >= 0) mask |= 1 << whole;
+        else if (token.length > 3) {
+          CLASS_WORD_GROUPS.forEach(([, words], g) => {
+            if (words.some((w) => w.length > 3 && token.includes(w))) mask |= 1 << g;
+          });
+        }
+      }
+      return mask;
+    };
+    const piece = fc.oneof(
+      fc.constantFrom(...CLASS_WORD_GROUPS.flatMap(([, words]) => words)),
+      fc.constantFrom(" ", "-", "_", "__", ":", " | ", "x", "2", "é", "sh"),
+      fc.string({ maxLength: 4 }),
+    );
+    fc.assert(fc.property(fc.array(piece, { maxLength: 8 }).map((p) => p.join("").toLowerCase()), (s) => classWordMask(s) === plain(s)), { numRuns: 2000 });
   });
 });
 
