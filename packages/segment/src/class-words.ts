@@ -39,9 +39,10 @@ const SHORT = 3;
 
 // The rule, per token (a run of [a-z0-9]): a token that is itself a keyword gives that keyword's
 // (first) group; any other token longer than SHORT gives the groups of every keyword longer than
-// SHORT inside it. Both are read off one trie of the keywords, walked from each position of the
-// token: no substrings, no regex, no per-token cache, which matter because class strings are
-// mostly unique to their site (hashed CSS-module names), so caches keyed by them rarely hit.
+// SHORT inside it. Class strings are mostly unique to their site (hashed CSS-module names), so
+// caches keyed by them rarely hit, and nearly every element's string gets masked: 1.26 million
+// over the 1,358 dev pages. An Aho-Corasick automaton reads each token in one pass, one table
+// load per character, with no substrings and no regex.
 
 /** a-z are symbols 0-25, 0-9 are 26-35; anything else ends a token (-1). */
 function symbol(c: number): number {
@@ -51,63 +52,72 @@ function symbol(c: number): number {
 }
 
 const SYMBOLS = 36;
-const trieNext: number[] = []; // node * SYMBOLS + symbol -> node, 0 for none (node 0 is the root)
-const wholeWordGroup: number[] = []; // per node: the group of the keyword ending there, -1 for none
-const containedMask: number[] = []; // per node: groups of the keywords longer than SHORT ending there
 
-function addNode(): number {
-  const node = wholeWordGroup.length;
-  for (let s = 0; s < SYMBOLS; s++) trieNext.push(0);
-  wholeWordGroup.push(-1);
-  containedMask.push(0);
-  return node;
-}
-
-addNode();
-CLASS_WORD_GROUPS.forEach(([, words], group) => {
-  for (const word of words) {
-    let node = 0;
-    for (let i = 0; i < word.length; i++) {
-      const at = node * SYMBOLS + symbol(word.charCodeAt(i));
-      node = trieNext[at] === 0 ? (trieNext[at] = addNode()) : trieNext[at];
+/** The automaton: NEXT[state * SYMBOLS + symbol], and per state what it says. */
+const { NEXT, DEPTH, WHOLE, FOUND } = (() => {
+  // The keyword trie first (state 0 is the root; 0 in `next` means no edge yet).
+  const next: number[] = [];
+  const depth: number[] = [];
+  const whole: number[] = []; // group of the keyword spelled by the state, -1 for none
+  const found: number[] = []; // groups of the keywords longer than SHORT that end at the state
+  const addState = (d: number) => {
+    for (let k = 0; k < SYMBOLS; k++) next.push(0);
+    depth.push(d);
+    whole.push(-1);
+    found.push(0);
+    return depth.length - 1;
+  };
+  addState(0);
+  CLASS_WORD_GROUPS.forEach(([, words], group) => {
+    for (const word of words) {
+      let state = 0;
+      for (let i = 0; i < word.length; i++) {
+        const at = state * SYMBOLS + symbol(word.charCodeAt(i));
+        if (next[at] === 0) next[at] = addState(depth[state] + 1);
+        state = next[at];
+      }
+      if (whole[state] < 0) whole[state] = group;
+      if (word.length > SHORT) found[state] |= 1 << group;
     }
-    if (wholeWordGroup[node] < 0) wholeWordGroup[node] = group;
-    if (word.length > SHORT) containedMask[node] |= 1 << group;
-  }
-});
-const NEXT = Int32Array.from(trieNext);
-const WHOLE = Int32Array.from(wholeWordGroup);
-const CONTAINED = Int32Array.from(containedMask);
-
-/** Groups of the keywords inside classIds[start, end), a token. */
-function tokenMask(classIds: string, start: number, end: number): number {
-  // Walk from the token's start over the whole token: is the token itself a keyword?
-  let node = 0;
-  for (let i = start; i < end && node >= 0; i++) node = NEXT[node * SYMBOLS + symbol(classIds.charCodeAt(i))] || -1;
-  if (node > 0 && WHOLE[node] >= 0) return 1 << WHOLE[node];
-  if (end - start <= SHORT) return 0;
-  let mask = 0;
-  for (let from = start; from < end; from++) {
-    node = 0;
-    for (let i = from; i < end; i++) {
-      node = NEXT[node * SYMBOLS + symbol(classIds.charCodeAt(i))];
-      if (node === 0) break;
-      mask |= CONTAINED[node];
+  });
+  // Then failure links, breadth first: every missing edge goes where the longest proper suffix
+  // would go, and each state also reports the keywords ending at its suffixes.
+  const fail = new Array<number>(depth.length).fill(0);
+  const queue: number[] = [];
+  for (let k = 0; k < SYMBOLS; k++) if (next[k] !== 0) queue.push(next[k]);
+  for (let q = 0; q < queue.length; q++) {
+    const state = queue[q];
+    found[state] |= found[fail[state]];
+    for (let k = 0; k < SYMBOLS; k++) {
+      const child = next[state * SYMBOLS + k];
+      if (child !== 0) {
+        fail[child] = next[fail[state] * SYMBOLS + k];
+        queue.push(child);
+      } else {
+        next[state * SYMBOLS + k] = next[fail[state] * SYMBOLS + k];
+      }
     }
   }
-  return mask;
-}
+  return { NEXT: Int32Array.from(next), DEPTH: Int32Array.from(depth), WHOLE: Int32Array.from(whole), FOUND: Int32Array.from(found) };
+})();
 
 /** Bit mask of the groups whose keywords occur in a lowercased class/id string. */
 export function classWordMask(classIds: string): number {
-  let mask = 0, start = -1;
+  let mask = 0, state = 0, length = 0, inside = 0;
   for (let i = 0; i <= classIds.length; i++) {
-    const inToken = i < classIds.length && symbol(classIds.charCodeAt(i)) >= 0;
-    if (inToken) {
-      if (start < 0) start = i;
-    } else if (start >= 0) {
-      mask |= tokenMask(classIds, start, i);
-      start = -1;
+    const k = i < classIds.length ? symbol(classIds.charCodeAt(i)) : -1;
+    if (k >= 0) {
+      state = NEXT[state * SYMBOLS + k];
+      inside |= FOUND[state];
+      length++;
+    } else if (length > 0) {
+      // The state spells the token's longest suffix that begins a keyword: the whole token
+      // when its depth is the token's length.
+      if (DEPTH[state] === length && WHOLE[state] >= 0) mask |= 1 << WHOLE[state];
+      else if (length > SHORT) mask |= inside;
+      state = 0;
+      length = 0;
+      inside = 0;
     }
   }
   return mask;
