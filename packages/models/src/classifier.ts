@@ -21,8 +21,33 @@ export interface BlockClassifier {
   readonly info?: ModelInfo;
   /** Scores in [0,1] for every block of every document, one array per document. */
   score(docs: readonly SegmentedDocument[]): Promise<Float32Array[]>;
+  /**
+   * A batch that takes documents one at a time and scores them together, as score() would. Each
+   * document is reduced to what scoring needs (the MLP's feature rows) when it is added, so the
+   * caller can let go of it at once instead of holding a whole batch of parsed pages. Optional:
+   * scoreBatch() gives one for any classifier.
+   */
+  batch?(): ScoreBatch;
   /** Frees native resources (ONNX sessions). */
   close(): Promise<void>;
+}
+
+/** Documents added one by one, scored together (see BlockClassifier.batch). Used once. */
+export interface ScoreBatch {
+  /** Takes what scoring needs from `doc`; once it (or the promise it returns) is done, `doc` may be dropped. */
+  add(doc: SegmentedDocument): void | Promise<void>;
+  /** One score array per document added, in order. */
+  score(): Promise<Float32Array[]>;
+}
+
+/** The classifier's own batch, or one that keeps the documents and calls score() on them. */
+export function scoreBatch(classifier: BlockClassifier): ScoreBatch {
+  if (classifier.batch !== undefined) return classifier.batch();
+  const docs: SegmentedDocument[] = [];
+  return {
+    add: (doc) => void docs.push(doc),
+    score: () => classifier.score(docs),
+  };
 }
 
 export function heuristicClassifier(): BlockClassifier {
@@ -30,36 +55,73 @@ export function heuristicClassifier(): BlockClassifier {
     name: "heuristic",
     threshold: 0.5,
     score: async (docs) => docs.map(heuristicScores),
+    batch() {
+      // The heuristic needs nothing beyond the page: score it on arrival.
+      const scores: Float32Array[] = [];
+      return { add: (doc) => void scores.push(heuristicScores(doc)), score: async () => scores };
+    },
     close: async () => {},
   };
 }
 
-/** Feature rows of several documents stacked in one buffer, reused between calls when big enough. */
+/**
+ * Feature rows of several documents stacked in one buffer, reused between batches when big
+ * enough. Documents are added one at a time (append), so each can be dropped once its rows are in.
+ */
 export class FeatureBatch {
   private buffer = new Float32Array(0);
+  /** Rows (blocks) written since the last reset. */
+  private rows = 0;
   constructor(readonly featureSet: FeatureSet) {}
 
-  fill(docs: readonly SegmentedDocument[]): { rows: Float32Array; count: number } {
+  /** Number of rows (blocks) appended since the last reset. */
+  get count(): number {
+    return this.rows;
+  }
+
+  /** Forgets the rows; the buffer is kept for the next batch. */
+  reset(): void {
+    this.rows = 0;
+  }
+
+  /** Appends one row per block of `doc`. */
+  append(doc: SegmentedDocument): void {
     const size = this.featureSet.size;
-    let count = 0;
-    for (const doc of docs) count += doc.blocks.length;
-    if (this.buffer.length < count * size) this.buffer = new Float32Array(Math.ceil(count * 1.5) * size);
-    let offset = 0;
-    for (const doc of docs) {
-      this.featureSet.extract(doc, this.buffer, offset);
-      offset += doc.blocks.length * size;
+    const need = (this.rows + doc.blocks.length) * size;
+    if (this.buffer.length < need) {
+      const grown = new Float32Array(Math.ceil((need / size) * 1.5) * size);
+      grown.set(this.buffer.subarray(0, this.rows * size));
+      this.buffer = grown;
     }
-    return { rows: this.buffer.subarray(0, count * size), count };
+    this.featureSet.extract(doc, this.buffer, this.rows * size);
+    this.rows += doc.blocks.length;
+  }
+
+  /** The rows appended so far, row-major (a view that the next append may replace). */
+  view(): Float32Array {
+    return this.buffer.subarray(0, this.rows * this.featureSet.size);
+  }
+
+  /** Resets, then appends every document: their rows stacked in order. */
+  fill(docs: readonly SegmentedDocument[]): { rows: Float32Array; count: number } {
+    this.reset();
+    for (const doc of docs) this.append(doc);
+    return { rows: this.view(), count: this.rows };
   }
 }
 
 /** Splits one score array for stacked documents back into one array per document. */
 export function splitScores(scores: Float32Array, docs: readonly SegmentedDocument[]): Float32Array[] {
+  return splitByCounts(scores, docs.map((doc) => doc.blocks.length));
+}
+
+/** Splits one score array into consecutive arrays of the given lengths. */
+function splitByCounts(scores: Float32Array, counts: readonly number[]): Float32Array[] {
   const out: Float32Array[] = [];
   let at = 0;
-  for (const doc of docs) {
-    out.push(scores.slice(at, at + doc.blocks.length));
-    at += doc.blocks.length;
+  for (const n of counts) {
+    out.push(scores.slice(at, at + n));
+    at += n;
   }
   return out;
 }
@@ -85,16 +147,43 @@ export async function loadMlpClassifier(path: string | Uint8Array, options: { na
         `retrain it with "winnow train" or pick another --model`,
     );
   }
-  const batch = new FeatureBatch(featureSet);
+  // One feature buffer, reused batch after batch; a batch opened while another holds it gets its own.
+  let spare: FeatureBatch | null = new FeatureBatch(featureSet);
+  const batch = (): ScoreBatch => {
+    const rows = spare ?? new FeatureBatch(featureSet);
+    spare = null;
+    rows.reset();
+    const counts: number[] = [];
+    let done = false;
+    return {
+      add(doc) {
+        if (done) throw new Error("score batch already scored");
+        rows.append(doc);
+        counts.push(doc.blocks.length);
+      },
+      async score() {
+        if (done) throw new Error("score batch already scored");
+        done = true;
+        try {
+          // One run for all the batch's blocks: ONNX Runtime's per-run cost is paid once.
+          if (rows.count === 0) return counts.map(() => new Float32Array(0));
+          return splitByCounts(await scorer.score(rows.view(), rows.count), counts);
+        } finally {
+          spare = rows;
+        }
+      },
+    };
+  };
   return {
     name,
     threshold: info.threshold,
     info,
     async score(docs) {
-      const { rows, count } = batch.fill(docs);
-      if (count === 0) return docs.map(() => new Float32Array(0));
-      return splitScores(await scorer.score(rows, count), docs);
+      const b = batch();
+      for (const doc of docs) b.add(doc);
+      return b.score();
     },
+    batch,
     close: () => scorer.close(),
   };
 }

@@ -86,6 +86,14 @@ export async function loadBiLstmClassifier(path: string | Uint8Array, options: {
       for (const doc of docs) out.push(await scoreOne(doc));
       return out;
     },
+    batch() {
+      // One run per page in any case, so each page is scored as it is added and not kept.
+      const out: Float32Array[] = [];
+      return {
+        add: async (doc) => void out.push(await scoreOne(doc)),
+        score: async () => out,
+      };
+    },
     close: () => session.release(),
   };
 }

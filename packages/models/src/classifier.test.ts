@@ -1,0 +1,110 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { gunzipSync } from "node:zlib";
+import { describe, expect, it } from "vitest";
+import { TEXREX_EXTENDED } from "@winnow/features";
+import { segmentHtml, type SegmentedDocument } from "@winnow/segment";
+import { FeatureBatch, heuristicClassifier, loadMlpClassifier, scoreBatch, type BlockClassifier } from "./classifier.js";
+import { mlpToOnnx } from "./mlp/export.js";
+import { createPrng } from "./mlp/prng.js";
+import type { MlpWeights } from "./types.js";
+
+const HTML_DIR = new URL("../../../fixtures/wcxb-sample/html/", import.meta.url);
+const docs: SegmentedDocument[] = readdirSync(HTML_DIR)
+  .sort()
+  .map((name) => segmentHtml(gunzipSync(readFileSync(new URL(name, HTML_DIR))).toString("utf8")));
+
+/** An MLP over the extended features with seeded random weights: the scores need only be deterministic. */
+function randomMlp(): Promise<BlockClassifier> {
+  const size = TEXREX_EXTENDED.size;
+  const hidden = 6;
+  const rand = createPrng(7);
+  const values = (n: number, scale: number) => Float32Array.from({ length: n }, () => (rand.next() * 2 - 1) * scale);
+  const weights: MlpWeights = {
+    inputSize: size,
+    hiddenSize: hidden,
+    inputShift: new Float32Array(size),
+    inputFactor: new Float32Array(size).fill(0.01),
+    w1: values(hidden * size, 1),
+    b1: values(hidden, 0.5),
+    w2: values(hidden, 1),
+    b2: 0,
+    activation: "tanh",
+  };
+  const bytes = mlpToOnnx(weights, {
+    kind: "mlp",
+    featureSet: TEXREX_EXTENDED.name,
+    featureSetVersion: TEXREX_EXTENDED.version,
+    inputSize: size,
+    threshold: 0.5,
+    trainingFingerprint: "test",
+    notes: "",
+  });
+  return loadMlpClassifier(bytes, { name: "random" });
+}
+
+async function batched(classifier: BlockClassifier, pages: readonly SegmentedDocument[]): Promise<Float32Array[]> {
+  const batch = scoreBatch(classifier);
+  for (const doc of pages) await batch.add(doc);
+  return batch.score();
+}
+
+describe("scoreBatch", () => {
+  it("gives the MLP the same scores one page at a time as score() on the whole batch", async () => {
+    const mlp = await randomMlp();
+    try {
+      const whole = await mlp.score(docs);
+      expect(whole.map((s) => s.length)).toEqual(docs.map((d) => d.blocks.length));
+      expect(new Set(whole.flatMap((s) => [...s])).size).toBeGreaterThan(100);
+      expect(await batched(mlp, docs)).toEqual(whole);
+      // Batches after the first reuse the feature buffer, smaller ones included.
+      expect(await batched(mlp, docs.slice(3, 5))).toEqual(whole.slice(3, 5));
+      expect(await batched(mlp, [])).toEqual([]);
+    } finally {
+      await mlp.close();
+    }
+  });
+
+  it("keeps two MLP batches open at once apart", async () => {
+    const mlp = await randomMlp();
+    try {
+      const whole = await mlp.score(docs);
+      const a = scoreBatch(mlp);
+      const b = scoreBatch(mlp);
+      for (let i = 0; i < docs.length; i++) (i % 2 === 0 ? a : b).add(docs[i]);
+      const [sa, sb] = await Promise.all([a.score(), b.score()]);
+      expect(sa).toEqual(whole.filter((_, i) => i % 2 === 0));
+      expect(sb).toEqual(whole.filter((_, i) => i % 2 === 1));
+      await expect(a.score()).rejects.toThrow("already scored");
+    } finally {
+      await mlp.close();
+    }
+  });
+
+  it("scores with the heuristic and with classifiers that have no batch of their own", async () => {
+    const heuristic = heuristicClassifier();
+    const expected = await heuristic.score(docs);
+    expect(await batched(heuristic, docs)).toEqual(expected);
+    const plain: BlockClassifier = { name: "plain", threshold: 0.5, score: (d) => heuristic.score(d), close: async () => {} };
+    expect(await batched(plain, docs)).toEqual(expected);
+  });
+});
+
+/** Bit-for-bit equality of two float arrays (toEqual is slow on arrays this size). */
+const same = (a: Float32Array, b: Float32Array): boolean =>
+  a.length === b.length && Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(Buffer.from(b.buffer, b.byteOffset, b.byteLength));
+
+describe("FeatureBatch", () => {
+  it("stacks appended pages as fill does, growing its buffer without losing rows", () => {
+    const one = new FeatureBatch(TEXREX_EXTENDED);
+    const { rows, count } = one.fill(docs);
+    const inc = new FeatureBatch(TEXREX_EXTENDED);
+    for (const doc of docs) inc.append(doc);
+    expect(inc.count).toBe(count);
+    expect(same(inc.view(), rows)).toBe(true);
+    inc.reset();
+    expect(inc.count).toBe(0);
+    inc.append(docs[1]);
+    expect(same(inc.view(), new FeatureBatch(TEXREX_EXTENDED).fill([docs[1]]).rows)).toBe(true);
+    expect(same(inc.view(), rows)).toBe(false);
+  });
+});
