@@ -10,6 +10,7 @@ import zlib from "node:zlib";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { fixture, tempFile } from "../test/helpers.js";
+import { transferableBuffer } from "./owned.js";
 import { readRecords } from "./read.js";
 import type { ArchiveRecord, SkipEvent } from "./types.js";
 
@@ -39,18 +40,38 @@ interface Read {
  * read that waits forever; the check in every callback catches one that spins without waiting
  * (which starves timers), as long as it reports anything while it spins.
  */
-async function readWithin(path: string): Promise<Read> {
+async function readWithin(path: string, options: { detach?: boolean } = {}): Promise<Read> {
   const started = performance.now();
   const records: ArchiveRecord[] = [];
   const skips: SkipEvent[] = [];
   const check = (): void => {
     if (performance.now() - started > DEADLINE_MS) throw new Error(`readRecords still running after ${DEADLINE_MS} ms`);
   };
+  /** With `detach`: records yielded whose buffers the reader has not yet released. */
+  let pending: Array<{ record: ArchiveRecord; length: number }> = [];
+  const detachReleased = (): void => {
+    // As a worker pool does, but as early as can be: a buffer detached too soon would show.
+    pending = pending.filter(({ record }) => {
+      const buffer = transferableBuffer(record.body);
+      if (buffer === null) return true;
+      structuredClone(buffer, { transfer: [buffer] });
+      return false;
+    });
+    // A buffer handed over must have been this record's alone: no other body may go with it.
+    for (const { record, length } of pending) expect(record.body.byteLength, `${record.recordId} lost its body`).toBe(length);
+  };
   const reading = (async () => {
     for await (const record of readRecords(path, { onSkip: (e) => (skips.push(e), check()), onProgress: check })) {
-      records.push(record);
+      if (options.detach) {
+        records.push({ ...record, body: Buffer.from(record.body) });
+        pending.push({ record, length: record.body.byteLength });
+        detachReleased();
+      } else {
+        records.push(record);
+      }
       check();
     }
+    detachReleased();
   })();
   let timer: NodeJS.Timeout | undefined;
   const stuck = new Promise<never>((_, reject) => {
@@ -237,6 +258,68 @@ describe("readRecords fuzzed: never throws, always ends, yields only sound recor
         },
       ),
       runs(300),
+    );
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// Payload buffers handed over: a consumer that detaches every buffer the reader has released
+// (transferableBuffer), as soon as it is released, must read exactly what any other reader does.
+
+describe("readRecords fuzzed with released payload buffers detached at once", () => {
+  const same = (a: Read, b: Read): void => {
+    expect(b.skips).toEqual(a.skips);
+    expect(b.records.map((r) => ({ ...r, body: Buffer.from(r.body).toString("latin1") }))).toEqual(
+      a.records.map((r) => ({ ...r, body: Buffer.from(r.body).toString("latin1") })),
+    );
+  };
+
+  it("on every fixture as it is", async () => {
+    for (const path of FIXTURES) same(await readWithin(path), await readWithin(path, { detach: true }));
+  });
+
+  it("on real fixtures, concatenated and then damaged", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.constantFrom(...FIXTURES), { minLength: 1, maxLength: 3 }),
+        fc.array(mutation, { minLength: 0, maxLength: 3 }),
+        async (parts, mutations) => {
+          const damaged = mutations.reduce((bytes, m) => mutate(bytes, m), Buffer.concat(parts.map((p) => bytesOf.get(p) as Buffer)));
+          const file = tempFile(`fuzz/detach-${parts[0].split("/").pop() as string}`, damaged);
+          same(await readWithin(file), await readWithin(file, { detach: true }));
+        },
+      ),
+      runs(150),
+    );
+  });
+
+  it("on WARC-shaped random records, one gzip member each", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(warcShaped, { minLength: 1, maxLength: 6 }), async (records) => {
+        const file = tempFile("fuzz/detach-shaped.warc.gz", Buffer.concat(records.map((r) => zlib.gzipSync(r))));
+        same(await readWithin(file), await readWithin(file, { detach: true }));
+      }),
+      runs(150),
+    );
+  });
+
+  /** A response of `size` bytes of HTML: big enough that bodies are views of their member, not copies. */
+  const sizedResponse = fc.integer({ min: 1, max: 40_000 }).map((size) => {
+    const body = Buffer.from(`<p>${"word ".repeat(Math.ceil(size / 5))}`.slice(0, Math.max(3, size)));
+    const http = Buffer.concat([Buffer.from(`HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: ${body.length}\r\n\r\n`), body]);
+    const head = `WARC/1.0\r\nWARC-Type: response\r\nWARC-Record-ID: <urn:size:${size}>\r\nContent-Type: application/http\r\nContent-Length: ${http.length}\r\n\r\n`;
+    return Buffer.concat([Buffer.from(head), http, Buffer.from("\r\n\r\n")]);
+  });
+
+  it("on gzip members holding one to three records of any size", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.array(sizedResponse, { minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: 5 }), async (members) => {
+        const file = tempFile("fuzz/detach-members.warc.gz", Buffer.concat(members.map((m) => zlib.gzipSync(Buffer.concat(m)))));
+        const plain = await readWithin(file);
+        expect(plain.records).toHaveLength(members.flat().length);
+        same(plain, await readWithin(file, { detach: true }));
+      }),
+      runs(150),
     );
   });
 });

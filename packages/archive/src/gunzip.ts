@@ -15,14 +15,19 @@
 // failure is then flagged on the gap that follows it (Gap.taints).
 
 import zlib from "node:zlib";
+import { markExclusive } from "./owned.js";
 import type { Gap, Piece, PieceSource } from "./source.js";
 import type { InputWindow } from "./window.js";
 
 const LOOKAHEAD = 1 << 20;
 /** Output cap for the one-shot path; bigger members are streamed (also bounds zip bombs). */
 const ONE_SHOT_MAX_OUT = 64 << 20;
-/** One-shot output buffer size: most HTML records fit in one, saving zlib a final concat. */
+/** One-shot output buffer size when the member's size is not known beforehand (see sizeHint). */
 const ONE_SHOT_CHUNK = 64 << 10;
+/** Smallest one-shot output buffer: Node pools allocations under 4 KiB, and pooled memory is shared. */
+const ONE_SHOT_MIN_CHUNK = 8 << 10;
+/** Deflate cannot expand its input more than about 1032 times. */
+const MAX_DEFLATE_RATIO = 1032;
 const STREAM_SLICE = 256 << 10;
 const STREAM_CHUNK = 256 << 10;
 /** How much of a damaged member's output to keep for naming its record. */
@@ -115,11 +120,14 @@ export class GunzipSource implements PieceSource {
         break;
       }
       const data = view.subarray(hlen);
+      const hint = sizeHint(view, hlen);
+      // One output buffer of the member's size: no chunks for zlib to join, no garbage.
+      const chunkSize = hint > 0 ? Math.max(hint + 1, ONE_SHOT_MIN_CHUNK) : ONE_SHOT_CHUNK;
       let res: Inflated;
       try {
         res = zlib.inflateRawSync(data, {
           info: true,
-          chunkSize: ONE_SHOT_CHUNK,
+          chunkSize,
           maxOutputLength: ONE_SHOT_MAX_OUT,
         }) as unknown as Inflated;
       } catch (err) {
@@ -167,6 +175,9 @@ export class GunzipSource implements PieceSource {
         continue;
       }
       yield* this.flushDamage();
+      // zlib made this output for this call alone, in buffers of at least chunkSize bytes, which
+      // are never slices of Node's shared pool: the reader may let a record take it over.
+      if (chunkSize >= Buffer.poolSize >>> 1) markExclusive(out);
       yield* this.emit(out, memberOffset);
       win.advance(dataEnd + TRAILER);
     }
@@ -280,6 +291,24 @@ export class GunzipSource implements PieceSource {
     }
     return true;
   }
+}
+
+/**
+ * The inflated size of the member whose deflate data starts at view[hlen], read from its gzip
+ * trailer (ISIZE) when the next member's header follows in view, as in per-record files; 0 when
+ * unknown. Only a hint for sizing the output buffer: a wrong one (a gzip magic met by chance
+ * inside compressed data) costs a copy or some spare bytes, never a wrong result, since the
+ * output is checked against the real trailer.
+ */
+function sizeHint(view: Buffer, hlen: number): number {
+  const next = view.indexOf(MAGIC, hlen);
+  if (next < hlen + TRAILER) return 0;
+  const isize = view.readUInt32LE(next - 4);
+  const compressed = next - hlen - TRAILER;
+  // Deflate adds only a few bytes per block to data it cannot compress, so a size under half the
+  // compressed one cannot be right; nor can one beyond deflate's highest ratio.
+  if (isize > ONE_SHOT_MAX_OUT || isize * 2 < compressed || isize > compressed * MAX_DEFLATE_RATIO) return 0;
+  return isize;
 }
 
 function gap(reason: Gap["reason"], offset: number, detail: string, extra: Partial<Gap> = {}): Gap {

@@ -6,4 +6,5 @@ export { expandInputs } from "./input.js";
 export { ArchiveOpenError } from "./errors.js";
 export { decodeHtml, normalizeCharset } from "./charset.js";
 export { sniffIsHtml } from "./sniff.js";
+export { transferableBuffer } from "./owned.js";
 export type { ArchiveRecord, SkipReason, SkipEvent, ReadOptions, DecodedHtml } from "./types.js";

@@ -2,6 +2,7 @@
 // need (peek, read a header block, read or skip N bytes, seek to a line), each done with
 // Buffer.indexOf / subarray over whole pieces rather than byte loops.
 
+import { releaseCopy, releasePiece } from "./owned.js";
 import type { Gap, Piece } from "./source.js";
 
 const EMPTY = Buffer.alloc(0);
@@ -28,6 +29,8 @@ export class ByteReader {
   private done = false;
   /** A gap met while looking ahead, not yet raised. */
   private gap: Gap | null = null;
+  /** Views of buf handed out by take(): record bodies (see owned.ts). */
+  private takes = 0;
 
   constructor(private readonly pieces: AsyncIterator<Piece>) {}
 
@@ -71,7 +74,7 @@ export class ByteReader {
     }
     if (have === rest) return this.gap ? this.atGap(soft) : false;
     this.base += this.pos;
-    this.buf = parts.length === 1 ? parts[0] : Buffer.concat(parts, have);
+    this.replace(parts.length === 1 ? parts[0] : Buffer.concat(parts, have));
     this.pos = 0;
     return true;
   }
@@ -81,9 +84,16 @@ export class ByteReader {
     const gap = this.gap as Gap;
     this.gap = null;
     this.base += this.buf.length;
-    this.buf = EMPTY;
+    this.replace(EMPTY);
     this.pos = 0;
     throw new GapError(gap);
+  }
+
+  /** Lets go of buf (what is still unread of it has been copied into `next`, or is lost). */
+  private replace(next: Buffer): void {
+    releasePiece(this.buf, this.takes);
+    this.takes = 0;
+    this.buf = next;
   }
 
   /** Makes at least n bytes available if the input has them. */
@@ -161,7 +171,13 @@ export class ByteReader {
       const view = this.buf.subarray(this.pos, this.pos + n);
       this.pos += n;
       // A view is free; copy only when it would keep a much larger piece alive.
-      return view.length * 2 >= view.buffer.byteLength ? view : Buffer.from(view);
+      if (view.length * 2 < view.buffer.byteLength) {
+        const copy = Buffer.from(view);
+        releaseCopy(copy);
+        return copy;
+      }
+      this.takes++;
+      return view;
     }
     const parts: Buffer[] = [];
     let got = 0;
@@ -169,10 +185,14 @@ export class ByteReader {
       if (this.buffered === 0 && !(await this.more())) break;
       const k = Math.min(n - got, this.buffered);
       parts.push(this.buf.subarray(this.pos, this.pos + k));
+      // Read again (joined) only after more() has let go of buf: it must not count as released.
+      this.takes++;
       this.pos += k;
       got += k;
     }
-    return Buffer.concat(parts, got);
+    const joined = Buffer.concat(parts, got);
+    releaseCopy(joined);
+    return joined;
   }
 
   /** Skips n bytes; returns how many there were. */
