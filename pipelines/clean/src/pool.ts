@@ -149,16 +149,16 @@ export async function openPoolCleaner(options: PoolCleanerOptions): Promise<Page
     clean(records, siteTemplates) {
       const task = packPages(records);
       if (siteTemplates !== undefined) task.siteTemplates = siteTemplates;
-      // The payloads now live in the task's buffer; let go of the reader's.
+      // The payloads now belong to the task (moved, or copied into its buffer); let go of the reader's.
       for (let i = 0; i < records.length; i++) records[i].body = EMPTY;
-      return run<PageOutput[]>(task, { transferList: [task.bytes] }).catch((error: unknown) =>
+      return run<PageOutput[]>(task, { transferList: task.transfer }).catch((error: unknown) =>
         failedPages(records.length, `worker failed: ${message(error)}`),
       );
     },
     fingerprint(records, keepParsed) {
       const task = { ...packPages(records), keepParsed };
       for (let i = 0; i < records.length; i++) records[i].body = EMPTY;
-      return run<FingerprintedPage[]>(task, { name: "fingerprintTask", transferList: [task.bytes] }).catch(() =>
+      return run<FingerprintedPage[]>(task, { name: "fingerprintTask", transferList: task.transfer }).catch(() =>
         records.map((): FingerprintedPage => ({ fingerprints: null })),
       );
     },

@@ -234,7 +234,7 @@ describe("worker faults", () => {
       `import cleanTask, { describeClassifier } from ${JSON.stringify(pathToFileURL(WORKER).href)};
 export { describeClassifier };
 export default async function (task) {
-  const text = Buffer.from(task.bytes).toString("latin1");
+  const text = Buffer.concat(task.bodies).toString("latin1");
   if (text.includes("WINNOW-TEST-THROW")) throw new Error("injected fault");
   if (text.includes("WINNOW-TEST-EXIT")) process.exit(3);
   if (text.includes("WINNOW-TEST-UNCAUGHT")) {

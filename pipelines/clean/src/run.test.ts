@@ -240,7 +240,7 @@ describe("runClean on many pages", () => {
       `import cleanTask, { describeClassifier } from ${JSON.stringify(pathToFileURL(new URL("../dist/worker.js", import.meta.url).pathname).href)};
 export { describeClassifier };
 export default async function (task) {
-  const text = Buffer.from(task.bytes).toString("latin1");
+  const text = Buffer.concat(task.bodies).toString("latin1");
   if (text.includes("WINNOW-TEST-CRASH")) process.exit(3);
   if (text.includes("WINNOW-TEST-THROW")) throw new Error("injected fault");
   return cleanTask(task);

@@ -1,3 +1,4 @@
+import { readRecords, transferableBuffer, type ArchiveRecord } from "@winnow/archive";
 import type { BlockClassifier } from "@winnow/models";
 import { describe, expect, it } from "vitest";
 import { cleanPagesSafely, modelProblem, packPages, unpackPages } from "./worker.js";
@@ -5,8 +6,10 @@ import { cleanPagesSafely, modelProblem, packPages, unpackPages } from "./worker
 const html = (text: string): Uint8Array =>
   Buffer.from(`<html><head><title>T</title></head><body><p>${text}</p></body></html>`);
 
+const SAMPLE = new URL("../../../fixtures/sample.warc.gz", import.meta.url).pathname;
+
 describe("packPages / unpackPages", () => {
-  it("packs views of a shared buffer into a buffer of their own, leaving the original usable", () => {
+  it("copies views of a shared buffer into a buffer of their own, leaving the original usable", () => {
     const chunk = Buffer.from("xxAAAyyBBBBzz");
     const pages = [
       { body: chunk.subarray(2, 5), charset: "utf-8" },
@@ -14,15 +17,32 @@ describe("packPages / unpackPages", () => {
       { body: chunk.subarray(7, 11), charset: "windows-1252" },
     ];
     const task = packPages(pages);
-    expect(task.bytes.byteLength).toBe(7);
-    expect(task.ends).toEqual([3, 3, 7]);
+    expect(task.transfer).toHaveLength(1);
+    expect(task.transfer[0].byteLength).toBe(7);
     // Transfer the packed buffer the way piscina does; the reader's chunk must stay intact.
-    const moved = structuredClone(task, { transfer: [task.bytes] });
-    expect(task.bytes.byteLength).toBe(0);
+    const moved = structuredClone(task, { transfer: task.transfer });
+    expect(task.transfer[0].byteLength).toBe(0);
     expect(chunk.toString()).toBe("xxAAAyyBBBBzz");
     const out = unpackPages(moved);
     expect(out.map((p) => Buffer.from(p.body).toString())).toEqual(["AAA", "", "BBBB"]);
     expect(out.map((p) => p.headerCharset)).toEqual(["utf-8", "", "windows-1252"]);
+  });
+
+  it("moves the payloads the reader hands over in their own buffers, copying only the others", async () => {
+    const records: ArchiveRecord[] = [];
+    for await (const r of readRecords(SAMPLE)) records.push(r);
+    const texts = records.map((r) => Buffer.from(r.body).toString("latin1"));
+    const handedOver = records.filter((r) => transferableBuffer(r.body) !== null).length;
+    expect(handedOver).toBeGreaterThan(records.length / 2);
+    const task = packPages(records);
+    // One buffer per payload handed over, plus one holding copies of the rest.
+    expect(task.transfer).toHaveLength(handedOver + 1);
+    expect(task.transfer.at(-1)?.byteLength).toBe(records.filter((r) => transferableBuffer(r.body) === null).reduce((n, r) => n + r.body.byteLength, 0));
+    for (const r of records) if (transferableBuffer(r.body) !== null) expect(task.transfer).toContain(r.body.buffer);
+    const moved = structuredClone(task, { transfer: task.transfer });
+    expect(unpackPages(moved).map((p) => Buffer.from(p.body).toString("latin1"))).toEqual(texts);
+    // The payloads moved are detached here, as the pool's callers are told; the copied one is not.
+    expect(records.filter((r) => r.body.byteLength === 0)).toHaveLength(handedOver);
   });
 });
 

@@ -4,6 +4,7 @@
  * produce the same output.
  */
 import { workerData } from "node:worker_threads";
+import { transferableBuffer } from "@winnow/archive";
 import { builtinModelPath, heuristicClassifier, loadModelClassifier, type BlockClassifier } from "@winnow/models";
 import { HostRoutedClassifier, cleanPagesByHost, isModelDirectory } from "./host-models.js";
 import { cleanPages, message, type PageInput, type PageOutput } from "./page.js";
@@ -18,19 +19,20 @@ export interface CleanWorkerData {
 }
 
 /**
- * One batch of pages as it crosses to a worker: the payloads back to back in one buffer, which
- * is transferred rather than copied, and the page boundaries.
+ * One batch of pages as it crosses to a worker. The payloads' buffers are transferred, never
+ * copied on the way (see packPages).
  */
 export interface CleanTask {
-  bytes: ArrayBuffer;
-  /** End offset in `bytes` of each page's payload; page i starts where page i-1 ends. */
-  ends: number[];
+  /** Each page's payload. */
+  bodies: Uint8Array[];
   /** charset from each page's HTTP header, "" when none. */
   charsets: string[];
   /** Each page's URL ("" when none), for per-host models. */
   urls?: string[];
   /** Pass two of --site-templates: the templates of the batch's hosts. */
   siteTemplates?: SiteTemplateBatch;
+  /** The buffers under `bodies`, to pass as the transfer list. */
+  transfer: ArrayBuffer[];
 }
 
 /** The classifier's name and threshold, or why it could not be loaded. */
@@ -70,38 +72,53 @@ export function failedPages(count: number, detail: string): PageOutput[] {
 }
 
 /**
- * Copies the payloads of a batch (records, or anything with a body and header charset) into one
- * fresh buffer. Record bodies are views into the
- * reader's input chunks, which hold the neighbouring records too: transferring those would
- * detach live data, and cloning one would copy its whole chunk. One copy into a buffer the
- * batch owns outright, then a transfer, is the least work.
+ * Readies a batch (records, or anything with a body and header charset) to be transferred to a
+ * worker. A payload whose buffer the archive reader has handed over whole (transferableBuffer:
+ * one gzip member per record, as crawlers write) travels in that buffer, with no copy. The
+ * others are views into the reader's input chunks, which hold neighbouring records too:
+ * transferring those would detach live data, and cloning one would copy its whole chunk, so
+ * they are copied once into one buffer the batch owns. Callers must not read the payloads
+ * after the transfer: the buffers handed over are detached here.
  */
 export function packPages(pages: ReadonlyArray<{ body: Uint8Array; charset: string; url?: string }>): CleanTask {
-  let total = 0;
-  for (let i = 0; i < pages.length; i++) total += pages[i].body.byteLength;
-  const bytes = new Uint8Array(total);
-  const ends = new Array<number>(pages.length);
-  const charsets = new Array<string>(pages.length);
-  const urls = new Array<string>(pages.length);
-  let at = 0;
-  for (let i = 0; i < pages.length; i++) {
-    bytes.set(pages[i].body, at);
-    at += pages[i].body.byteLength;
-    ends[i] = at;
+  const n = pages.length;
+  const bodies = new Array<Uint8Array>(n);
+  const charsets = new Array<string>(n);
+  const urls = new Array<string>(n);
+  const transfer: ArrayBuffer[] = [];
+  let copied = 0;
+  for (let i = 0; i < n; i++) {
+    const body = pages[i].body;
+    const own = transferableBuffer(body);
+    // A buffer met twice would be one record's body twice over: copy rather than trust it.
+    if (own !== null && !transfer.includes(own)) {
+      transfer.push(own);
+      bodies[i] = body;
+    } else {
+      copied += body.byteLength;
+    }
     charsets[i] = pages[i].charset;
     urls[i] = pages[i].url ?? "";
   }
-  return { bytes: bytes.buffer, ends, charsets, urls };
+  if (copied > 0 || transfer.length === 0) {
+    // Never pooled (allocUnsafe pools small sizes, and the pool cannot be transferred); every byte is written below.
+    const packed = Buffer.allocUnsafeSlow(copied);
+    let at = 0;
+    for (let i = 0; i < n; i++) {
+      if (bodies[i] !== undefined) continue;
+      const body = pages[i].body;
+      packed.set(body, at);
+      bodies[i] = packed.subarray(at, at + body.byteLength);
+      at += body.byteLength;
+    }
+    transfer.push(packed.buffer as ArrayBuffer);
+  }
+  return { bodies, charsets, urls, transfer };
 }
 
 export function unpackPages(task: CleanTask): PageInput[] {
-  const pages = new Array<PageInput>(task.ends.length);
-  let start = 0;
-  for (let i = 0; i < pages.length; i++) {
-    const end = task.ends[i];
-    pages[i] = { body: new Uint8Array(task.bytes, start, end - start), headerCharset: task.charsets[i], url: task.urls?.[i] };
-    start = end;
-  }
+  const pages = new Array<PageInput>(task.bodies.length);
+  for (let i = 0; i < pages.length; i++) pages[i] = { body: task.bodies[i], headerCharset: task.charsets[i], url: task.urls?.[i] };
   return pages;
 }
 
@@ -128,7 +145,7 @@ export default async function cleanTask(task: CleanTask): Promise<PageOutput[]> 
   try {
     loaded = await threadClassifier();
   } catch (error) {
-    return failedPages(task.ends.length, modelProblem((workerData as CleanWorkerData).model, error));
+    return failedPages(task.bodies.length, modelProblem((workerData as CleanWorkerData).model, error));
   }
   return cleanPagesSafely(unpackPages(task), loaded, task.siteTemplates);
 }
