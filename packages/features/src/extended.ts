@@ -5,7 +5,7 @@
  */
 import { CLASS_WORD_GROUPS, CLASS_WORD_GROUP_COUNT, type SegmentedDocument } from "@winnow/segment";
 import { clamp01, type FeatureSpec, type DocumentContext } from "./texrex.js";
-import { countWords, type WordCounts } from "./words.js";
+import { IN_TITLE, STOPWORD, WordList, countWords, type WordCounts } from "./words.js";
 
 /** Ancestor elements whose presence on the tag path is a feature of its own. */
 export const ANCESTOR_TAGS = [
@@ -28,7 +28,6 @@ const STOPWORDS = new Set(
     "some than that the their them then there these they this to up us was we were what when which who will with " +
     "would you your").split(" "),
 );
-const LONGEST_STOPWORD = Math.max(...[...STOPWORDS].map((w) => w.length));
 const WORD = /[\p{L}\p{N}]+/gu;
 
 export const EXTENDED_SPECS: readonly FeatureSpec[] = [
@@ -86,8 +85,8 @@ function pathDepth(tagPath: string): number {
 /** Per-document values of the extended set, computed once per document. */
 export interface ExtendedContext {
   titleWords: Set<string>;
-  /** Longer words are neither title words nor stopwords. */
-  longestListed: number;
+  /** The title's words and the stopwords, for countWords. */
+  listedWords: WordList;
   longest: number;
   /** Text chars, anchor chars and block counts per section id (Block.parentId / grandparentId). */
   sectionText: Float64Array;
@@ -141,10 +140,9 @@ export function extendedContext(doc: SegmentedDocument): ExtendedContext {
     ancestorMasks[i] = maskOfId[pathId];
   }
   const titleWords = new Set(doc.title.toLowerCase().match(WORD) ?? []);
-  let longestListed = LONGEST_STOPWORD;
-  for (const w of titleWords) if (w.length > longestListed) longestListed = w.length;
+  const listedWords = new WordList([[titleWords, IN_TITLE], [STOPWORDS, STOPWORD]]);
   return {
-    titleWords, longestListed, longest, sectionText, sectionAnchor, sectionBlocks,
+    titleWords, listedWords, longest, sectionText, sectionAnchor, sectionBlocks,
     titleHeading: findTitleHeading(doc, titleWords),
     density: textDensity(doc),
     pathDepths, ancestorMasks,
@@ -236,7 +234,7 @@ export function writeExtended(
   out[k++] = total === 0 ? 0 : (ctx.textBefore[i] + block.textChars / 2) / total;
   out[k++] = n <= 1 ? 0 : i / (n - 1);
 
-  countWords(block.text.toLowerCase(), ext.titleWords, STOPWORDS, ext.longestListed, counts);
+  countWords(block.text.toLowerCase(), ext.listedWords, counts);
   const words = counts.words;
   out[k++] = words === 0 ? 0 : counts.inTitle / words;
   out[k++] = words === 0 ? 0 : counts.stopwords / words;

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { countWords, type WordCounts } from "./words.js";
+import { IN_TITLE, STOPWORD, WordList, countWords, type WordCounts } from "./words.js";
 
 /** The definition countWords must match: the regex it replaced. */
 function regexCounts(lower: string, title: Set<string>, stop: Set<string>): WordCounts {
@@ -10,8 +10,7 @@ function regexCounts(lower: string, title: Set<string>, stop: Set<string>): Word
 
 function counts(lower: string, title: Set<string>, stop: Set<string>): WordCounts {
   const out: WordCounts = { words: 0, inTitle: 0, stopwords: 0 };
-  const longest = Math.max(0, ...[...title, ...stop].map((w) => w.length));
-  countWords(lower, title, stop, longest, out);
+  countWords(lower, new WordList([[title, IN_TITLE], [stop, STOPWORD]]), out);
   return out;
 }
 
@@ -32,6 +31,15 @@ describe("countWords", () => {
     ]) {
       expect(counts(text, title, STOP), text).toEqual(regexCounts(text, title, STOP));
     }
+  });
+
+  it("finds every listed word, whatever collides in the hash table", () => {
+    const many = Array.from({ length: 300 }, (_, k) => `w${k.toString(36)}`);
+    const list = new WordList([[many.slice(0, 200), IN_TITLE], [many.slice(100), STOPWORD]]);
+    const text = many.join(" ") + " unlisted w";
+    const out: WordCounts = { words: 0, inTitle: 0, stopwords: 0 };
+    countWords(text, list, out);
+    expect(out).toEqual({ words: 302, inTitle: 200, stopwords: 200 });
   });
 
   it("agrees with the regex on any string", () => {

@@ -205,7 +205,7 @@ export class Segmenter {
       return;
     }
     // Boundaries inside hidden content would split visible text around it for nothing.
-    if (this.skipDepth === 0 && BLOCK_TAGS.has(name)) this.flush(this.parser.startIndex);
+    if (isBlock && this.skipDepth === 0) this.flush(this.parser.startIndex);
     if (name === "a") {
       this.anchorDepth++;
       this.anchorSerial++;
