@@ -27,7 +27,8 @@ const STAGES = [
   ["segment (segmentHtml, htmlparser2 inside)", entry((r) => r.name === "segmentHtml")],
   ["  of which htmlparser2 + entities (self)", selfSum((r) => /node_modules\/(htmlparser2|entities)\//.test(r.where))],
   ["  of which winnow's segmenter code (self)", selfSum((r) => r.where.includes("segment/dist/"))],
-  ["features (FeatureBatch.fill)", entry((r) => r.name === "fill" && r.where.includes("models/dist/classifier"))],
+  // The pipeline appends page by page (cleanPages); fill, which appends, is kept for other callers.
+  ["features (FeatureBatch.append)", entry((r) => (r.name === "append" || r.name === "fill") && r.where.includes("models/dist/classifier"))],
   ["  of which class-word masks (self)", selfSum((r) => r.where.includes("features/dist/class-words"))],
   ["ONNX Runtime (JS binding + native run)", selfSum((r) => /onnxruntime-(node|common)\//.test(r.where) && r.name !== "initOrt")],
   ["write (JSONL writer)", entry((r) => r.name === "write" && r.where.includes("writers/dist"))],
