@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
  * Memory: peak RSS of a winnow MLP run over a multi-gigabyte input (the dev pages repeated with
- * make-warc --repeat), with 1 and 2 workers, against the bound 150 MB + 60 MB per worker. RSS is
+ * make-warc --repeat), with 1 and 2 workers, against the issue's bound 150 MB + 60 MB per worker and the
+ * bound RESULTS.md states (150 MB + 300 MB per worker). RSS is
  * sampled through the run too, so a plateau (bounded) can be told from growth (a leak).
  *
  *   node benchmarks/memory.js [--repeat R] [--workers 1,2] [--model PATH] [--input WARC] [--json FILE]
@@ -16,6 +17,8 @@ import { BENCH_DIR, benchModel, busyWarning, ensureWarc, fmt, machineInfo, parse
 
 const METHOD = join(BENCH_DIR, "lib", "method.js");
 export const DEFAULT_REPEAT = 5;
+/** The bound RESULTS.md states as holding (measured 2026-11-23): the issue's 150 + 60 per worker does not. */
+export const statedRssBound = (workers) => (150 + 300 * workers) * 1e6;
 
 /** RSS at a few points of the run (by share of the samples), in MB, to show its shape. */
 function shape(samples) {
@@ -38,11 +41,13 @@ export async function memory(options = {}, log = console.error) {
     const bound = rssBound(workers);
     const peakHeap = Math.max(...(r.rssSamples ?? []).map((s) => s.heapUsed));
     const peakBuffers = Math.max(...(r.rssSamples ?? []).map((s) => s.arrayBuffers));
-    rows.push({ workers, ...r, bound, peakHeap, peakBuffers, within: r.peakRssBytes <= bound });
+    const stated = statedRssBound(workers);
+    rows.push({ workers, ...r, bound, stated, peakHeap, peakBuffers, within: r.peakRssBytes <= bound, withinStated: r.peakRssBytes <= stated });
   }
   const body = rows.map((r) => [
     r.workers === 0 ? "0 (inline)" : r.workers, r.records, fmt.n(r.elapsedSeconds, 0), fmt.n(r.records / r.elapsedSeconds, 1),
-    fmt.mb(r.peakRssBytes), fmt.mb(r.bound), r.within ? "yes" : "**no**", shape(r.rssSamples), fmt.mb(r.peakHeap), fmt.mb(r.peakBuffers),
+    fmt.mb(r.peakRssBytes), fmt.mb(r.bound), r.within ? "yes" : "**no**", fmt.mb(r.stated), r.withinStated ? "yes" : "**no**",
+    shape(r.rssSamples), fmt.mb(r.peakHeap), fmt.mb(r.peakBuffers),
   ]);
   const markdown =
     (warning ? `> **Note:** ${warning}.\n\n` : "") +
@@ -50,7 +55,7 @@ export async function memory(options = {}, log = console.error) {
     `${fmt.n(stats.compressedBytes / 1e9, 2)} GB gzip. winnow MLP (\`${basename(model.path)}\`), JSONL output, one process per row. ` +
     "Peak RSS is the process's own high-water mark (VmHWM: main thread and workers); the RSS columns sampled every 0.5 s show whether it plateaus. " +
     "Heap and ArrayBuffer peaks are the main thread's only (process.memoryUsage).\n\n" +
-    table(["workers", "docs", "s", "docs/s", "peak RSS MB", "bound MB", "within", "RSS at 10/25/50/75/100% MB", "main heap peak MB", "main ArrayBuffers peak MB"], body);
+    table(["workers", "docs", "s", "docs/s", "peak RSS MB", "issue's bound MB", "within", "stated bound MB", "within", "RSS at 10/25/50/75/100% MB", "main heap peak MB", "main ArrayBuffers peak MB"], body);
   return { machine: machineInfo(), input, stats, model, rows, markdown };
 }
 
