@@ -90,17 +90,38 @@ export interface PoolCleanerOptions {
 }
 
 /**
+ * Flags for the pool's threads: the parent's, and no require() of ES modules. piscina loads the
+ * task file with require() first; on Node 20.19+ that loads an ES module synchronously, and a
+ * thread terminated in the middle of it (a pool closed or destroyed while its threads still
+ * start: a short run, a bad model) aborts the whole process in V8 ("IsGraphAsync must be used
+ * on an instantiated module", exit 134). Without require(esm), piscina falls back to import(),
+ * which termination interrupts safely.
+ */
+const THREAD_EXEC_ARGV = process.allowedNodeEnvironmentFlags.has("--no-experimental-require-module")
+  ? [...process.execArgv, "--no-experimental-require-module"]
+  : undefined;
+
+/**
  * Starts `threads` worker threads and loads the model in one of them first, so a bad model is
  * reported before any input is read. The others load it with their first batch.
  */
 export async function openPoolCleaner(options: PoolCleanerOptions): Promise<PageCleaner> {
   const workerModule = options.workerModule ?? new URL("./worker.js", import.meta.url);
-  const pool = new Piscina<CleanTask, PageOutput[]>({
+  const poolOptions = {
     filename: typeof workerModule === "string" ? workerModule : fileURLToPath(workerModule),
     minThreads: options.threads,
     maxThreads: options.threads,
     workerData: { model: options.model } satisfies CleanWorkerData,
-  });
+  };
+  let pool: Piscina<CleanTask, PageOutput[]>;
+  try {
+    pool = new Piscina({ ...poolOptions, execArgv: THREAD_EXEC_ARGV });
+  } catch (error) {
+    // Node refuses per-process and V8 flags in a thread's execArgv (node --expose-gc, say):
+    // then threads inherit the parent's flags, without the guard below.
+    if ((error as { code?: string }).code !== "ERR_WORKER_INVALID_EXEC_ARGV") throw error;
+    pool = new Piscina(poolOptions);
+  }
   // A thread that dies before it is ready fails no task: piscina emits "error" instead and does
   // not replace it. With no thread left, queued tasks would wait forever, so then every waiting
   // call is failed here. (Not by racing each call with one never-settling promise: every race
