@@ -11,7 +11,7 @@ import { ModelLoadError, ModelMismatchError } from "../onnx/errors.js";
 import { decodeModelMetadata } from "../onnx/graph.js";
 import { IN_MEMORY_SOURCE, modelInfoFromMetadata, readModelBytes } from "../onnx/metadata.js";
 import { createSession, loadRuntime } from "../onnx/scorer.js";
-import { BILSTM_METADATA_KEY, TOKEN_PART_INPUT, splitTokenProjection, type BiLstmMetadata } from "./export.js";
+import { BILSTM_METADATA_KEY, TOKENS_INPUT, type BiLstmMetadata } from "./export.js";
 import { BlockEncoder } from "./vocabulary.js";
 
 /** The shape and vocabulary stored in a BiLSTM model's metadata; throws ModelLoadError when absent. */
@@ -56,21 +56,18 @@ export async function loadBiLstmClassifier(path: string | Uint8Array, options: {
   const encoder = shape.tokenSlots > 0 ? new BlockEncoder(vocabulary) : undefined;
   if (encoder && encoder.slots !== shape.tokenSlots) throw new ModelLoadError(source, "its vocabulary does not match its token input");
 
-  // The token MatMul runs here, sparsely (see splitTokenProjection); the session gets the rest.
-  const split = encoder ? splitTokenProjection(bytes) : undefined;
-  if (encoder && !split) throw new ModelLoadError(source, "its token projection is not the one winnow exports");
   const ort = await loadRuntime();
-  const session = await createSession(ort, split ? split.graph : bytes, source, options.intraOpThreads);
+  const session = await createSession(ort, bytes, source, options.intraOpThreads);
   let tokens = new Float32Array(0);
   let features = new Float32Array(0);
   const scoreOne = async (doc: SegmentedDocument): Promise<Float32Array> => {
     const T = doc.blocks.length;
     if (T === 0) return new Float32Array(0);
     const feeds: Record<string, Ort.Tensor> = {};
-    if (encoder && split) {
-      if (tokens.length < T * split.width) tokens = new Float32Array(Math.ceil(T * 1.5) * split.width);
-      encoder.project(doc, split.weights, split.width, tokens);
-      feeds[TOKEN_PART_INPUT] = new ort.Tensor("float32", tokens.subarray(0, T * split.width), [T, split.width]);
+    if (encoder) {
+      if (tokens.length < T * encoder.slots) tokens = new Float32Array(Math.ceil(T * 1.5) * encoder.slots);
+      encoder.dense(doc, tokens);
+      feeds[TOKENS_INPUT] = new ort.Tensor("float32", tokens.subarray(0, T * encoder.slots), [T, encoder.slots]);
     }
     if (featureSet) {
       if (features.length < T * featureSet.size) features = new Float32Array(Math.ceil(T * 1.5) * featureSet.size);

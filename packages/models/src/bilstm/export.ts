@@ -10,7 +10,7 @@
  * copied as they are; the trainer's single bias goes in the W half of ONNX's B, the R half is zero.
  * The vocabulary and shape travel in metadata_props ("winnow.bilstm"), beside the usual ModelInfo.
  */
-import { attrInt, attrInts, attrString, decodeModel, encodeModel, floatTensor, int64Tensor, makeGraph, makeNode, TensorDataType, tensorValueInfo, type NodeProto, type TensorProto } from "../onnx/graph.js";
+import { attrInt, attrInts, attrString, encodeModel, floatTensor, int64Tensor, makeGraph, makeNode, TensorDataType, tensorValueInfo, type NodeProto, type TensorProto } from "../onnx/graph.js";
 import { FEATURES_INPUT, SCORES_OUTPUT } from "../onnx/contract.js";
 import { modelInfoToMetadata } from "../onnx/metadata.js";
 import type { InputScaling } from "../mlp/scaling.js";
@@ -20,8 +20,6 @@ import type { BlockVocabulary } from "./vocabulary.js";
 
 /** Name of the token-count input; the dense features use the MLP's "features". */
 export const TOKENS_INPUT = "tokens";
-/** The token counts already multiplied by token_weights: what a runtime graph takes instead. */
-export const TOKEN_PART_INPUT = "token_part";
 /** Symbolic sequence dimension: the page's blocks. */
 export const BLOCKS_DIM = "T";
 export const BILSTM_METADATA_KEY = "winnow.bilstm";
@@ -54,8 +52,8 @@ export function biLstmToOnnx(model: BiLstmModel, info: ModelInfo): Uint8Array {
   if (V > 0) {
     inputs.push(tensorValueInfo(TOKENS_INPUT, TensorDataType.FLOAT, [BLOCKS_DIM, V]));
     init.push(floatTensor("token_weights", [V, D], slice(layout.tokenWeights, V * D)));
-    nodes.push(makeNode("MatMul", [TOKENS_INPUT, "token_weights"], [TOKEN_PART_INPUT], [], { name: "project_tokens" }));
-    terms.push(TOKEN_PART_INPUT);
+    nodes.push(makeNode("MatMul", [TOKENS_INPUT, "token_weights"], ["token_part"], [], { name: "project_tokens" }));
+    terms.push("token_part");
   }
   if (F > 0) {
     inputs.push(tensorValueInfo(FEATURES_INPUT, TensorDataType.FLOAT, [BLOCKS_DIM, F]));
@@ -128,43 +126,4 @@ export function biLstmToOnnx(model: BiLstmModel, info: ModelInfo): Uint8Array {
     metadata: { ...modelInfoToMetadata(info), [BILSTM_METADATA_KEY]: JSON.stringify(metadata) },
     docString: `winnow BiLSTM: projection ${D}, ${layout.lstm.length} x bidirectional ${H}, ${V} token slots, ${F} features`,
   });
-}
-
-/** A BiLSTM graph for inference that takes the token projection as input, and the weights to make it. */
-export interface SplitTokenProjection {
-  /** The model without its token MatMul: input TOKEN_PART_INPUT [T, width] instead of TOKENS_INPUT. */
-  graph: Uint8Array;
-  /** token_weights, row-major [slots, width]. */
-  weights: Float32Array;
-  width: number;
-}
-
-/**
- * Takes the token projection out of a BiLSTM model. A block has a few dozen distinct tags and
- * words among ~1,000 slots: a sparse sum of weight rows in JavaScript costs a few hundred
- * multiply-adds, where the dense MatMul costs slots x width and a zero-filled input of the
- * vocabulary's size for every block. Returns undefined when the model reads no tokens.
- */
-export function splitTokenProjection(bytes: Uint8Array): SplitTokenProjection | undefined {
-  const model = decodeModel(bytes);
-  const graph = model.graph;
-  const tensor = graph.initializer.find((t) => t.name === "token_weights");
-  const matmul = graph.node.findIndex((n) => n.opType === "MatMul" && n.input[0] === TOKENS_INPUT && n.output[0] === TOKEN_PART_INPUT);
-  if (tensor === undefined || matmul < 0 || tensor.rawData === undefined || tensor.dims.length !== 2) return undefined;
-  const [slots, width] = tensor.dims;
-  const raw = tensor.rawData;
-  const view = new DataView(raw.buffer, raw.byteOffset, raw.byteLength);
-  const weights = new Float32Array(slots * width);
-  for (let i = 0; i < weights.length; i++) weights[i] = view.getFloat32(4 * i, true);
-  const runtime = makeGraph({
-    name: graph.name,
-    nodes: graph.node.filter((_, i) => i !== matmul),
-    inputs: [
-      tensorValueInfo(TOKEN_PART_INPUT, TensorDataType.FLOAT, [BLOCKS_DIM, width]),
-      ...graph.input.filter((v) => v.name !== TOKENS_INPUT),
-    ],
-    outputs: graph.output,
-    initializers: graph.initializer.filter((t) => t !== tensor),
-  });
-  return { graph: encodeModel(runtime, { irVersion: model.irVersion, opsetImport: model.opsetImport }), weights, width };
 }

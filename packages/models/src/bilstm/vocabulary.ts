@@ -123,16 +123,11 @@ export class BlockEncoder {
   #addTag = (tag: string): void => this.#add(this.#tagSlot.get(tag) ?? this.#tagOov);
   #addWord = (word: string): void => this.#add(this.#wordSlot.get(word) ?? this.#wordOov);
 
-  /** Counts one block into the scratch: #counts by slot, the slots set in #touched[0, #touchedCount). */
-  #countBlock(tagPath: string, text: string): void {
+  /** Counts one block into the scratch and hands each non-zero slot to `emit`, in slot order. */
+  #encodeBlock(tagPath: string, text: string, emit: (slot: number, value: number) => void): void {
     this.#touchedCount = 0;
     forEachTag(tagPath, this.#addTag);
     forEachWord(text, this.#addWord);
-  }
-
-  /** Counts one block into the scratch and hands each non-zero slot to `emit`, in slot order. */
-  #encodeBlock(tagPath: string, text: string, emit: (slot: number, value: number) => void): void {
-    this.#countBlock(tagPath, text);
     const touched = this.#touched.subarray(0, this.#touchedCount).sort();
     for (const slot of touched) {
       emit(slot, Math.log1p(this.#counts[slot]));
@@ -153,35 +148,6 @@ export class BlockEncoder {
       start[b + 1] = index.length;
     });
     return { start, index: Int32Array.from(index), value: Float64Array.from(value) };
-  }
-
-  /**
-   * The token part of the projection (blocks x width, row-major, into `out`): per block, the sum
-   * of value x weights[slot] over its non-zero slots. dense() times the weight matrix, at the cost
-   * of the block's distinct tags and words instead of the vocabulary's size.
-   */
-  project(doc: SegmentedDocument, weights: Float32Array, width: number, out: Float32Array): void {
-    out.fill(0, 0, doc.blocks.length * width);
-    const counts = this.#counts, touched = this.#touched;
-    // Blocks share tag paths (one string per path, see Block.pathId): look each path's tags up once.
-    const tagSlots: number[][] = [];
-    for (let b = 0, row = 0; b < doc.blocks.length; b++, row += width) {
-      const block = doc.blocks[b];
-      let tags = tagSlots[block.pathId];
-      if (tags === undefined) {
-        tags = tagSlots[block.pathId] = [];
-        forEachTag(block.tagPath, (tag) => tags!.push(this.#tagSlot.get(tag) ?? this.#tagOov));
-      }
-      this.#touchedCount = 0;
-      for (let j = 0; j < tags.length; j++) this.#add(tags[j]);
-      forEachWord(block.text, this.#addWord);
-      for (let j = 0; j < this.#touchedCount; j++) {
-        const slot = touched[j];
-        const value = Math.log1p(counts[slot]);
-        counts[slot] = 0;
-        for (let k = 0, w = slot * width; k < width; k++, w++) out[row + k] += value * weights[w];
-      }
-    }
   }
 
   /** Dense rows (blocks x slots, row-major) for ONNX Runtime, written into `out` at `offset`. */
