@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { gunzipSync } from "node:zlib";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { CLASS_WORD_GROUPS, Doctype, Segmenter, classWordMask, segmentHtml } from "./index.js";
+import { CLASS_WORD_GROUPS, Doctype, MAX_NESTING, Segmenter, classWordMask, segmentHtml } from "./index.js";
 
 const sample = (id: string) =>
   gunzipSync(readFileSync(new URL(`../../../fixtures/wcxb-sample/html/${id}.html.gz`, import.meta.url))).toString("utf8");
@@ -161,6 +161,16 @@ describe("hostile input", () => {
     expect(Date.now() - started).toBeLessThan(5_000);
     expect(doc.truncated).toBe(true);
     expect(doc.blocks.map((b) => b.text)).toEqual(["before"]);
+  });
+
+  it("leaves no pause behind: after a page cut at MAX_NESTING, the next page is read whole", () => {
+    const segmenter = new Segmenter();
+    const next = "<p>one</p><div>two <a href='/'>three</a></div>";
+    const fresh = segmenter.segment(next);
+    expect(segmenter.segment("<div>".repeat(MAX_NESTING + 10) + "deep").truncated).toBe(true);
+    const after = segmenter.segment(next);
+    expect(after).toEqual(fresh);
+    expect(after.blocks.map((b) => b.text)).toEqual(["one", "two three"]);
   });
 
   it("handles a 10 MB text node in bounded time", () => {
