@@ -27,6 +27,27 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+describe("a reader that stops early", () => {
+  it("ends winnow quietly: no stack trace when stdout closes under --help (winnow clean --help | head)", async () => {
+    const r = await winnow(["clean", "--help"], (child) => {
+      child.stdin.end();
+      child.stdout?.destroy();
+    });
+    expect(r.stderr).not.toMatch(STACK_FRAME);
+    expect(r.code).toBe(0);
+  });
+
+  it("still fails a run whose corpus goes to that stdout, saying why (exit 4)", async () => {
+    const r = await winnow(["clean", join(WARC, "..", "sample.warc.gz"), "-o", "-", "--format", "text"], (child) => {
+      child.stdin.end();
+      child.stdout?.destroy();
+    });
+    expect(plainLines(r.stderr)).toContain("winnow: cannot write output: the reader went away (broken pipe) (-)");
+    expect(r.stderr).not.toMatch(STACK_FRAME);
+    expect(r.code).toBe(4);
+  });
+});
+
 describe("winnow clean", () => {
   it("cleans archives: exit 0, the output written, a one-line summary last on stderr", async () => {
     const r = await winnow(["clean", WARC + "example.warc.gz", WARC + "example.arc", "-o", "out.jsonl", "--model", "heuristic", "--workers", "0"]);
