@@ -7,7 +7,7 @@
  * a fresh string per element, which every later per-block lookup must flatten and hash again.
  *
  * Class/id words form a chain of the elements that have any, innermost last; each link carries the
- * class-word masks of the innermost few links, computed once when the element's attributes arrive.
+ * class-word masks of the innermost few links, computed on the first block that asks for them.
  */
 import { classWordMask } from "./class-words.js";
 
@@ -83,7 +83,7 @@ export class PathTrie {
 }
 
 /** Blocks see the class/id words of their innermost this-many ancestors that have any. */
-export const MAX_CLASS_ID_ELEMENTS = 6;
+const MAX_CLASS_ID_ELEMENTS = 6;
 /** The "near" mask covers the innermost this-many of them. */
 const NEAR_ELEMENTS = 2;
 const CLASS_ID_SEPARATOR = " | ";

@@ -2,8 +2,8 @@
  * Class and id words of a block's ancestors, folded into groups that signal boilerplate or content
  * ("nav", "footer", "cookie", "comment", "article-body", ...). Authors name their containers for
  * what they hold, and that is the strongest cheap signal a single page gives beyond the texrex set.
- * It lives beside the segmenter, which masks each element's words once as its attributes arrive,
- * so that blocks carry integer masks and no later stage re-reads the words.
+ * It lives beside the segmenter, which masks each element's words once (for the first block under
+ * it), so that blocks carry integer masks and no later stage re-reads the words.
  *
  * Matching is by substring for long keywords ("mainmenu", "site-footer") and by whole token for
  * short ones ("ad", "nav"), so "header" does not fire on "ad" nor "shadow" on "ad".

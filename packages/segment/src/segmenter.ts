@@ -44,10 +44,8 @@ export class Segmenter {
 
   // Open-element stack, one slot per element, parallel arrays. Paths, containers and class chains
   // are kept per level, so a block takes them in O(1) and blocks of one element share them.
-  private names: string[] = [];
   private paths: PathNode[] = [];
   private containers: string[] = [];
-  private ownClassIds: string[] = [];
   private classLinks: Array<ClassLink | null> = [];
   private skips: boolean[] = [];
   // Ids of the innermost three block-level elements open at each level (innermost first).
@@ -132,10 +130,8 @@ export class Segmenter {
     this.subtrees?.reset();
     this.pathTrie.reset();
     this.blockPath = this.pathTrie.top;
-    this.names.length = 0;
     this.paths.length = 0;
     this.containers.length = 0;
-    this.ownClassIds.length = 0;
     this.classLinks.length = 0;
     this.skips.length = 0;
     this.scope1.length = 0;
@@ -175,7 +171,6 @@ export class Segmenter {
       this.truncated = true;
       this.parser.pause();
     }
-    this.names[d] = name;
     this.subtrees?.open(d, name);
     this.paths[d] = this.pathTrie.child(d === 0 ? null : this.paths[d - 1], name);
     const isBlock = BLOCK_TAGS.has(name);
@@ -190,7 +185,6 @@ export class Segmenter {
       this.scope2[d] = p2;
       this.scope3[d] = d === 0 ? 0 : this.scope3[d - 1];
     }
-    this.ownClassIds[d] = "";
     this.classLinks[d] = d === 0 ? null : this.classLinks[d - 1];
     this.skips[d] = skip;
     if (skip) this.skipDepth++;
@@ -216,7 +210,7 @@ export class Segmenter {
   }
 
   private insideSvg(): boolean {
-    for (let i = this.depth - 2; i >= 0; i--) if (this.names[i] === "svg") return true;
+    for (let node = this.paths[this.depth - 1].parent; node !== null; node = node.parent) if (node.name === "svg") return true;
     return false;
   }
 
@@ -225,9 +219,11 @@ export class Segmenter {
     if (d < 0 || value.length === 0 && name !== "hidden") return;
     if (name === "class" || name === "id") {
       const words = (value.length > MAX_CLASS_ID_CHARS ? value.slice(0, MAX_CLASS_ID_CHARS) : value).toLowerCase();
-      this.ownClassIds[d] = this.ownClassIds[d].length === 0 ? words : `${this.ownClassIds[d]} ${words}`;
-      // A second attribute (class, then id) replaces the element's link with one holding both.
-      this.classLinks[d] = new ClassLink(this.ownClassIds[d], d === 0 ? null : this.classLinks[d - 1]);
+      // The level holds its parent's link until the element's own first class/id; a second
+      // attribute (class, then id) replaces the element's link with one holding both.
+      const parent = d === 0 ? null : this.classLinks[d - 1];
+      const own = this.classLinks[d];
+      this.classLinks[d] = new ClassLink(own !== parent && own !== null ? `${own.words} ${words}` : words, parent);
     } else if (
       (name === "hidden" || (name === "aria-hidden" && value === "true") || (name === "style" && HIDDEN_STYLE.test(value))) &&
       !this.skips[d]
