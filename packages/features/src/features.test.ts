@@ -19,7 +19,6 @@ function valuesOf(html: string, blockIndex: number, set = TEXREX_EXTENDED): Reco
   return out;
 }
 
-
 describe("the feature table", () => {
   it("has the paper's 37 texrex features: 22 scalars, 11 containers, 4 doctypes", () => {
     expect(TEXREX37.size).toBe(37);

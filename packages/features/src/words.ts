@@ -25,6 +25,11 @@ function wordCharAt(text: string, i: number): number {
 const FNV_BASIS = 0x811c9dc5 | 0;
 const FNV_PRIME = 0x01000193;
 
+/** One FNV-1a step: the hash of a span is these steps over its code units, from FNV_BASIS. */
+function mix(hash: number, unit: number): number {
+  return Math.imul(hash ^ unit, FNV_PRIME);
+}
+
 /** Kinds of listed word: a word may be both. */
 export const IN_TITLE = 1;
 export const STOPWORD = 2;
@@ -78,9 +83,9 @@ export class WordList {
 }
 
 /** FNV-1a over the code units of text[start, end). */
-export function hashOf(text: string, start: number, end: number): number {
+function hashOf(text: string, start: number, end: number): number {
   let h = FNV_BASIS;
-  for (let i = start; i < end; i++) h = Math.imul(h ^ text.charCodeAt(i), FNV_PRIME);
+  for (let i = start; i < end; i++) h = mix(h, text.charCodeAt(i));
   return h;
 }
 
@@ -105,8 +110,8 @@ export function countWords(lower: string, listed: WordList, out: WordCounts): vo
     const start = i;
     let h = FNV_BASIS;
     do {
-      h = Math.imul(h ^ lower.charCodeAt(i), FNV_PRIME);
-      if (step === 2) h = Math.imul(h ^ lower.charCodeAt(i + 1), FNV_PRIME);
+      h = mix(h, lower.charCodeAt(i));
+      if (step === 2) h = mix(h, lower.charCodeAt(i + 1));
       i += step;
     } while (i < n && (step = wordCharAt(lower, i)) !== 0);
     words++;
