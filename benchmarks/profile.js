@@ -28,7 +28,7 @@ const STAGES = [
   ["  of which htmlparser2 + entities (self)", selfSum((r) => /node_modules\/(htmlparser2|entities)\//.test(r.where))],
   ["  of which winnow's segmenter code (self)", selfSum((r) => r.where.includes("segment/dist/"))],
   // The pipeline appends page by page (cleanPages); fill, which appends, is kept for other callers.
-  ["features (FeatureBatch.append)", entry((r) => (r.name === "append" || r.name === "fill") && r.where.includes("models/dist/classifier"))],
+  ["features (FeatureBatch.append)", entry((r) => r.name === "append" && r.where.includes("models/dist/classifier"))],
   ["  of which class-word masks (self)", selfSum((r) => r.where.includes("features/dist/class-words"))],
   ["ONNX Runtime (JS binding + native run)", selfSum((r) => /onnxruntime-(node|common)\//.test(r.where) && r.name !== "initOrt")],
   ["write (JSONL writer)", entry((r) => r.name === "write" && r.where.includes("writers/dist"))],

@@ -101,22 +101,10 @@ export class FeatureBatch {
   view(): Float32Array {
     return this.buffer.subarray(0, this.rows * this.featureSet.size);
   }
-
-  /** Resets, then appends every document: their rows stacked in order. */
-  fill(docs: readonly SegmentedDocument[]): { rows: Float32Array; count: number } {
-    this.reset();
-    for (const doc of docs) this.append(doc);
-    return { rows: this.view(), count: this.rows };
-  }
 }
 
-/** Splits one score array for stacked documents back into one array per document. */
-export function splitScores(scores: Float32Array, docs: readonly SegmentedDocument[]): Float32Array[] {
-  return splitByCounts(scores, docs.map((doc) => doc.blocks.length));
-}
-
-/** Splits one score array into consecutive arrays of the given lengths. */
-function splitByCounts(scores: Float32Array, counts: readonly number[]): Float32Array[] {
+/** Splits one score array for stacked documents back into one array per document (block counts). */
+function splitScores(scores: Float32Array, counts: readonly number[]): Float32Array[] {
   const out: Float32Array[] = [];
   let at = 0;
   for (const n of counts) {
@@ -167,7 +155,7 @@ export async function loadMlpClassifier(path: string | Uint8Array, options: { na
         try {
           // One run for all the batch's blocks: ONNX Runtime's per-run cost is paid once.
           if (rows.count === 0) return counts.map(() => new Float32Array(0));
-          return splitByCounts(await scorer.score(rows.view(), rows.count), counts);
+          return splitScores(await scorer.score(rows.view(), rows.count), counts);
         } finally {
           spare = rows;
         }

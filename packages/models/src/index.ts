@@ -23,7 +23,7 @@ export { FEATURES_INPUT, SCORES_OUTPUT, BATCH_DIM } from "./onnx/contract.js";
 export * from "./onnx/graph.js";
 
 // Classifiers as the pipeline sees them, and the shipped default model.
-export { heuristicClassifier, loadMlpClassifier, loadModelClassifier, FeatureBatch, splitScores, scoreBatch, type BlockClassifier, type ScoreBatch } from "./classifier.js";
+export { heuristicClassifier, loadMlpClassifier, loadModelClassifier, FeatureBatch, scoreBatch, type BlockClassifier, type ScoreBatch } from "./classifier.js";
 export { heuristicScores } from "./heuristic.js";
 export { DEFAULT_MODEL_PATH, DEFAULT_BILSTM_PATH, hasDefaultModel, builtinModelPath } from "./default-model.js";
 
