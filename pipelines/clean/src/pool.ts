@@ -118,7 +118,7 @@ export async function openPoolCleaner(options: PoolCleanerOptions): Promise<Page
     pool = new Piscina({ ...poolOptions, execArgv: THREAD_EXEC_ARGV });
   } catch (error) {
     // Node refuses per-process and V8 flags in a thread's execArgv (node --expose-gc, say):
-    // then threads inherit the parent's flags, without the guard below.
+    // then threads inherit the parent's flags, without THREAD_EXEC_ARGV's guard.
     if ((error as { code?: string }).code !== "ERR_WORKER_INVALID_EXEC_ARGV") throw error;
     pool = new Piscina(poolOptions);
   }
