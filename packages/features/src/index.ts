@@ -5,3 +5,4 @@ export {
 } from "./texrex.js";
 export { EXTENDED_SPECS, ANCESTOR_TAGS, extendedContext, writeExtended, type ExtendedContext } from "./extended.js";
 export { textStats, isPunctuation, type TextStats } from "./text-stats.js";
+export { WordIndex, FNV_BASIS, fnvStep, hashOf } from "./words.js";

@@ -22,52 +22,52 @@ function wordCharAt(text: string, i: number): number {
   return 0;
 }
 
-const FNV_BASIS = 0x811c9dc5 | 0;
+/** FNV-1a start value: the hash of a span is fnvStep over its code units, from FNV_BASIS. */
+export const FNV_BASIS = 0x811c9dc5 | 0;
 const FNV_PRIME = 0x01000193;
 
-/** One FNV-1a step: the hash of a span is these steps over its code units, from FNV_BASIS. */
-function mix(hash: number, unit: number): number {
+/** One FNV-1a step. */
+export function fnvStep(hash: number, unit: number): number {
   return Math.imul(hash ^ unit, FNV_PRIME);
 }
+const mix = fnvStep;
 
-/** Kinds of listed word: a word may be both. */
-export const IN_TITLE = 1;
-export const STOPWORD = 2;
-
-/** A small set of words with kinds, looked up by (text, start, end, hash) instead of by string. */
-export class WordList {
-  /** Longer words are not listed: the scan never looks them up. */
+/**
+ * A fixed set of distinct words, looked up by (text, start, end, hash) instead of by string, so a
+ * scan that hashes as it goes never cuts a word out. Open addressing over an Int32Array.
+ */
+export class WordIndex {
+  /** Longer spans are never in it: callers can skip the lookup. */
   readonly longest: number;
-  private readonly words: string[] = [];
-  private readonly kinds: number[] = [];
+  private readonly words: readonly string[];
   private readonly hashes: Int32Array;
-  /** Open addressing: entry index + 1 per slot, 0 for empty. */
+  /** Entry index + 1 per slot, 0 for empty. */
   private readonly slots: Int32Array;
 
-  constructor(lists: ReadonlyArray<readonly [Iterable<string>, number]>) {
-    const kindOf = new Map<string, number>();
-    for (const [words, kind] of lists) for (const w of words) kindOf.set(w, (kindOf.get(w) ?? 0) | kind);
+  constructor(words: readonly string[]) {
+    this.words = words;
     let size = 16;
-    while (size < kindOf.size * 4) size *= 2;
+    while (size < words.length * 4) size *= 2;
     this.slots = new Int32Array(size);
-    this.hashes = new Int32Array(kindOf.size);
+    this.hashes = new Int32Array(words.length);
     let longest = 0;
-    for (const [word, kind] of kindOf) {
-      const entry = this.words.length;
-      this.words.push(word);
-      this.kinds.push(kind);
+    words.forEach((word, entry) => {
       const h = hashOf(word, 0, word.length);
       this.hashes[entry] = h;
       let slot = h & (size - 1);
       while (this.slots[slot] !== 0) slot = (slot + 1) & (size - 1);
       this.slots[slot] = entry + 1;
       if (word.length > longest) longest = word.length;
-    }
+    });
     this.longest = longest;
   }
 
-  /** The kinds of text[start, end) (0 when it is not listed); `hash` is hashOf that span. */
-  kindOf(text: string, start: number, end: number, hash: number): number {
+  /**
+   * Position of text[start, end) in the word list, or -1. ASCII capitals in `text` compare as
+   * lower case (so a caller need not lower-case the text first); `hash` is hashOf the span with
+   * those capitals lowered.
+   */
+  indexOf(text: string, start: number, end: number, hash: number): number {
     const mask = this.slots.length - 1;
     for (let slot = hash & mask; this.slots[slot] !== 0; slot = (slot + 1) & mask) {
       const entry = this.slots[slot] - 1;
@@ -75,15 +75,43 @@ export class WordList {
       const word = this.words[entry];
       if (word.length !== end - start) continue;
       let same = true;
-      for (let k = 0; k < word.length && same; k++) same = word.charCodeAt(k) === text.charCodeAt(start + k);
-      if (same) return this.kinds[entry];
+      for (let k = 0; k < word.length && same; k++) {
+        const c = text.charCodeAt(start + k);
+        same = word.charCodeAt(k) === (c >= 65 && c <= 90 ? c + 32 : c);
+      }
+      if (same) return entry;
     }
-    return 0;
+    return -1;
+  }
+}
+
+/** Kinds of listed word: a word may be both. */
+export const IN_TITLE = 1;
+export const STOPWORD = 2;
+
+/** A small set of words with kinds (IN_TITLE, STOPWORD), looked up as WordIndex does. */
+export class WordList {
+  readonly longest: number;
+  private readonly index: WordIndex;
+  private readonly kinds: number[];
+
+  constructor(lists: ReadonlyArray<readonly [Iterable<string>, number]>) {
+    const kindOf = new Map<string, number>();
+    for (const [words, kind] of lists) for (const w of words) kindOf.set(w, (kindOf.get(w) ?? 0) | kind);
+    this.index = new WordIndex([...kindOf.keys()]);
+    this.kinds = [...kindOf.values()];
+    this.longest = this.index.longest;
+  }
+
+  /** The kinds of text[start, end) (0 when it is not listed); `hash` is hashOf that span. */
+  kindOf(text: string, start: number, end: number, hash: number): number {
+    const entry = this.index.indexOf(text, start, end, hash);
+    return entry < 0 ? 0 : this.kinds[entry];
   }
 }
 
 /** FNV-1a over the code units of text[start, end). */
-function hashOf(text: string, start: number, end: number): number {
+export function hashOf(text: string, start: number, end: number): number {
   let h = FNV_BASIS;
   for (let i = start; i < end; i++) h = mix(h, text.charCodeAt(i));
   return h;

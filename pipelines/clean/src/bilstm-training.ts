@@ -22,6 +22,8 @@ export interface BiLstmFitOptions {
   projectionSize?: number;
   hiddenSize?: number;
   layers?: number;
+  /** The output layer also reads each block's projection (BiLstmShape.skip). */
+  skip?: boolean;
   epochs?: number;
   learningRate?: number;
   dropout?: number;
@@ -35,10 +37,10 @@ export interface BiLstmFitOptions {
 
 /** The compact default: small enough for CPU speed, as the issue asks (the paper uses 256/256/2). */
 export const BILSTM_DEFAULTS: Readonly<Required<Pick<BiLstmFitOptions, DefaultedOption>>> = {
-  input: "tags-words-features", projectionSize: 32, hiddenSize: 32, layers: 1, epochs: 8, learningRate: 0.003, dropout: 0.5,
+  input: "tags-words-features", projectionSize: 32, hiddenSize: 32, layers: 1, skip: false, epochs: 8, learningRate: 0.003, dropout: 0.5,
 };
 
-type DefaultedOption = "input" | "projectionSize" | "hiddenSize" | "layers" | "epochs" | "learningRate" | "dropout";
+type DefaultedOption = "input" | "projectionSize" | "hiddenSize" | "layers" | "skip" | "epochs" | "learningRate" | "dropout";
 
 export interface FittedBiLstm {
   model: BiLstmModel;
@@ -78,7 +80,7 @@ export function fitBiLstm(data: Dataset, pageIndexes: readonly number[], options
   const shape: BiLstmShape = {
     tokenSlots: vocabulary.tags.length + vocabulary.words.length + 2,
     featureSize: useFeatures ? data.featureSet.size : 0,
-    projectionSize: o.projectionSize, hiddenSize: o.hiddenSize, layers: o.layers,
+    projectionSize: o.projectionSize, hiddenSize: o.hiddenSize, layers: o.layers, ...(o.skip ? { skip: true } : {}),
   };
   const skeleton = { layout: { shape } as BiLstmModel["layout"], vocabulary, scaling };
   const weights = trainingWeights(data, train, subset, options) ?? new Float32Array(subset.count).fill(1);

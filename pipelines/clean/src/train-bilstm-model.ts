@@ -61,7 +61,7 @@ export async function trainBiLstmModel(options: TrainBiLstmModelOptions): Promis
     threshold: fitted.threshold,
     trainingFingerprint: "",
     notes: JSON.stringify({
-      input: o.input, projection: shape.projectionSize, hidden: shape.hiddenSize, layers: shape.layers,
+      input: o.input, projection: shape.projectionSize, hidden: shape.hiddenSize, layers: shape.layers, skip: shape.skip === true,
       tags: fitted.model.vocabulary.tags.length, words: fitted.model.vocabulary.words.length,
       epochs: o.epochs, bestEpoch: fitted.bestEpoch, dropout: o.dropout, pages: pages.length,
       cvWordF1: cv ? Number(cv.f1.toFixed(4)) : undefined, cvFolds: crossValidation ? options.folds : undefined,

@@ -11,7 +11,7 @@ import { ModelLoadError, ModelMismatchError } from "../onnx/errors.js";
 import { decodeModelMetadata } from "../onnx/graph.js";
 import { IN_MEMORY_SOURCE, modelInfoFromMetadata, readModelBytes } from "../onnx/metadata.js";
 import { createSession, loadRuntime } from "../onnx/scorer.js";
-import { BILSTM_METADATA_KEY, TOKENS_INPUT, type BiLstmMetadata } from "./export.js";
+import { BILSTM_METADATA_KEY, DENSE_TOKENS_INPUT, TOKEN_INPUTS, type BiLstmMetadata } from "./export.js";
 import { BlockEncoder } from "./vocabulary.js";
 
 /** The shape and vocabulary stored in a BiLSTM model's metadata; throws ModelLoadError when absent. */
@@ -58,16 +58,20 @@ export async function loadBiLstmClassifier(path: string | Uint8Array, options: {
 
   const ort = await loadRuntime();
   const session = await createSession(ort, bytes, source, options.intraOpThreads);
+  const sparseTokens = encoder ? sparseTokenFeeds(ort, encoder) : undefined;
+  const denseTokens = encoder !== undefined && session.inputNames.includes(DENSE_TOKENS_INPUT);
   let tokens = new Float32Array(0);
   let features = new Float32Array(0);
   const scoreOne = async (doc: SegmentedDocument): Promise<Float32Array> => {
     const T = doc.blocks.length;
     if (T === 0) return new Float32Array(0);
-    const feeds: Record<string, Ort.Tensor> = {};
-    if (encoder) {
+    let feeds: Record<string, Ort.Tensor> = {};
+    if (encoder && denseTokens) {
       if (tokens.length < T * encoder.slots) tokens = new Float32Array(Math.ceil(T * 1.5) * encoder.slots);
       encoder.dense(doc, tokens);
-      feeds[TOKENS_INPUT] = new ort.Tensor("float32", tokens.subarray(0, T * encoder.slots), [T, encoder.slots]);
+      feeds[DENSE_TOKENS_INPUT] = new ort.Tensor("float32", tokens.subarray(0, T * encoder.slots), [T, encoder.slots]);
+    } else if (sparseTokens) {
+      feeds = sparseTokens(doc);
     }
     if (featureSet) {
       if (features.length < T * featureSet.size) features = new Float32Array(Math.ceil(T * 1.5) * featureSet.size);
@@ -95,5 +99,57 @@ export async function loadBiLstmClassifier(path: string | Uint8Array, options: {
       };
     },
     close: () => session.release(),
+  };
+}
+
+/**
+ * Feeds for the sparse token inputs, from buffers kept between pages. int64 values are written
+ * as their low 32 bits through an Int32Array view (the high word stays 0), since slots and
+ * block numbers are small and non-negative: no BigInt per entry.
+ */
+const LITTLE_ENDIAN = new Uint8Array(Uint16Array.of(1).buffer)[0] === 1;
+
+function sparseTokenFeeds(ort: typeof Ort, encoder: BlockEncoder): (doc: SegmentedDocument) => Record<string, Ort.Tensor> {
+  let capacity = 0;
+  let slot64 = new BigInt64Array(0), block64 = new BigInt64Array(0);
+  let slot32 = new Int32Array(0), block32 = new Int32Array(0);
+  let value = new Float32Array(0);
+  const count = new BigInt64Array(1);
+  const grow = (to: number): void => {
+    const keep = { slot: slot32, block: block32, value };
+    capacity = to;
+    slot64 = new BigInt64Array(to);
+    block64 = new BigInt64Array(to);
+    slot32 = new Int32Array(slot64.buffer);
+    block32 = new Int32Array(block64.buffer);
+    value = new Float32Array(to);
+    slot32.set(keep.slot);
+    block32.set(keep.block);
+    value.set(keep.value);
+  };
+  let n = 0;
+  const sink = LITTLE_ENDIAN
+    ? (b: number, slot: number, v: number): void => {
+      if (n === capacity) grow(Math.max(4096, capacity * 2));
+      slot32[2 * n] = slot;
+      block32[2 * n] = b;
+      value[n++] = v;
+    }
+    : (b: number, slot: number, v: number): void => {
+      if (n === capacity) grow(Math.max(4096, capacity * 2));
+      slot64[n] = BigInt(slot);
+      block64[n] = BigInt(b);
+      value[n++] = v;
+    };
+  return (doc) => {
+    n = 0;
+    encoder.encode(doc, sink);
+    count[0] = BigInt(doc.blocks.length);
+    return {
+      [TOKEN_INPUTS.slot]: new ort.Tensor("int64", slot64.subarray(0, n), [n]),
+      [TOKEN_INPUTS.value]: new ort.Tensor("float32", value.subarray(0, n), [n, 1]),
+      [TOKEN_INPUTS.block]: new ort.Tensor("int64", block64.subarray(0, n), [n, 1]),
+      [TOKEN_INPUTS.blocks]: new ort.Tensor("int64", count, [1]),
+    };
   };
 }

@@ -40,6 +40,7 @@ describe("BiLSTM export to ONNX", () => {
   const variants: Array<[string, BiLstmShape]> = [
     ["tags and words, one layer", { tokenSlots: encoder.slots, featureSize: 0, projectionSize: 16, hiddenSize: 8, layers: 1 }],
     ["tags, words and features, two layers", { tokenSlots: encoder.slots, featureSize: F, projectionSize: 16, hiddenSize: 8, layers: 2 }],
+    ["tags, words and features, skip path", { tokenSlots: encoder.slots, featureSize: F, projectionSize: 16, hiddenSize: 8, layers: 1, skip: true }],
   ];
   for (const [what, shape] of variants) {
     it(`scores real pages as the trainer's forward pass does, within 1e-4 (${what})`, async () => {
@@ -65,6 +66,20 @@ describe("BiLSTM export to ONNX", () => {
       await classifier.close();
     });
   }
+
+  it("still reads a model exported with the dense [T, slots] token input, and scores as it did", async () => {
+    // fixtures/models/legacy-dense-bilstm.onnx: written by the exporter before the sparse token
+    // inputs, with the scores the trainer's forward pass gave it on the first sample page.
+    const dir = new URL("../../../../fixtures/models/", import.meta.url);
+    const want = JSON.parse(readFileSync(new URL("legacy-dense-bilstm.scores.json", dir), "utf8")) as { page: string; scores: number[] };
+    expect(want.page).toBe(readdirSync(HTML_DIR).sort()[0]);
+    const classifier = await loadBiLstmClassifier(new URL("legacy-dense-bilstm.onnx", dir).pathname);
+    const [scores] = await classifier.score([docs[0]]);
+    expect(scores.length).toBe(want.scores.length);
+    want.scores.forEach((s, t) => expect(Math.abs(scores[t] - s)).toBeLessThan(1e-4));
+    expect(Math.max(...want.scores) - Math.min(...want.scores)).toBeGreaterThan(0.05);
+    await classifier.close();
+  });
 
   it("refuses a model whose feature set this build does not compute", async () => {
     const shape: BiLstmShape = { tokenSlots: encoder.slots, featureSize: F, projectionSize: 4, hiddenSize: 2, layers: 1 };

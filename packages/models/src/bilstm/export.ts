@@ -1,16 +1,23 @@
 /**
  * BiLSTM to ONNX, one page per run:
  *
- *   tokens [T, slots] ─MatMul─┐
- *   features [T, F] ─Sub─Mul─MatMul─┴─Add(bias)─Relu─Unsqueeze─▶ [T, 1, D]
- *   ─▶ LSTM(bidirectional) ─Transpose─Reshape─▶ [T, 1, 2H]   (once per layer)
+ *   token_slot [N] ─Gather(token_weights)─Mul(token_value)─ScatterND(add, token_block)─┐   (N: non-zero slots)
+ *   features [T, F] ─Sub─Mul─MatMul─────────────────────────────────────────────────┴─Add(bias)─Relu
+ *   ─Unsqueeze─▶ [T, 1, D] ─▶ LSTM(bidirectional) ─Transpose─Reshape─▶ [T, 1, 2H]   (once per layer)
  *   ─▶ Reshape [T, 2H] ─MatMul─Add─Sigmoid─▶ scores [T, 1]
+ *
+ * With the skip path (shape.skip), projection [T, D] ─MatMul─▶ [T, 1] is added to the logit.
+ *
+ * Tokens go in as the page's non-zero slots (a block has a dozen or two of its ~1,000 slots set):
+ * the embedding rows are gathered and summed into their blocks, instead of a dense T x slots
+ * matrix multiplied by the whole table, which was the largest single cost of a run. Models
+ * exported before took the dense matrix as "tokens"; the classifier still reads them.
  *
  * The trainer already uses ONNX's gate order (i, o, f, c) and weight layouts, so W and R are
  * copied as they are; the trainer's single bias goes in the W half of ONNX's B, the R half is zero.
  * The vocabulary and shape travel in metadata_props ("winnow.bilstm"), beside the usual ModelInfo.
  */
-import { attrInt, attrInts, attrString, encodeModel, floatTensor, int64Tensor, makeGraph, makeNode, TensorDataType, tensorValueInfo, type NodeProto, type TensorProto } from "../onnx/graph.js";
+import { attrInt, attrInts, attrString, attrTensor, encodeModel, floatTensor, int64Tensor, makeGraph, makeNode, TensorDataType, tensorValueInfo, type NodeProto, type TensorProto } from "../onnx/graph.js";
 import { FEATURES_INPUT, SCORES_OUTPUT } from "../onnx/contract.js";
 import { modelInfoToMetadata } from "../onnx/metadata.js";
 import type { InputScaling } from "../mlp/scaling.js";
@@ -18,8 +25,19 @@ import type { ModelInfo } from "../types.js";
 import type { BiLstmLayout, BiLstmShape } from "./network.js";
 import type { BlockVocabulary } from "./vocabulary.js";
 
-/** Name of the token-count input; the dense features use the MLP's "features". */
-export const TOKENS_INPUT = "tokens";
+/** Inputs of the sparse token counts; the dense features use the MLP's "features". */
+export const TOKEN_INPUTS = {
+  /** int64 [N]: the slot of each non-zero count. */
+  slot: "token_slot",
+  /** float [N, 1]: its value, log(1 + count). */
+  value: "token_value",
+  /** int64 [N, 1]: the block (row) it belongs to. */
+  block: "token_block",
+  /** int64 [1]: T, the page's blocks (some may have no token at all). */
+  blocks: "block_count",
+} as const;
+/** The dense [T, slots] token input of models exported before the sparse one. */
+export const DENSE_TOKENS_INPUT = "tokens";
 /** Symbolic sequence dimension: the page's blocks. */
 export const BLOCKS_DIM = "T";
 export const BILSTM_METADATA_KEY = "winnow.bilstm";
@@ -50,9 +68,21 @@ export function biLstmToOnnx(model: BiLstmModel, info: ModelInfo): Uint8Array {
   const inputs: ReturnType<typeof tensorValueInfo>[] = [];
   const terms: string[] = [];
   if (V > 0) {
-    inputs.push(tensorValueInfo(TOKENS_INPUT, TensorDataType.FLOAT, [BLOCKS_DIM, V]));
-    init.push(floatTensor("token_weights", [V, D], slice(layout.tokenWeights, V * D)));
-    nodes.push(makeNode("MatMul", [TOKENS_INPUT, "token_weights"], ["token_part"], [], { name: "project_tokens" }));
+    const { slot, value, block, blocks } = TOKEN_INPUTS;
+    inputs.push(
+      tensorValueInfo(slot, TensorDataType.INT64, ["N"]),
+      tensorValueInfo(value, TensorDataType.FLOAT, ["N", 1]),
+      tensorValueInfo(block, TensorDataType.INT64, ["N", 1]),
+      tensorValueInfo(blocks, TensorDataType.INT64, [1]),
+    );
+    init.push(floatTensor("token_weights", [V, D], slice(layout.tokenWeights, V * D)), int64Tensor("projection_width", [1], [D]));
+    nodes.push(
+      makeNode("Gather", ["token_weights", slot], ["token_rows"], [attrInt("axis", 0)], { name: "embed_tokens" }),
+      makeNode("Mul", ["token_rows", value], ["token_terms"], [], { name: "weigh_tokens" }),
+      makeNode("Concat", [blocks, "projection_width"], ["token_part_shape"], [attrInt("axis", 0)], { name: "token_part_shape" }),
+      makeNode("ConstantOfShape", ["token_part_shape"], ["token_zeros"], [attrTensor("value", floatTensor("zero", [1], [0]))], { name: "token_zeros" }),
+      makeNode("ScatterND", ["token_zeros", block, "token_terms"], ["token_part"], [attrString("reduction", "add")], { name: "sum_tokens" }),
+    );
     terms.push("token_part");
   }
   if (F > 0) {
@@ -111,7 +141,18 @@ export function biLstmToOnnx(model: BiLstmModel, info: ModelInfo): Uint8Array {
   nodes.push(
     makeNode("Reshape", [top, "rows_shape"], ["top_rows"], [], { name: "to_rows" }),
     makeNode("MatMul", ["top_rows", "output_weights"], ["logit_pre"], [], { name: "output" }),
-    makeNode("Add", ["logit_pre", "output_bias"], ["logit"], [], { name: "output_bias" }),
+  );
+  let logitPre = "logit_pre";
+  if (layout.skipWeights >= 0) {
+    init.push(floatTensor("skip_weights", [D, 1], slice(layout.skipWeights, D)));
+    nodes.push(
+      makeNode("MatMul", ["projection", "skip_weights"], ["skip_logit"], [], { name: "skip" }),
+      makeNode("Add", ["logit_pre", "skip_logit"], ["logit_joined"], [], { name: "skip_join" }),
+    );
+    logitPre = "logit_joined";
+  }
+  nodes.push(
+    makeNode("Add", [logitPre, "output_bias"], ["logit"], [], { name: "output_bias" }),
     makeNode("Sigmoid", ["logit"], [SCORES_OUTPUT], [], { name: "sigmoid" }),
   );
   const graph = makeGraph({
@@ -124,6 +165,6 @@ export function biLstmToOnnx(model: BiLstmModel, info: ModelInfo): Uint8Array {
   const metadata: BiLstmMetadata = { shape: layout.shape, vocabulary: model.vocabulary };
   return encodeModel(graph, {
     metadata: { ...modelInfoToMetadata(info), [BILSTM_METADATA_KEY]: JSON.stringify(metadata) },
-    docString: `winnow BiLSTM: projection ${D}, ${layout.lstm.length} x bidirectional ${H}, ${V} token slots, ${F} features`,
+    docString: `winnow BiLSTM: projection ${D}, ${layout.lstm.length} x bidirectional ${H}${layout.skipWeights >= 0 ? " + skip path" : ""}, ${V} token slots, ${F} features`,
   });
 }

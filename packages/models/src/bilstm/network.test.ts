@@ -33,16 +33,18 @@ function loss(params: Float64Array, shape: BiLstmShape, page: ReturnType<typeof 
 }
 
 describe("BiLSTM backward pass", () => {
-  // Two layers, so gradients flow through a stacked layer, both directions and the projection.
+  // Two layers, so gradients flow through a stacked layer, both directions and the projection;
+  // the skip path adds a second route from the projection to the logit.
   const shape: BiLstmShape = { tokenSlots: 9, featureSize: 4, projectionSize: 5, hiddenSize: 3, layers: 2 };
 
-  for (const dropoutSeed of [undefined, 11]) {
-    it(`matches central finite differences on every parameter${dropoutSeed ? " (with a fixed dropout mask)" : ""}`, () => {
-      const layout = biLstmLayout(shape);
+  for (const [dropoutSeed, skip] of [[undefined, false], [11, false], [undefined, true], [11, true]] as const) {
+    it(`matches central finite differences on every parameter${dropoutSeed ? " (with a fixed dropout mask)" : ""}${skip ? " (skip path)" : ""}`, () => {
+      const netShape: BiLstmShape = { ...shape, skip };
+      const layout = biLstmLayout(netShape);
       const params = initialParameters(layout, 3);
       // Larger than initial weights, so gates leave their linear range and errors would show.
       for (let i = 0; i < params.length; i++) params[i] *= 2;
-      const page = randomPage(shape, 7, 5);
+      const page = randomPage(netShape, 7, 5);
       const dropout = dropoutSeed === undefined ? undefined : { rate: 0.5, random: createPrng(dropoutSeed).next };
       const cache = forward(params, layout, page.sequence, dropout);
       const dLogits = new Float64Array(7);
@@ -55,9 +57,9 @@ describe("BiLSTM backward pass", () => {
       for (let i = 0; i < params.length; i++) {
         const keep = params[i];
         params[i] = keep + h;
-        const up = loss(params, shape, page, dropoutSeed);
+        const up = loss(params, netShape, page, dropoutSeed);
         params[i] = keep - h;
-        const down = loss(params, shape, page, dropoutSeed);
+        const down = loss(params, netShape, page, dropoutSeed);
         params[i] = keep;
         const numeric = (up - down) / (2 * h);
         worst = Math.max(worst, Math.abs(numeric - grad[i]) / Math.max(1e-3, Math.abs(numeric) + Math.abs(grad[i])));

@@ -21,6 +21,12 @@ export interface BiLstmShape {
   hiddenSize: number;
   /** Stacked bidirectional layers. */
   layers: number;
+  /**
+   * The output layer also reads each block's own projection, not only the BiLSTM states: a
+   * per-block path beside the sequence path, so the net starts from what a per-block model sees
+   * and the LSTM only has to add context. Absent in models from before it existed.
+   */
+  skip?: boolean;
 }
 
 interface LstmOffsets {
@@ -38,6 +44,8 @@ export interface BiLstmLayout {
   /** [layer][direction] */
   lstm: LstmOffsets[][];
   outputWeights: number; // 2H
+  /** D, or -1 without the skip path. */
+  skipWeights: number;
   outputBias: number; // 1
   size: number;
 }
@@ -55,8 +63,9 @@ export function biLstmLayout(shape: BiLstmShape): BiLstmLayout {
     lstm.push([0, 1].map(() => ({ w: take(4 * H * input), r: take(4 * H * H), b: take(4 * H), input })));
   }
   const outputWeights = take(2 * H);
+  const skipWeights = shape.skip ? take(D) : -1;
   const outputBias = take(1);
-  return { shape, tokenWeights, featureWeights, projectionBias, lstm, outputWeights, outputBias, size: at };
+  return { shape, tokenWeights, featureWeights, projectionBias, lstm, outputWeights, skipWeights, outputBias, size: at };
 }
 
 /** One page as the network reads it. `features` are already standardised (T x featureSize). */
@@ -147,9 +156,11 @@ export function forward(
   }
   const logits = new Float64Array(T);
   const wo = layout.outputWeights;
+  const ws = layout.skipWeights;
   for (let t = 0; t < T; t++) {
     let z = params[layout.outputBias];
     for (let k = 0; k < 2 * H; k++) z += params[wo + k] * top[t * 2 * H + k];
+    if (ws >= 0) for (let d = 0; d < D; d++) z += params[ws + d] * projection[t * D + d];
     logits[t] = z;
   }
   return { sequence: seq, projection, layers, top, dropout: mask, logits };
@@ -230,7 +241,19 @@ export function backward(params: Float64Array, layout: BiLstmLayout, cache: Forw
     dOut = dInput;
   }
 
-  // dOut is now dLoss/dProjection; through the ReLU into the projection weights.
+  // dOut is now dLoss/dProjection through the LSTM; add the skip path's share.
+  const ws = layout.skipWeights;
+  if (ws >= 0) {
+    for (let t = 0; t < T; t++) {
+      const dz = dLogits[t];
+      if (dz === 0) continue;
+      for (let d = 0; d < D; d++) {
+        grad[ws + d] += dz * cache.projection[t * D + d];
+        dOut[t * D + d] += dz * params[ws + d];
+      }
+    }
+  }
+  // Through the ReLU into the projection weights.
   const seq = cache.sequence;
   for (let t = 0; t < T; t++) {
     const row = t * D;

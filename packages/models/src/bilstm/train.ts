@@ -64,6 +64,7 @@ export function initialParameters(layout: BiLstmLayout, seed: number): Float64Ar
     }
   }
   uniform(layout.outputWeights, 2 * H, 1 / Math.sqrt(2 * H));
+  if (layout.skipWeights >= 0) uniform(layout.skipWeights, D, 1 / Math.sqrt(D));
   return params;
 }
 

@@ -11,6 +11,7 @@
  * Values are log(1 + count): a word repeated forty times is not forty times the evidence, and
  * small inputs keep the projection from saturating on long blocks (our choice; the paper uses counts).
  */
+import { FNV_BASIS, WordIndex, fnvStep, hashOf } from "@winnow/features";
 import type { SegmentedDocument } from "@winnow/segment";
 
 export interface BlockVocabulary {
@@ -93,13 +94,31 @@ export function buildVocabulary(docs: Iterable<SegmentedDocument>, options: Voca
   return { tags: top(tagCounts, options.tags ?? VOCABULARY_DEFAULTS.tags), words: top(wordCounts, options.words ?? VOCABULARY_DEFAULTS.words) };
 }
 
-/** Turns a document's blocks into slot counts; one encoder per vocabulary, reused across documents. */
+/** Whether a UTF-16 code unit is part of a word, as forEachWord decides. */
+function isWordUnit(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) ||
+    (c >= 0xc0 && !(c >= 0x2000 && c <= 0x206f) && !(c >= 0x3000 && c <= 0x303f) && c !== 0xd7 && c !== 0xf7);
+}
+
+/** Receives one non-zero slot of one block: blocks in order, slots ascending within a block. */
+export type SlotSink = (block: number, slot: number, value: number) => void;
+
+/**
+ * Turns a document's blocks into slot counts; one encoder per vocabulary, reused across documents.
+ * The same counts as forEachTag and forEachWord with Map lookups, found faster, since this runs on
+ * every block of every page: a block's ancestor tags are looked up once per distinct tag path of
+ * the page, and words are hashed as they are scanned and looked up without being cut out, except
+ * the rare ones with non-ASCII letters, which are lower-cased as strings so the result is exact.
+ */
 export class BlockEncoder {
   readonly slots: number;
   readonly #tagSlot: Map<string, number>;
-  readonly #wordSlot: Map<string, number>;
+  readonly #words: WordIndex;
+  readonly #wordSlot0: number;
   readonly #tagOov: number;
   readonly #wordOov: number;
+  /** Per page: the tag slots of each tag path, by Block.pathId. */
+  readonly #pathTags: Int32Array[] = [];
   // Per-block scratch: counts by slot, and the slots touched, so clearing costs only what was set.
   readonly #counts: Float64Array;
   readonly #touched: Int32Array;
@@ -108,7 +127,8 @@ export class BlockEncoder {
   constructor(readonly vocabulary: BlockVocabulary) {
     const tags = vocabulary.tags.length;
     this.#tagSlot = new Map(vocabulary.tags.map((t, i) => [t, i]));
-    this.#wordSlot = new Map(vocabulary.words.map((w, i) => [w, tags + 1 + i]));
+    this.#words = new WordIndex(vocabulary.words);
+    this.#wordSlot0 = tags + 1;
     this.#tagOov = tags;
     this.#wordOov = tags + 1 + vocabulary.words.length;
     this.slots = vocabularySlots(vocabulary);
@@ -116,22 +136,67 @@ export class BlockEncoder {
     this.#touched = new Int32Array(this.slots);
   }
 
-  #add = (slot: number): void => {
+  #add(slot: number): void {
     if (this.#counts[slot] === 0) this.#touched[this.#touchedCount++] = slot;
     this.#counts[slot]++;
-  };
-  #addTag = (tag: string): void => this.#add(this.#tagSlot.get(tag) ?? this.#tagOov);
-  #addWord = (word: string): void => this.#add(this.#wordSlot.get(word) ?? this.#wordOov);
+  }
 
-  /** Counts one block into the scratch and hands each non-zero slot to `emit`, in slot order. */
-  #encodeBlock(tagPath: string, text: string, emit: (slot: number, value: number) => void): void {
-    this.#touchedCount = 0;
-    forEachTag(tagPath, this.#addTag);
-    forEachWord(text, this.#addWord);
-    const touched = this.#touched.subarray(0, this.#touchedCount).sort();
-    for (const slot of touched) {
-      emit(slot, Math.log1p(this.#counts[slot]));
-      this.#counts[slot] = 0;
+  #tagsOf(tagPath: string): Int32Array {
+    const slots: number[] = [];
+    forEachTag(tagPath, (tag) => slots.push(this.#tagSlot.get(tag) ?? this.#tagOov));
+    return Int32Array.from(slots);
+  }
+
+  #wordSlot(text: string, start: number, end: number, hash: number, ascii: boolean): number {
+    let entry: number;
+    if (ascii) {
+      entry = end - start <= this.#words.longest ? this.#words.indexOf(text, start, end, hash) : -1;
+    } else {
+      // toLowerCase can change a non-ASCII word's length (İ) or spelling (final Σ): do it as forEachWord does.
+      const lower = text.slice(start, end).toLowerCase();
+      entry = this.#words.indexOf(lower, 0, lower.length, hashOf(lower, 0, lower.length));
+    }
+    return entry < 0 ? this.#wordOov : this.#wordSlot0 + entry;
+  }
+
+  #addWords(text: string): void {
+    const n = text.length;
+    let i = 0;
+    while (i < n) {
+      let c = text.charCodeAt(i);
+      if (!isWordUnit(c)) {
+        i++;
+        continue;
+      }
+      const start = i;
+      let hash = FNV_BASIS;
+      let ascii = true;
+      do {
+        if (c >= 65 && c <= 90) c += 32;
+        else if (c >= 0x80) ascii = false;
+        hash = fnvStep(hash, c);
+      } while (++i < n && isWordUnit((c = text.charCodeAt(i))));
+      this.#add(this.#wordSlot(text, start, i, hash, ascii));
+    }
+  }
+
+  /** Hands every non-zero slot of every block of `doc` to `sink`, as log(1 + count). */
+  encode(doc: SegmentedDocument, sink: SlotSink): void {
+    const pathTags = this.#pathTags;
+    pathTags.length = 0;
+    const blocks = doc.blocks;
+    for (let b = 0; b < blocks.length; b++) {
+      const block = blocks[b];
+      this.#touchedCount = 0;
+      const tags = (pathTags[block.pathId] ??= this.#tagsOf(block.tagPath));
+      for (let k = 0; k < tags.length; k++) this.#add(tags[k]);
+      this.#addWords(block.text);
+      const touched = this.#touched.subarray(0, this.#touchedCount).sort();
+      for (let k = 0; k < touched.length; k++) {
+        const slot = touched[k];
+        sink(b, slot, Math.log1p(this.#counts[slot]));
+        this.#counts[slot] = 0;
+      }
     }
   }
 
@@ -140,24 +205,21 @@ export class BlockEncoder {
     const start = new Int32Array(doc.blocks.length + 1);
     const index: number[] = [];
     const value: number[] = [];
-    doc.blocks.forEach((block, b) => {
-      this.#encodeBlock(block.tagPath, block.text, (slot, v) => {
-        index.push(slot);
-        value.push(v);
-      });
+    this.encode(doc, (b, slot, v) => {
+      index.push(slot);
+      value.push(v);
       start[b + 1] = index.length;
     });
+    // Blocks without any slot end where the block before them ended.
+    for (let b = 1; b < start.length; b++) if (start[b] < start[b - 1]) start[b] = start[b - 1];
     return { start, index: Int32Array.from(index), value: Float64Array.from(value) };
   }
 
-  /** Dense rows (blocks x slots, row-major) for ONNX Runtime, written into `out` at `offset`. */
+  /** Dense rows (blocks x slots, row-major) for models with the dense token input, written into `out` at `offset`. */
   dense(doc: SegmentedDocument, out: Float32Array, offset = 0): void {
     const slots = this.slots;
     out.fill(0, offset, offset + doc.blocks.length * slots);
-    doc.blocks.forEach((block, b) => {
-      const row = offset + b * slots;
-      this.#encodeBlock(block.tagPath, block.text, (slot, v) => (out[row + slot] = v));
-    });
+    this.encode(doc, (b, slot, v) => (out[offset + b * slots + slot] = v));
   }
 }
 

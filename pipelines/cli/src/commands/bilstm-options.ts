@@ -9,6 +9,7 @@ export interface BiLstmFlags {
   hidden?: number;
   epochs?: number;
   seed?: number;
+  skip?: boolean;
 }
 
 /** Adds the BiLSTM-only flags; --hidden, --epochs and --seed are shared with the MLP. */
@@ -19,12 +20,13 @@ export function bilstmOptions(command: Command): void {
         .choices(["tags-words", "tags-words-features"])
         .default(BILSTM_DEFAULTS.input),
     )
-    .option("--layers <n>", `stacked bidirectional LSTM layers of the BiLSTM (default: ${BILSTM_DEFAULTS.layers})`, parseCount(1));
+    .option("--layers <n>", `stacked bidirectional LSTM layers of the BiLSTM (default: ${BILSTM_DEFAULTS.layers})`, parseCount(1))
+    .option("--skip", "let the BiLSTM's output layer also read each block's own projection (a per-block path beside the sequence path)");
 }
 
 /** The flags as fitBiLstm's options; --hidden sets both the projection width and the LSTM units. */
 export function bilstmOptionsFrom(flags: BiLstmFlags): BiLstmFitOptions {
-  return { input: flags.input, layers: flags.layers, hiddenSize: flags.hidden, projectionSize: flags.hidden, epochs: flags.epochs, seed: flags.seed };
+  return { input: flags.input, layers: flags.layers, hiddenSize: flags.hidden, projectionSize: flags.hidden, epochs: flags.epochs, seed: flags.seed, skip: flags.skip };
 }
 
 /**
@@ -38,6 +40,7 @@ export function foreignFlags(kind: "mlp" | "bilstm", flags: BiLstmFlags & { ense
     if (flags.optimizer !== undefined) given.push("--optimizer");
   } else {
     if (flags.layers !== undefined) given.push("--layers");
+    if (flags.skip !== undefined) given.push("--skip");
     if (inputGiven) given.push("--input");
   }
   return given.map((flag) => `${flag} applies to the ${kind === "bilstm" ? "MLP" : "BiLSTM"} only, not to --model ${kind}`);
