@@ -14,13 +14,14 @@ import { basename } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gunzipSync } from "node:zlib";
 import { Bench } from "tinybench";
-import { QUICK_PAGES, SUBSET_PAGES, benchModel, ensureWarc, fmt, importBuilt, machineInfo, parseFlags, table } from "./lib/common.js";
+import { QUICK_PAGES, SUBSET_PAGES, benchModel, ensureWarc, fmt, importBuilt, machineInfo, parseFlags, segmentsHtmlparser2, table } from "./lib/common.js";
 import { measureWriters } from "./writers.js";
 
 export async function micro(options = {}, log = console.error) {
   const quick = options.quick === true;
   const archive = await importBuilt("@winnow/archive");
-  const { segmentHtml } = await importBuilt("@winnow/segment");
+  const { segmentHtml, FastTokenizer } = await importBuilt("@winnow/segment");
+  const htmlparser2 = (await segmentsHtmlparser2()).module;
   const { TEXREX37, TEXREX_EXTENDED } = await importBuilt("@winnow/features");
   const models = await importBuilt("@winnow/models");
   const model = options.model ? { path: options.model, kind: "given" } : await benchModel({ data: options.data, log });
@@ -97,6 +98,14 @@ export async function micro(options = {}, log = console.error) {
   add("segment: segmentHtml", { kind: "docs/s", amount: htmls.length, extra: `${fmt.n(htmlBytes / 1e6, 1)} MB HTML` }, () => {
     for (const h of htmls) segmentHtml(h);
   });
+  // The tokenizer alone, under empty callbacks: htmlparser2's own against the one that skips with indexOf.
+  const noop = () => {};
+  const emptyHandler = { onopentagname: noop, onattribute: noop, onclosetag: noop, ontext: noop, onprocessinginstruction: noop };
+  for (const [label, Tokenizer] of [["htmlparser2's tokenizer", htmlparser2.Tokenizer], ["FastTokenizer (skips runs with indexOf)", FastTokenizer]]) {
+    add(`segment: parse only, ${label}`, { kind: "docs/s", amount: htmls.length, extra: "entities decoded, as the segmenter parses" }, () => {
+      for (const h of htmls) new htmlparser2.Parser(emptyHandler, { decodeEntities: true, lowerCaseAttributeNames: false, Tokenizer }).end(h);
+    });
+  }
   for (const set of [TEXREX37, TEXREX_EXTENDED]) {
     add(`features: ${set.name} (${set.size} values)`, { kind: "µs/block", amount: blocks, extra: `${blocks} blocks, ${docs.length} docs` }, () => {
       for (const d of docs) set.extract(d);
@@ -120,6 +129,11 @@ export async function micro(options = {}, log = console.error) {
   const bilstm = existsSync(models.DEFAULT_BILSTM_PATH) ? await models.loadModelClassifier(models.DEFAULT_BILSTM_PATH) : undefined;
   if (bilstm) {
     const notes = JSON.parse(bilstm.info.notes);
+    const { vocabulary } = models.biLstmMetadata(models.decodeModelMetadata(readFileSync(models.DEFAULT_BILSTM_PATH)), models.DEFAULT_BILSTM_PATH);
+    const encoder = new models.BlockEncoder(vocabulary);
+    add("BiLSTM: token counts alone (BlockEncoder)", { kind: "µs/block", amount: blocks, extra: `${encoder.slots} slots` }, () => {
+      for (const d of docs) encoder.encode(d, noop);
+    });
     add("BiLSTM: tokens + features + ONNX Runtime, 1 doc per run", { kind: "µs/block", amount: blocks, extra: `${notes.layers} x ${notes.hidden} units, input ${notes.input}` }, async () => {
       await bilstm.score(docs);
     });

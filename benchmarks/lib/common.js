@@ -6,7 +6,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { availableParallelism, cpus, loadavg, totalmem } from "node:os";
 import { dirname, join, relative } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 
 export const BENCH_DIR = dirname(dirname(fileURLToPath(import.meta.url)));
 export const ROOT = dirname(BENCH_DIR);
@@ -220,4 +220,23 @@ export function parseList(text, max) {
     return Array.from({ length: hi - Number(range[1]) + 1 }, (_, i) => Number(range[1]) + i);
   }
   return text.split(",").map((s) => Number(s.trim())).filter((n) => Number.isInteger(n) && n >= 0);
+}
+
+/**
+ * htmlparser2 as winnow's segmenter loads it (v12, nested under @winnow/segment), not the v10
+ * that linkedom hoists to the root: the floor must be the parser winnow actually runs.
+ */
+export async function segmentsHtmlparser2() {
+  let dir = dirname(fileURLToPath(import.meta.resolve("@winnow/segment")));
+  for (;;) {
+    const pkg = join(dir, "node_modules", "htmlparser2", "package.json");
+    if (existsSync(pkg)) {
+      const meta = JSON.parse(readFileSync(pkg, "utf8"));
+      const entry = meta.exports?.["."]?.default ?? meta.exports?.["."]?.import ?? meta.main;
+      return { module: await import(pathToFileURL(join(dirname(pkg), entry)).href), version: meta.version };
+    }
+    const up = dirname(dir);
+    if (up === dir) throw new Error("htmlparser2 not found from @winnow/segment");
+    dir = up;
+  }
 }

@@ -11,11 +11,10 @@
  * are the extraction itself. --passes reads the same file K times (a longer run without a
  * bigger file to carry).
  */
-import { createWriteStream, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createWriteStream, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
-import { parseFlags } from "./common.js";
+import { join } from "node:path";
+import { parseFlags, segmentsHtmlparser2 } from "./common.js";
 
 const flags = parseFlags(process.argv.slice(2), ["unordered"]);
 const method = flags.method;
@@ -37,25 +36,6 @@ const sampler = flags["sample-rss"]
   : null;
 sampler?.unref();
 const outDir = mkdtempSync(join(tmpdir(), "winnow-bench-"));
-
-/**
- * htmlparser2 as winnow's segmenter loads it (v12, nested under @winnow/segment), not the v10
- * that linkedom hoists to the root: the floor must be the parser winnow actually runs.
- */
-async function segmentsHtmlparser2() {
-  let dir = dirname(fileURLToPath(import.meta.resolve("@winnow/segment")));
-  for (;;) {
-    const pkg = join(dir, "node_modules", "htmlparser2", "package.json");
-    if (existsSync(pkg)) {
-      const meta = JSON.parse(readFileSync(pkg, "utf8"));
-      const entry = meta.exports?.["."]?.default ?? meta.exports?.["."]?.import ?? meta.main;
-      return { module: await import(pathToFileURL(join(dirname(pkg), entry)).href), version: meta.version };
-    }
-    const up = dirname(dir);
-    if (up === dir) throw new Error("htmlparser2 not found from @winnow/segment");
-    dir = up;
-  }
-}
 
 /**
  * Reads every HTML record of every pass, decodes it (unless `decode` is false), hands the text

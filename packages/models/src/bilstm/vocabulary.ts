@@ -191,8 +191,17 @@ export class BlockEncoder {
       const tags = (pathTags[block.pathId] ??= this.#tagsOf(block.tagPath));
       for (let k = 0; k < tags.length; k++) this.#add(tags[k]);
       this.#addWords(block.text);
-      const touched = this.#touched.subarray(0, this.#touchedCount).sort();
-      for (let k = 0; k < touched.length; k++) {
+      const touched = this.#touched;
+      const n = this.#touchedCount;
+      // Insertion sort in place: a block touches a dozen or two slots, and a subarray().sort() per
+      // block cost more than all its word lookups.
+      for (let k = 1; k < n; k++) {
+        const slot = touched[k];
+        let j = k - 1;
+        for (; j >= 0 && touched[j] > slot; j--) touched[j + 1] = touched[j];
+        touched[j + 1] = slot;
+      }
+      for (let k = 0; k < n; k++) {
         const slot = touched[k];
         sink(b, slot, Math.log1p(this.#counts[slot]));
         this.#counts[slot] = 0;
