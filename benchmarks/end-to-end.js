@@ -26,6 +26,7 @@ const METHOD = join(BENCH_DIR, "lib", "method.js");
 const LABELS = {
   read: "archive read only (no decode)",
   parse: "htmlparser2 parse-only (floor)",
+  "parse-skipping": "parse-only, winnow's FastTokenizer",
   readability: "Readability.js (linkedom)",
   heuristic: "winnow heuristic",
   mlp: "winnow MLP",
@@ -135,7 +136,8 @@ export async function endToEnd(options = {}, log = console.error) {
     log("end to end, single-threaded:");
     // The shipped BiLSTM is measured beside the MLP when this build has it.
     const { DEFAULT_BILSTM_PATH } = await importBuilt("@winnow/models");
-    const methods = ["read", "parse", "readability", "heuristic", "mlp", ...(existsSync(DEFAULT_BILSTM_PATH) ? ["bilstm"] : [])];
+    const bilstm = existsSync(DEFAULT_BILSTM_PATH) ? ["bilstm"] : [];
+    const methods = ["read", "parse", "parse-skipping", "readability", "heuristic", "mlp", ...bilstm];
     const subset = await singleThreaded("subset", subsetInput, methods, model.path, runs, log);
     out.subset = subset;
     md.push(`### Single-threaded, the ${subset.stats.records}-page subset (all methods, Readability included)\n\n${subset.markdown}`);
@@ -148,7 +150,7 @@ export async function endToEnd(options = {}, log = console.error) {
     md.push(targets.map((t) => `- ${t}`).join("\n"));
     if (fullInput && fullInput !== subsetInput) {
       // Readability would take minutes here; the ratios against it come from the subset above.
-      const full = await singleThreaded("all", fullInput, ["read", "parse", "heuristic", "mlp"], model.path, runs, log);
+      const full = await singleThreaded("all", fullInput, ["read", "parse", "parse-skipping", "heuristic", "mlp", ...bilstm], model.path, runs, log);
       out.full = full;
       md.push(`### Single-threaded, all ${full.stats.records} pages (Readability left out: too slow; compare it on the subset above)\n\n${full.markdown}`);
     }

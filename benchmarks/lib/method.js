@@ -4,7 +4,7 @@
  * method alone): read the WARC, decode each HTML record, run the method, write what it yields.
  * Prints one JSON line with the figures.
  *
- *   node benchmarks/lib/method.js --method read|parse|readability|heuristic|mlp|bilstm --input WARC
+ *   node benchmarks/lib/method.js --method read|parse|parse-skipping|readability|heuristic|mlp|bilstm --input WARC
  *        [--passes K] [--workers N] [--model PATH] [--batch-size N] [--unordered] [--sample-rss MS]
  *
  * Every method goes through the same reader and decoder (@winnow/archive), so the differences
@@ -21,7 +21,7 @@ const method = flags.method;
 const input = flags.input;
 const passes = Number(flags.passes ?? 1);
 if (!method || !input) {
-  console.error("usage: method.js --method parse|readability|heuristic|mlp --input WARC [--passes K] [--workers N] [--model PATH]");
+  console.error("usage: method.js --method read|parse|parse-skipping|readability|heuristic|mlp|bilstm --input WARC [--passes K] [--workers N] [--model PATH]");
   process.exit(2);
 }
 const inputs = Array.from({ length: passes }, () => input);
@@ -112,18 +112,20 @@ try {
     // The pool's main thread does this (plus the hand-over and the writing) for every page:
     // its rate caps what any number of workers can reach.
     result = await measure(async () => ({ ...(await overRecords(() => undefined, false)), documents: 0, detail: "readRecords" }));
-  } else if (method === "parse") {
+  } else if (method === "parse" || method === "parse-skipping") {
     const { module, version } = await segmentsHtmlparser2();
+    // parse-skipping: the same parser with the tokenizer winnow's segmenter gives it.
+    const Tokenizer = method === "parse" ? module.Tokenizer : (await import("@winnow/segment")).FastTokenizer;
     // Empty callbacks, and the options winnow's segmenter uses (entities decoded), so the parser
     // does the same tokenizing work and nothing else.
     const noop = () => {};
     const handler = { onopentagname: noop, onattribute: noop, onclosetag: noop, ontext: noop, onprocessinginstruction: noop };
     result = await measure(async () => {
       const counts = await overRecords((html) => {
-        const parser = new module.Parser(handler, { decodeEntities: true, lowerCaseAttributeNames: false });
+        const parser = new module.Parser(handler, { decodeEntities: true, lowerCaseAttributeNames: false, Tokenizer });
         parser.end(html);
       });
-      return { ...counts, documents: counts.records, detail: `htmlparser2 ${version}` };
+      return { ...counts, documents: counts.records, detail: `htmlparser2 ${version}${method === "parse" ? "" : ", FastTokenizer"}` };
     });
   } else if (method === "readability") {
     const [{ Readability }, { parseHTML }] = await Promise.all([import("@mozilla/readability"), import("linkedom")]);
