@@ -27,6 +27,8 @@ export interface BiLstmFitOptions {
   epochs?: number;
   learningRate?: number;
   dropout?: number;
+  /** Moving average of the weights (trainBiLstm's `averaging`); 0 for the raw weights. */
+  averaging?: number;
   seed?: number;
   vocabulary?: VocabularyOptions;
   blockWeighting?: BlockWeighting;
@@ -96,7 +98,7 @@ export function fitBiLstm(data: Dataset, pageIndexes: readonly number[], options
   let lastChoice = { threshold: 0.5, f1: 0 };
   const choices: Array<{ threshold: number; f1: number }> = [];
   const trained = trainBiLstm(pages, shape, {
-    epochs: o.epochs, learningRate: o.learningRate, dropout: o.dropout, seed: o.seed,
+    epochs: o.epochs, learningRate: o.learningRate, dropout: o.dropout, seed: o.seed, averaging: o.averaging,
     onEpoch: (epoch, loss, params, layout) => {
       const scores = validationSequences.map((seq) => predictSequence(params, layout, seq));
       lastChoice = validation.length > 0 ? chooseThreshold(data, validation, scores) : { threshold: 0.5, f1: 0 };

@@ -10,6 +10,13 @@ export function parseCount(min: number): (value: string) => number {
   };
 }
 
+/** A number from 0 up to, not including, 1. */
+export function parseUnitFraction(value: string): number {
+  const n = /^(0|0?\.\d+)$/.test(value) ? Number(value) : NaN;
+  if (!(n >= 0 && n < 1)) throw new InvalidArgumentError("expected a number from 0 up to (not including) 1, such as 0.99");
+  return n;
+}
+
 const UNITS: Record<string, number> = { "": 1, k: 1 << 10, m: 1 << 20, g: 1 << 30 };
 
 /** Bytes, with an optional binary suffix: 500000, 512K, 16M, 1G. */

@@ -27,12 +27,19 @@ export interface BiLstmTrainOptions {
   /** Global gradient-norm cap per step. */
   clipNorm?: number;
   seed?: number;
+  /**
+   * Decay of an exponential moving average of the parameters, updated after every step; the
+   * average is what each epoch is scored on and what is kept. 0 keeps the raw parameters.
+   * Why: a step is a few whole pages, so the raw weights jump from step to step; their
+   * average is a cheap stand-in for an ensemble, at no cost when scoring.
+   */
+  averaging?: number;
   /** After each epoch: mean training loss; return a validation score to keep the best epoch. */
   onEpoch?: (epoch: number, loss: number, params: Float64Array, layout: BiLstmLayout) => number | void;
 }
 
 export const BILSTM_TRAIN_DEFAULTS = {
-  epochs: 10, learningRate: 0.003, pagesPerStep: 8, dropout: 0.5, window: 1024, clipNorm: 5, seed: 1,
+  epochs: 10, learningRate: 0.003, pagesPerStep: 8, dropout: 0.5, window: 1024, clipNorm: 5, seed: 1, averaging: 0,
 } as const;
 
 export interface TrainedBiLstm {
@@ -113,6 +120,8 @@ export function trainBiLstm(pages: readonly TrainingSequence[], shape: BiLstmSha
   const dropout = { rate: o.dropout, random: rng.next };
   const pieces = windows(pages, o.window, shape.featureSize);
   const order = new Uint32Array(pieces.length).map((_, i) => i);
+  // With averaging, `kept` is the moving average that epochs are scored on; otherwise the raw parameters.
+  const kept = o.averaging > 0 ? params.slice() : params;
   let best = { epoch: 0, score: -Infinity, params: params.slice() };
   const losses: number[] = [];
   for (let epoch = 1; epoch <= o.epochs; epoch++) {
@@ -137,13 +146,17 @@ export function trainBiLstm(pages: readonly TrainingSequence[], shape: BiLstmSha
       norm = Math.sqrt(norm) * scale;
       if (norm > o.clipNorm) scale *= o.clipNorm / norm;
       adam.step(params, grad, scale, 0, 0);
+      if (kept !== params) {
+        const a = o.averaging;
+        for (let i = 0; i < params.length; i++) kept[i] = a * kept[i] + (1 - a) * params[i];
+      }
     }
     const loss = lossSum / Math.max(1e-12, weightSum);
     losses.push(loss);
-    const score = options.onEpoch?.(epoch, loss, params, layout);
+    const score = options.onEpoch?.(epoch, loss, kept, layout);
     // Without a validation score the last epoch is kept.
     const value = typeof score === "number" ? score : epoch;
-    if (value > best.score) best = { epoch, score: value, params: params.slice() };
+    if (value > best.score) best = { epoch, score: value, params: kept.slice() };
   }
   return { layout, params: best.params, bestEpoch: best.epoch, bestScore: best.score, losses };
 }

@@ -1,7 +1,7 @@
 // Flags of `winnow train --model bilstm` and `winnow eval --model bilstm --folds K`.
 import { Command, Option } from "commander";
 import { BILSTM_DEFAULTS, type BiLstmFitOptions, type BiLstmInput } from "@winnow/pipeline";
-import { parseCount } from "../parse.js";
+import { parseCount, parseUnitFraction } from "../parse.js";
 
 export interface BiLstmFlags {
   input?: BiLstmInput;
@@ -10,6 +10,7 @@ export interface BiLstmFlags {
   epochs?: number;
   seed?: number;
   skip?: boolean;
+  averaging?: number;
 }
 
 /** Adds the BiLSTM-only flags; --hidden, --epochs and --seed are shared with the MLP. */
@@ -21,12 +22,13 @@ export function bilstmOptions(command: Command): void {
         .default(BILSTM_DEFAULTS.input),
     )
     .option("--layers <n>", `stacked bidirectional LSTM layers of the BiLSTM (default: ${BILSTM_DEFAULTS.layers})`, parseCount(1))
-    .option("--skip", "let the BiLSTM's output layer also read each block's own projection (a per-block path beside the sequence path)");
+    .option("--skip", "let the BiLSTM's output layer also read each block's own projection (a per-block path beside the sequence path)")
+    .option("--averaging <decay>", "keep a moving average of the BiLSTM's weights with this decay per step (0: the raw weights)", parseUnitFraction);
 }
 
 /** The flags as fitBiLstm's options; --hidden sets both the projection width and the LSTM units. */
 export function bilstmOptionsFrom(flags: BiLstmFlags): BiLstmFitOptions {
-  return { input: flags.input, layers: flags.layers, hiddenSize: flags.hidden, projectionSize: flags.hidden, epochs: flags.epochs, seed: flags.seed, skip: flags.skip };
+  return { input: flags.input, layers: flags.layers, hiddenSize: flags.hidden, projectionSize: flags.hidden, epochs: flags.epochs, seed: flags.seed, skip: flags.skip, averaging: flags.averaging };
 }
 
 /**
@@ -41,6 +43,7 @@ export function foreignFlags(kind: "mlp" | "bilstm", flags: BiLstmFlags & { ense
   } else {
     if (flags.layers !== undefined) given.push("--layers");
     if (flags.skip !== undefined) given.push("--skip");
+    if (flags.averaging !== undefined) given.push("--averaging");
     if (inputGiven) given.push("--input");
   }
   return given.map((flag) => `${flag} applies to the ${kind === "bilstm" ? "MLP" : "BiLSTM"} only, not to --model ${kind}`);

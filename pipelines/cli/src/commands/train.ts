@@ -110,9 +110,9 @@ async function trainBiLstm(flags: TrainFlags): Promise<void> {
     onFold: (f, k) => logger.info(`fold ${f + 1}/${k} done (${((Date.now() - started) / 1000).toFixed(0)} s)`),
   });
   if (result.crossValidation) process.stdout.write(formatReports([result.crossValidation], pages.length) + "\n");
-  const notes = JSON.parse(result.info.notes) as { input: string; hidden: number; layers: number };
+  const notes = JSON.parse(result.info.notes) as { input: string; hidden: number; layers: number; skip?: boolean };
   process.stdout.write(
-    `wrote ${flags.output}: bilstm (${notes.input}, ${notes.layers} x ${notes.hidden} units), threshold ${result.info.threshold.toFixed(2)} ` +
+    `wrote ${flags.output}: bilstm (${notes.input}, ${notes.layers} x ${notes.hidden} units${notes.skip ? ", skip path" : ""}), threshold ${result.info.threshold.toFixed(2)} ` +
       `(validation F1 ${result.validationF1.toFixed(3)} on ${result.validationPages} held-out pages at epoch ${result.bestEpoch}; trained on ` +
       `${result.trainPages} pages, ${result.blocks} blocks${labels ? `, labels from ${flags.labels}; ${skipped} pages without a label file skipped` : ""}), ` +
       `fingerprint ${result.info.trainingFingerprint}, ${((Date.now() - started) / 1000).toFixed(0)} s\n`,
