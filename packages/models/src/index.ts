@@ -34,3 +34,4 @@ export { trainBiLstm, initialParameters, sliceSequence, BILSTM_TRAIN_DEFAULTS, t
 export { biLstmToOnnx, TOKEN_INPUTS, DENSE_TOKENS_INPUT, BILSTM_METADATA_KEY, type BiLstmModel, type BiLstmMetadata } from "./bilstm/export.js";
 export { loadBiLstmClassifier, biLstmMetadata } from "./bilstm/classifier.js";
 export { blockSequence } from "./bilstm/sequence.js";
+export { biLstmFromOnnx } from "./bilstm/import.js";

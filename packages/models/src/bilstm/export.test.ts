@@ -7,6 +7,7 @@ import { computeInputScaling } from "../mlp/scaling.js";
 import type { ModelInfo } from "../types.js";
 import { loadBiLstmClassifier } from "./classifier.js";
 import { biLstmToOnnx } from "./export.js";
+import { biLstmFromOnnx } from "./import.js";
 import { biLstmLayout, predictSequence, type BiLstmShape } from "./network.js";
 import { blockSequence } from "./sequence.js";
 import { initialParameters } from "./train.js";
@@ -78,6 +79,29 @@ describe("BiLSTM export to ONNX", () => {
     expect(scores.length).toBe(want.scores.length);
     want.scores.forEach((s, t) => expect(Math.abs(scores[t] - s)).toBeLessThan(1e-4));
     expect(Math.max(...want.scores) - Math.min(...want.scores)).toBeGreaterThan(0.05);
+    await classifier.close();
+  });
+
+  it("reads back what it wrote: the same weights, so a re-export is the same file", () => {
+    const shape: BiLstmShape = { tokenSlots: encoder.slots, featureSize: F, projectionSize: 6, hiddenSize: 3, layers: 2, skip: true };
+    const layout = biLstmLayout(shape);
+    const params = initialParameters(layout, 4);
+    const bytes = biLstmToOnnx({ layout, params, vocabulary, scaling }, info(F));
+    const back = biLstmFromOnnx(bytes);
+    expect(back.model.layout).toEqual(layout);
+    expect(Array.from(back.model.params)).toEqual(Array.from(params, (p) => Math.fround(p)));
+    expect(back.model.vocabulary).toEqual(vocabulary);
+    expect(back.info).toEqual(info(F));
+    expect(Buffer.from(biLstmToOnnx(back.model, back.info)).equals(Buffer.from(bytes))).toBe(true);
+  });
+
+  it("moves a dense-input model to the sparse input with its scores unchanged", async () => {
+    const dir = new URL("../../../../fixtures/models/", import.meta.url);
+    const want = JSON.parse(readFileSync(new URL("legacy-dense-bilstm.scores.json", dir), "utf8")) as { scores: number[] };
+    const { model, info: kept } = biLstmFromOnnx(readFileSync(new URL("legacy-dense-bilstm.onnx", dir)));
+    const classifier = await loadBiLstmClassifier(biLstmToOnnx(model, kept));
+    const [scores] = await classifier.score([docs[0]]);
+    want.scores.forEach((s, t) => expect(Math.abs(scores[t] - s)).toBeLessThan(1e-4));
     await classifier.close();
   });
 
