@@ -22,9 +22,9 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe("winnow with a BiLSTM", () => {
   it("trains one, then cleans an archive with the file it wrote", async () => {
-    const train = await winnow(["train", "--model", "bilstm", "--data", SAMPLE, "-o", "b.onnx", ...QUICK, "--input", "tags-words"]);
+    const train = await winnow(["train", "--model", "bilstm", "--data", SAMPLE, "-o", "b.onnx", ...QUICK, "--input", "tags-words", "--skip", "--averaging", "0.9"]);
     expect(train.code).toBe(0);
-    expect(train.stdout).toMatch(/^wrote b\.onnx: bilstm \(tags-words, 1 x 6 units\), threshold 0\.\d\d \(validation F1 0\.\d+ on \d+ held-out pages at epoch [12]; trained on \d+ pages/);
+    expect(train.stdout).toMatch(/^wrote b\.onnx: bilstm \(tags-words, 1 x 6 units, skip path\), threshold 0\.\d\d \(validation F1 0\.\d+ on \d+ held-out pages at epoch [12]; trained on \d+ pages/);
 
     const clean = await winnow(["clean", SAMPLE_WARC, "-o", "out.jsonl", "--model", "b.onnx", "--workers", "1"]);
     expect(clean.code).toBe(0);
@@ -58,6 +58,10 @@ describe("winnow with a BiLSTM", () => {
     const e = await winnow(["eval", "--data", SAMPLE, "--folds", "2", "--input", "tags-words"]);
     expect(e.code).toBe(2);
     expect(e.stderr).toMatch(/winnow: --input applies to the BiLSTM only, not to --model mlp/);
+    const f = await winnow(["train", "--data", SAMPLE, "-o", "y.onnx", "--skip", "--averaging", "0.9"]);
+    expect(f.code).toBe(2);
+    expect(f.stderr).toMatch(/winnow: --skip applies to the BiLSTM only, not to --model mlp/);
+    expect(f.stderr).toMatch(/--averaging applies to the BiLSTM only/);
   });
 
   it("refuses other kinds with --folds, in one line", async () => {
