@@ -30,7 +30,6 @@ const FNV_PRIME = 0x01000193;
 export function fnvStep(hash: number, unit: number): number {
   return Math.imul(hash ^ unit, FNV_PRIME);
 }
-const mix = fnvStep;
 
 /**
  * A fixed set of distinct words, looked up by (text, start, end, hash) instead of by string, so a
@@ -113,7 +112,7 @@ export class WordList {
 /** FNV-1a over the code units of text[start, end). */
 export function hashOf(text: string, start: number, end: number): number {
   let h = FNV_BASIS;
-  for (let i = start; i < end; i++) h = mix(h, text.charCodeAt(i));
+  for (let i = start; i < end; i++) h = fnvStep(h, text.charCodeAt(i));
   return h;
 }
 
@@ -138,8 +137,8 @@ export function countWords(lower: string, listed: WordList, out: WordCounts): vo
     const start = i;
     let h = FNV_BASIS;
     do {
-      h = mix(h, lower.charCodeAt(i));
-      if (step === 2) h = mix(h, lower.charCodeAt(i + 1));
+      h = fnvStep(h, lower.charCodeAt(i));
+      if (step === 2) h = fnvStep(h, lower.charCodeAt(i + 1));
       i += step;
     } while (i < n && (step = wordCharAt(lower, i)) !== 0);
     words++;

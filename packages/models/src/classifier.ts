@@ -40,6 +40,18 @@ export interface ScoreBatch {
   score(): Promise<Float32Array[]>;
 }
 
+/**
+ * A batch that scores each document as soon as it is added, for classifiers that gain nothing
+ * from scoring pages together (the heuristic; the BiLSTM, one run per page in any case).
+ */
+export function scoreOnArrival(scoreOne: (doc: SegmentedDocument) => Float32Array | Promise<Float32Array>): ScoreBatch {
+  const scores: Float32Array[] = [];
+  return {
+    add: async (doc) => void scores.push(await scoreOne(doc)),
+    score: async () => scores,
+  };
+}
+
 /** The classifier's own batch, or one that keeps the documents and calls score() on them. */
 export function scoreBatch(classifier: BlockClassifier): ScoreBatch {
   if (classifier.batch !== undefined) return classifier.batch();
@@ -55,11 +67,7 @@ export function heuristicClassifier(): BlockClassifier {
     name: "heuristic",
     threshold: 0.5,
     score: async (docs) => docs.map(heuristicScores),
-    batch() {
-      // The heuristic needs nothing beyond the page: score it on arrival.
-      const scores: Float32Array[] = [];
-      return { add: (doc) => void scores.push(heuristicScores(doc)), score: async () => scores };
-    },
+    batch: () => scoreOnArrival(heuristicScores),
     close: async () => {},
   };
 }

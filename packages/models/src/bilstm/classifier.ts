@@ -5,7 +5,7 @@
 import type * as Ort from "onnxruntime-node";
 import { featureSetByName, type FeatureSet } from "@winnow/features";
 import type { SegmentedDocument } from "@winnow/segment";
-import type { BlockClassifier } from "../classifier.js";
+import { scoreOnArrival, type BlockClassifier } from "../classifier.js";
 import { FEATURES_INPUT, SCORES_OUTPUT } from "../onnx/contract.js";
 import { ModelLoadError, ModelMismatchError } from "../onnx/errors.js";
 import { decodeModelMetadata } from "../onnx/graph.js";
@@ -90,14 +90,7 @@ export async function loadBiLstmClassifier(path: string | Uint8Array, options: {
       for (const doc of docs) out.push(await scoreOne(doc));
       return out;
     },
-    batch() {
-      // One run per page in any case, so each page is scored as it is added and not kept.
-      const out: Float32Array[] = [];
-      return {
-        add: async (doc) => void out.push(await scoreOne(doc)),
-        score: async () => out,
-      };
-    },
+    batch: () => scoreOnArrival(scoreOne),
     close: () => session.release(),
   };
 }
@@ -105,10 +98,9 @@ export async function loadBiLstmClassifier(path: string | Uint8Array, options: {
 /**
  * Feeds for the sparse token inputs, from buffers kept between pages. int64 values are written
  * as their low 32 bits through an Int32Array view (the high word stays 0), since slots and
- * block numbers are small and non-negative: no BigInt per entry.
+ * block numbers are small and non-negative: no BigInt per entry. That assumes a little-endian
+ * host, as every platform onnxruntime-node ships binaries for is.
  */
-const LITTLE_ENDIAN = new Uint8Array(Uint16Array.of(1).buffer)[0] === 1;
-
 function sparseTokenFeeds(ort: typeof Ort, encoder: BlockEncoder): (doc: SegmentedDocument) => Record<string, Ort.Tensor> {
   let capacity = 0;
   let slot64 = new BigInt64Array(0), block64 = new BigInt64Array(0);
@@ -128,19 +120,12 @@ function sparseTokenFeeds(ort: typeof Ort, encoder: BlockEncoder): (doc: Segment
     value.set(keep.value);
   };
   let n = 0;
-  const sink = LITTLE_ENDIAN
-    ? (b: number, slot: number, v: number): void => {
-      if (n === capacity) grow(Math.max(4096, capacity * 2));
-      slot32[2 * n] = slot;
-      block32[2 * n] = b;
-      value[n++] = v;
-    }
-    : (b: number, slot: number, v: number): void => {
-      if (n === capacity) grow(Math.max(4096, capacity * 2));
-      slot64[n] = BigInt(slot);
-      block64[n] = BigInt(b);
-      value[n++] = v;
-    };
+  const sink = (b: number, slot: number, v: number): void => {
+    if (n === capacity) grow(Math.max(4096, capacity * 2));
+    slot32[2 * n] = slot;
+    block32[2 * n] = b;
+    value[n++] = v;
+  };
   return (doc) => {
     n = 0;
     encoder.encode(doc, sink);

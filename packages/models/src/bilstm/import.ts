@@ -33,8 +33,8 @@ export function biLstmFromOnnx(bytes: Uint8Array, source: string = IN_MEMORY_SOU
     return values;
   };
   const params = new Float64Array(layout.size);
-  const put = (at: number, values: ArrayLike<number>, from = 0, count = values.length - from): void => {
-    for (let i = 0; i < count; i++) params[at + i] = values[from + i];
+  const put = (at: number, values: Float32Array, from = 0, count = values.length - from): void => {
+    params.set(values.subarray(from, from + count), at);
   };
   if (V > 0) put(layout.tokenWeights, take("token_weights", V * D));
   if (F > 0) put(layout.featureWeights, take("feature_weights", F * D));

@@ -35,18 +35,22 @@ export function vocabularySlots(vocabulary: BlockVocabulary): number {
 }
 
 /**
- * Calls `onWord` for each word of `text`, lower-cased: runs of ASCII letters and digits, or of
- * characters above U+00BF outside the general- and CJK-punctuation blocks. A tight loop over char
- * codes instead of a Unicode regex: this runs on every block of every page.
+ * Whether a UTF-16 code unit is part of a word: an ASCII letter or digit, or a character above
+ * U+00BF outside the general- and CJK-punctuation blocks and other than × and ÷.
+ */
+function isWordUnit(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) ||
+    (c >= 0xc0 && !(c >= 0x2000 && c <= 0x206f) && !(c >= 0x3000 && c <= 0x303f) && c !== 0xd7 && c !== 0xf7);
+}
+
+/**
+ * Calls `onWord` for each word of `text` (a maximal run of isWordUnit), lower-cased. This is the
+ * definition: buildVocabulary counts with it, and BlockEncoder's faster scan must agree with it.
  */
 export function forEachWord(text: string, onWord: (word: string) => void): void {
   let start = -1;
   for (let i = 0; i <= text.length; i++) {
-    const c = i < text.length ? text.charCodeAt(i) : 32;
-    const isWordChar =
-      (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) ||
-      (c >= 0xc0 && !(c >= 0x2000 && c <= 0x206f) && !(c >= 0x3000 && c <= 0x303f) && c !== 0xd7 && c !== 0xf7);
-    if (isWordChar) {
+    if (i < text.length && isWordUnit(text.charCodeAt(i))) {
       if (start < 0) start = i;
     } else if (start >= 0) {
       onWord(text.slice(start, i).toLowerCase());
@@ -92,12 +96,6 @@ export function buildVocabulary(docs: Iterable<SegmentedDocument>, options: Voca
   const top = (counts: Map<string, number>, k: number): string[] =>
     [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, k).map(([name]) => name);
   return { tags: top(tagCounts, options.tags ?? VOCABULARY_DEFAULTS.tags), words: top(wordCounts, options.words ?? VOCABULARY_DEFAULTS.words) };
-}
-
-/** Whether a UTF-16 code unit is part of a word, as forEachWord decides. */
-function isWordUnit(c: number): boolean {
-  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) ||
-    (c >= 0xc0 && !(c >= 0x2000 && c <= 0x206f) && !(c >= 0x3000 && c <= 0x303f) && c !== 0xd7 && c !== 0xf7);
 }
 
 /** Receives one non-zero slot of one block: blocks in order, slots ascending within a block. */
