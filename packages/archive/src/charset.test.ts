@@ -1,6 +1,6 @@
 import iconv from "iconv-lite";
 import { describe, expect, it } from "vitest";
-import { decodeHtml, normalizeCharset, prescanCharset } from "./charset.js";
+import { PIECE_BYTES, decodeHtml, decodeHtmlPieces, normalizeCharset, prescanCharset } from "./charset.js";
 
 /** Real text in each encoding's script, and the WHATWG name decodeHtml should report. */
 const SAMPLES: { encoding: string; whatwg: string; text: string }[] = [
@@ -141,6 +141,51 @@ describe("decodeHtml", () => {
     const buf = Buffer.from(`xx${page("héllo")}`);
     const view = new Uint8Array(buf.buffer, buf.byteOffset + 2, buf.length - 2);
     expect(decodeHtml(view, "utf-8").html).toBe(page("héllo"));
+  });
+});
+
+describe("decodeHtmlPieces", () => {
+  // A real-looking long page: multi-byte text in every paragraph, markup between.
+  const paragraphs = Array.from({ length: 900 }, (_, i) => `<p class="c${i % 7}">Zażółć gęślą jaźń ${i} — 日本語 𝄞 “quoted”</p>\n`);
+  const longPage = page(paragraphs.join(""));
+
+  it("cuts a long UTF-8 page into pieces of at most PIECE_BYTES, each ending before a `<`", () => {
+    const bytes = Buffer.from(longPage);
+    const { pieces, charset } = decodeHtmlPieces(bytes, "");
+    expect(charset).toBe("utf-8");
+    expect(pieces.length).toBeGreaterThanOrEqual(Math.ceil(bytes.length / PIECE_BYTES));
+    expect(pieces.join("")).toBe(longPage);
+    for (const p of pieces) expect(Buffer.byteLength(p)).toBeLessThanOrEqual(PIECE_BYTES);
+    for (const p of pieces.slice(1)) expect(p[0]).toBe("<");
+  });
+
+  it("cuts between characters where no `<` is near, and never splits a surrogate pair", () => {
+    const text = "ż𝄞日".repeat(30_000); // 2-, 4- and 3-byte characters, no markup at all
+    const { pieces } = decodeHtmlPieces(Buffer.from(text), "utf-8");
+    expect(pieces.length).toBeGreaterThan(1);
+    expect(pieces.join("")).toBe(text);
+    for (const p of pieces) {
+      expect(p).not.toContain("\ufffd");
+      expect(Buffer.byteLength(p)).toBeLessThanOrEqual(PIECE_BYTES);
+    }
+  });
+
+  it("cuts ASCII pages too, and decodes other encodings in one piece", () => {
+    const ascii = page("plain words ".repeat(10_000));
+    const a = decodeHtmlPieces(Buffer.from(ascii), "");
+    expect(a.pieces.length).toBeGreaterThan(1);
+    expect(a.pieces.join("")).toBe(ascii);
+    const cyrillic = page("Съешь же ещё этих мягких французских булок. ".repeat(2_000));
+    const k = decodeHtmlPieces(iconv.encode(cyrillic, "koi8-r"), "koi8-r");
+    expect(k).toEqual({ pieces: [cyrillic], charset: "koi8-r" });
+  });
+
+  it("gives decodeHtml's text and charset for every sample encoding", () => {
+    for (const { encoding, text } of SAMPLES) {
+      const bytes = iconv.encode(page(text.repeat(800)), encoding);
+      const { pieces, charset } = decodeHtmlPieces(bytes, encoding);
+      expect({ html: pieces.join(""), charset }).toEqual(decodeHtml(bytes, encoding));
+    }
   });
 });
 

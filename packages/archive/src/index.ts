@@ -4,7 +4,7 @@
 export { readRecords, DEFAULT_MAX_PAGE_BYTES } from "./read.js";
 export { expandInputs } from "./input.js";
 export { ArchiveOpenError } from "./errors.js";
-export { decodeHtml, normalizeCharset } from "./charset.js";
+export { decodeHtml, decodeHtmlPieces, normalizeCharset, PIECE_BYTES } from "./charset.js";
 export { sniffIsHtml } from "./sniff.js";
 export { transferableBuffer } from "./owned.js";
-export type { ArchiveRecord, SkipReason, SkipEvent, ReadOptions, DecodedHtml } from "./types.js";
+export type { ArchiveRecord, SkipReason, SkipEvent, ReadOptions, DecodedHtml, DecodedHtmlPieces } from "./types.js";

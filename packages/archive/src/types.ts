@@ -58,3 +58,9 @@ export interface DecodedHtml {
   /** The encoding actually used, as a WHATWG label (e.g. "utf-8", "windows-1252", "shift_jis"). */
   charset: string;
 }
+
+/** A page's text as consecutive pieces (see decodeHtmlPieces), and its encoding as in DecodedHtml. */
+export interface DecodedHtmlPieces {
+  pieces: string[];
+  charset: string;
+}

@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readFileSync, readdirSync } from "node:fs";
 import { gunzipSync } from "node:zlib";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -9,6 +9,36 @@ const sample = (id: string) =>
 
 const texts = (html: string) => segmentHtml(html).blocks.map((b) => b.text);
 const group = (name: string) => 1 << CLASS_WORD_GROUPS.findIndex(([g]) => g === name);
+
+describe("pages in pieces", () => {
+  it("gives the same document as the whole string when cut before tags, as decodeHtmlPieces cuts", () => {
+    const ids = readdirSync(new URL("../../../fixtures/wcxb-sample/html/", import.meta.url)).map((f) => f.slice(0, 4));
+    expect(ids.length).toBeGreaterThan(10);
+    for (const id of ids) {
+      const html = sample(id);
+      // Cut before a `<` roughly every 2,000 characters.
+      const pieces: string[] = [];
+      let from = 0;
+      for (let at = html.indexOf("<", 2000); at > 0; at = html.indexOf("<", at + 2000)) {
+        pieces.push(html.slice(from, at));
+        from = at;
+      }
+      pieces.push(html.slice(from));
+      expect(pieces.length).toBeGreaterThan(2);
+      const whole = segmentHtml(html, { subtrees: true });
+      expect(segmentHtml(pieces, { subtrees: true })).toEqual(whole);
+    }
+  });
+
+  it("keeps text, attributes and entities whole when a cut falls inside them", () => {
+    const html = '<div class="main story"><p>Fish &amp; chips, twice.</p><p title="x">Mushy peas</p></div>';
+    const whole = segmentHtml(html);
+    for (const at of [8, 15, 30, 36, 40, 50, 70]) {
+      const cut = segmentHtml([html.slice(0, at), html.slice(at)]);
+      expect(cut.blocks.map((b) => [b.text, b.classIds, b.markupChars])).toEqual(whole.blocks.map((b) => [b.text, b.classIds, b.markupChars]));
+    }
+  });
+});
 
 describe("block boundaries", () => {
   it("splits at block-level tags and keeps inline tags inside the block", () => {

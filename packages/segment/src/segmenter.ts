@@ -104,13 +104,23 @@ export class Segmenter {
     );
   }
 
-  /** Segment one whole document. Not re-entrant: one call at a time per Segmenter. */
-  segment(html: string): SegmentedDocument {
-    this.reset(html.length);
-    // One write of the whole page: the nesting guard pauses the parser from inside openTag.
-    // (Feeding chunks instead made htmlparser2's hottest loop, fastForwardTo, reach the end of
-    // its buffer at every chunk and deoptimise, dozens of times per 300 pages.)
-    this.parser.end(html);
+  /**
+   * Segment one whole document, given as one string or as consecutive pieces of it (as
+   * decodeHtmlPieces cuts them). Blocks are the same either way. Not re-entrant: one call at a
+   * time per Segmenter.
+   */
+  segment(html: string | readonly string[]): SegmentedDocument {
+    if (typeof html === "string") {
+      this.reset(html.length);
+      this.parser.end(html);
+    } else {
+      let length = 0;
+      for (let i = 0; i < html.length; i++) length += html[i].length;
+      this.reset(length);
+      // The nesting guard pauses the parser from inside openTag; what follows is never read.
+      for (let i = 0; i < html.length && !this.truncated; i++) this.parser.write(html[i]);
+      this.parser.end();
+    }
     const truncated = this.truncated;
     this.flush(truncated ? this.parser.endIndex : this.sourceLength);
     const doc: SegmentedDocument = {
@@ -360,8 +370,11 @@ export class Segmenter {
 let shared: Segmenter | undefined;
 let sharedWithSubtrees: Segmenter | undefined;
 
-/** Segment a document with a shared Segmenter (parsing is synchronous, so sharing is safe). */
-export function segmentHtml(html: string, options?: { subtrees?: boolean }): SegmentedDocument {
+/**
+ * Segment a document, whole or in pieces, with a shared Segmenter (parsing is synchronous, so
+ * sharing is safe).
+ */
+export function segmentHtml(html: string | readonly string[], options?: { subtrees?: boolean }): SegmentedDocument {
   if (options?.subtrees === true) {
     sharedWithSubtrees ??= new Segmenter({ subtrees: true });
     return sharedWithSubtrees.segment(html);

@@ -8,7 +8,7 @@ import { createReadStream, existsSync, statSync } from "node:fs";
 import { readdir, readFile } from "node:fs/promises";
 import { join, relative, sep } from "node:path";
 import { createInterface } from "node:readline";
-import { decodeHtml } from "@winnow/archive";
+import { decodeHtmlPieces } from "@winnow/archive";
 import { domainKey, loadWcxb } from "@winnow/evaluation";
 import { segmentHtml } from "@winnow/segment";
 import { labelPage, type LabelledPage } from "./dataset.js";
@@ -100,13 +100,13 @@ async function listHtmlFiles(dir: string): Promise<string[]> {
 async function loadHtmlFiles(dir: string, files: readonly string[], options: LoadLabelledOptions): Promise<LabelledPage[]> {
   const pages: LabelledPage[] = [];
   for (const file of files) {
-    const { html } = decodeHtml(await readFile(file), "");
+    const { pieces } = decodeHtmlPieces(await readFile(file), "");
     pages.push({
       id: relative(dir, file).split(sep).join("/"),
       url: "",
       domain: "",
       pageType: "page",
-      doc: segmentHtml(html),
+      doc: segmentHtml(pieces),
       gold: "",
       withSnippets: [],
       withoutSnippets: [],

@@ -3,7 +3,7 @@
  * score the blocks, keep those at or above the threshold. Everything after the archive reader and
  * before the writer happens here, in a worker thread or inline.
  */
-import { decodeHtml } from "@winnow/archive";
+import { decodeHtmlPieces } from "@winnow/archive";
 import { scoreBatch, type BlockClassifier, type ScoreBatch } from "@winnow/models";
 import { MAX_NESTING, segmentHtml, type SegmentedDocument } from "@winnow/segment";
 import { applySiteTemplates, type SiteTemplateBatch } from "./site-templates-batch.js";
@@ -103,9 +103,9 @@ async function takePage(input: PageInput, slot: number, batch: ScoreBatch, keepD
   let charset: string;
   let doc: SegmentedDocument;
   try {
-    const decoded = decodeHtml(input.body, input.headerCharset);
+    const decoded = decodeHtmlPieces(input.body, input.headerCharset);
     charset = decoded.charset;
-    doc = segmentHtml(decoded.html, { subtrees: keepDoc });
+    doc = segmentHtml(decoded.pieces, { subtrees: keepDoc });
   } catch (error) {
     return { ok: false, reason: "decode-error", detail: message(error) };
   }

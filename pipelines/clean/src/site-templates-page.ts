@@ -3,7 +3,7 @@
  * (performance mode) clean pages that pass one already parsed. Pass two in memory mode is the
  * ordinary cleanPages with a SiteTemplateBatch (page.ts).
  */
-import { decodeHtml } from "@winnow/archive";
+import { decodeHtmlPieces } from "@winnow/archive";
 import type { BlockClassifier } from "@winnow/models";
 import { MAX_NESTING, segmentHtml, type SegmentedDocument } from "@winnow/segment";
 import { pageFingerprints } from "@winnow/templates";
@@ -24,8 +24,8 @@ export function fingerprintPages(inputs: readonly PageInput[], keepParsed: boole
   for (let i = 0; i < inputs.length; i++) {
     let parsed: ParsedPage;
     try {
-      const { html, charset } = decodeHtml(inputs[i].body, inputs[i].headerCharset);
-      const doc = segmentHtml(html, { subtrees: true });
+      const { pieces, charset } = decodeHtmlPieces(inputs[i].body, inputs[i].headerCharset);
+      const doc = segmentHtml(pieces, { subtrees: true });
       parsed = doc.blocks.length === 0 ? { ok: false, output: noText(doc) } : { ok: true, doc, charset };
     } catch (error) {
       parsed = { ok: false, output: { ok: false, reason: "decode-error", detail: message(error) } };

@@ -9,7 +9,7 @@
  */
 import { existsSync, statSync } from "node:fs";
 import { relative } from "node:path";
-import { ArchiveOpenError, decodeHtml, expandInputs, readRecords, type ArchiveRecord } from "@winnow/archive";
+import { ArchiveOpenError, decodeHtmlPieces, expandInputs, readRecords, type ArchiveRecord } from "@winnow/archive";
 import { LabelledDataError, loadLabelledPages } from "@winnow/pipeline";
 import { segmentHtml, type SegmentedDocument } from "@winnow/segment";
 
@@ -86,7 +86,7 @@ async function addArchivePages(path: string, add: AddPage): Promise<boolean> {
     for await (const record of readRecords(file)) {
       let doc: SegmentedDocument;
       try {
-        doc = segmentHtml(decodeHtml(record.body, record.charset).html);
+        doc = segmentHtml(decodeHtmlPieces(record.body, record.charset).pieces);
       } catch {
         continue; // undecodable: nothing a person could label
       }

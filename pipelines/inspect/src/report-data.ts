@@ -3,7 +3,7 @@
  * segmented and scored, up to a limit of documents so that a report of a large crawl stays a
  * file a browser can open.
  */
-import { decodeHtml, expandInputs, readRecords, type ArchiveRecord } from "@winnow/archive";
+import { decodeHtmlPieces, expandInputs, readRecords, type ArchiveRecord } from "@winnow/archive";
 import type { BlockClassifier } from "@winnow/models";
 import { scorePages } from "@winnow/pipeline";
 import { segmentHtml, type SegmentedDocument } from "@winnow/segment";
@@ -91,9 +91,9 @@ export async function buildReportData(inputs: readonly string[], options: Report
       let doc: SegmentedDocument;
       let charset: string;
       try {
-        const decoded = decodeHtml(record.body, record.charset);
+        const decoded = decodeHtmlPieces(record.body, record.charset);
         charset = decoded.charset;
-        doc = segmentHtml(decoded.html);
+        doc = segmentHtml(decoded.pieces);
       } catch {
         count("decode-error");
         continue;
