@@ -41,7 +41,8 @@ describe("fitting the BiLSTM", () => {
     it(`learns to score content above boilerplate from ${input}`, () => {
       const fitted = fitBiLstm(data, all(), { ...QUICK, input });
       expect(fitted.trainPages + fitted.validationPages).toBe(14);
-      expect(fitted.bestEpoch).toBeGreaterThanOrEqual(1);
+      expect(fitted.bestEpochs).toHaveLength(1);
+      expect(fitted.bestEpochs[0]).toBeGreaterThanOrEqual(1);
       expect(fitted.model.layout.shape.featureSize).toBe(input === "tags-words" ? 0 : TEXREX_EXTENDED.size);
       const scores = scoreBiLstmPages(data, all(), fitted.model);
       expect(separation(all(), scores)).toBeGreaterThan(0.15);
@@ -51,7 +52,17 @@ describe("fitting the BiLSTM", () => {
   it("is reproducible: the same seed gives the same weights", () => {
     const a = fitBiLstm(data, all(), { ...QUICK, epochs: 1 });
     const b = fitBiLstm(data, all(), { ...QUICK, epochs: 1 });
-    expect(a.model.params).toEqual(b.model.params);
+    expect(a.model.members).toEqual(b.model.members);
+  });
+
+  it("trains an ensemble: members from seeds seed, seed+1, ..., scored by their mean", () => {
+    const one = fitBiLstm(data, all(), { ...QUICK, epochs: 2 });
+    const next = fitBiLstm(data, all(), { ...QUICK, epochs: 2, seed: 2 });
+    const pair = fitBiLstm(data, all(), { ...QUICK, epochs: 2, ensemble: 2 });
+    expect(pair.model.members).toEqual([one.model.members[0], next.model.members[0]]);
+    expect(pair.bestEpochs).toEqual([one.bestEpochs[0], next.bestEpochs[0]]);
+    const [a, b, mean] = [one, next, pair].map((f) => scoreBiLstmPages(data, all(), f.model));
+    mean.forEach((page, i) => page.forEach((v, t) => expect(v).toBeCloseTo((a[i][t] + b[i][t]) / 2, 6)));
   });
 
   it("cross-validates by domain: every page is scored once, by a model that did not train on it", () => {
@@ -72,7 +83,7 @@ describe("a BiLSTM model file", () => {
     const info = await readModelInfo(output);
     expect(info.kind).toBe("bilstm");
     expect(info.featureSet).toBe(TEXREX_EXTENDED.name);
-    expect(JSON.parse(info.notes)).toMatchObject({ input: "tags-words-features", hidden: 8, layers: 1, pages: 14 });
+    expect(JSON.parse(info.notes)).toMatchObject({ input: "tags-words-features", hidden: 8, layers: 1, members: 1, pages: 14 });
     expect(info.threshold).toBe(result.info.threshold);
 
     // Same weights through ONNX Runtime in the pipeline's classifier: the scores agree.

@@ -5,7 +5,7 @@
  * The vocabulary is learnt from the training pages only.
  */
 import {
-  BlockEncoder, blockSequence, buildVocabulary, computeInputScaling, predictSequence, trainBiLstm,
+  BlockEncoder, biLstmLayout, blockSequence, buildVocabulary, computeInputScaling, predictMembers, predictSequence, trainBiLstm,
   type BiLstmModel, type BiLstmShape, type BlockSequence, type TrainingSequence, type VocabularyOptions,
 } from "@winnow/models";
 import { selectPages, type Dataset } from "./dataset.js";
@@ -30,26 +30,32 @@ export interface BiLstmFitOptions {
   /** Moving average of the weights (trainBiLstm's `averaging`); 0 for the raw weights. */
   averaging?: number;
   seed?: number;
+  /**
+   * Members of the ensemble: each trained alike from its own seed (seed, seed+1, ...) on the same
+   * pages, vocabulary and scaling, keeping its own best epoch; the model scores their mean.
+   */
+  ensemble?: number;
   vocabulary?: VocabularyOptions;
   blockWeighting?: BlockWeighting;
   equalPages?: boolean;
-  /** Called after each epoch with the mean training loss and the validation word F1. */
-  onEpoch?: (epoch: number, loss: number, validationF1: number) => void;
+  /** Called after each epoch of each member (0-based) with the mean training loss and the validation word F1. */
+  onEpoch?: (epoch: number, loss: number, validationF1: number, member: number) => void;
 }
 
 /** The compact default: small enough for CPU speed, as the issue asks (the paper uses 256/256/2). */
 export const BILSTM_DEFAULTS: Readonly<Required<Pick<BiLstmFitOptions, DefaultedOption>>> = {
   input: "tags-words-features", projectionSize: 32, hiddenSize: 32, layers: 1, skip: false, epochs: 8, learningRate: 0.003, dropout: 0.5,
+  ensemble: 1,
 };
 
-type DefaultedOption = "input" | "projectionSize" | "hiddenSize" | "layers" | "skip" | "epochs" | "learningRate" | "dropout";
+type DefaultedOption = "input" | "projectionSize" | "hiddenSize" | "layers" | "skip" | "epochs" | "learningRate" | "dropout" | "ensemble";
 
 export interface FittedBiLstm {
   model: BiLstmModel;
   threshold: number;
   validationF1: number;
-  /** Epoch whose weights were kept (best validation word F1). */
-  bestEpoch: number;
+  /** Per member, the epoch whose weights were kept (its best validation word F1). */
+  bestEpochs: number[];
   trainPages: number;
   validationPages: number;
 }
@@ -62,7 +68,7 @@ export function withDefaults(options: BiLstmFitOptions): BiLstmFitOptions & Requ
 }
 
 /** Builds the per-page sequences of a model's inputs for the listed pages. */
-function sequencesOf(data: Dataset, pageIndexes: readonly number[], model: Omit<BiLstmModel, "params">): BlockSequence[] {
+function sequencesOf(data: Dataset, pageIndexes: readonly number[], model: Omit<BiLstmModel, "members">): BlockSequence[] {
   const encoder = model.layout.shape.tokenSlots > 0 ? new BlockEncoder(model.vocabulary) : undefined;
   const size = data.featureSet.size;
   return pageIndexes.map((p) => {
@@ -84,7 +90,8 @@ export function fitBiLstm(data: Dataset, pageIndexes: readonly number[], options
     featureSize: useFeatures ? data.featureSet.size : 0,
     projectionSize: o.projectionSize, hiddenSize: o.hiddenSize, layers: o.layers, ...(o.skip ? { skip: true } : {}),
   };
-  const skeleton = { layout: { shape } as BiLstmModel["layout"], vocabulary, scaling };
+  const layout = biLstmLayout(shape);
+  const skeleton = { layout, vocabulary, scaling };
   const weights = trainingWeights(data, train, subset, options) ?? new Float32Array(subset.count).fill(1);
   const trainSequences = sequencesOf(data, train, skeleton);
   const pages: TrainingSequence[] = [];
@@ -95,27 +102,33 @@ export function fitBiLstm(data: Dataset, pageIndexes: readonly number[], options
     at += n;
   });
   const validationSequences = sequencesOf(data, validation, skeleton);
-  let lastChoice = { threshold: 0.5, f1: 0 };
-  const choices: Array<{ threshold: number; f1: number }> = [];
-  const trained = trainBiLstm(pages, shape, {
-    epochs: o.epochs, learningRate: o.learningRate, dropout: o.dropout, seed: o.seed, averaging: o.averaging,
-    onEpoch: (epoch, loss, params, layout) => {
-      const scores = validationSequences.map((seq) => predictSequence(params, layout, seq));
-      lastChoice = validation.length > 0 ? chooseThreshold(data, validation, scores) : { threshold: 0.5, f1: 0 };
-      choices.push(lastChoice);
-      options.onEpoch?.(epoch, loss, lastChoice.f1);
-      return lastChoice.f1;
-    },
-  });
-  const kept = choices[trained.bestEpoch - 1] ?? lastChoice;
+  const members: Float64Array[] = [];
+  const bestEpochs: number[] = [];
+  for (let m = 0; m < o.ensemble; m++) {
+    const trained = trainBiLstm(pages, shape, {
+      epochs: o.epochs, learningRate: o.learningRate, dropout: o.dropout, seed: (o.seed ?? 1) + m, averaging: o.averaging,
+      onEpoch: (epoch, loss, params) => {
+        // Without validation pages there is nothing to choose by: the last epoch is kept.
+        const f1 = validation.length > 0 ? chooseThreshold(data, validation, validationSequences.map((seq) => predictSequence(params, layout, seq))).f1 : undefined;
+        options.onEpoch?.(epoch, loss, f1 ?? 0, m);
+        return f1;
+      },
+    });
+    members.push(trained.params);
+    bestEpochs.push(trained.bestEpoch);
+  }
+  // The threshold is the ensemble's own: chosen on the mean of the members' validation scores.
+  const choice = validation.length > 0
+    ? chooseThreshold(data, validation, validationSequences.map((seq) => predictMembers(members, layout, seq)))
+    : { threshold: 0.5, f1: 0 };
   return {
-    model: { layout: trained.layout, params: trained.params, vocabulary, scaling },
-    threshold: kept.threshold, validationF1: kept.f1, bestEpoch: trained.bestEpoch,
+    model: { layout, members, vocabulary, scaling },
+    threshold: choice.threshold, validationF1: choice.f1, bestEpochs,
     trainPages: train.length, validationPages: validation.length,
   };
 }
 
 /** Block scores of each listed page under a fitted BiLSTM (the TypeScript forward pass, equal to ONNX's). */
 export function scoreBiLstmPages(data: Dataset, pageIndexes: readonly number[], model: BiLstmModel): Float32Array[] {
-  return sequencesOf(data, pageIndexes, model).map((seq) => predictSequence(model.params, model.layout, seq));
+  return sequencesOf(data, pageIndexes, model).map((seq) => predictMembers(model.members, model.layout, seq));
 }

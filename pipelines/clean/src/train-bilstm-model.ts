@@ -38,7 +38,8 @@ export interface TrainBiLstmModelResult {
   trainPages: number;
   validationPages: number;
   validationF1: number;
-  bestEpoch: number;
+  /** Per ensemble member, the epoch kept. */
+  bestEpochs: number[];
   blocks: number;
 }
 
@@ -62,8 +63,9 @@ export async function trainBiLstmModel(options: TrainBiLstmModelOptions): Promis
     trainingFingerprint: "",
     notes: JSON.stringify({
       input: o.input, projection: shape.projectionSize, hidden: shape.hiddenSize, layers: shape.layers, skip: shape.skip === true,
+      members: fitted.model.members.length, seed: o.seed ?? 1,
       tags: fitted.model.vocabulary.tags.length, words: fitted.model.vocabulary.words.length,
-      epochs: o.epochs, bestEpoch: fitted.bestEpoch, dropout: o.dropout, pages: pages.length,
+      epochs: o.epochs, bestEpochs: fitted.bestEpochs, dropout: o.dropout, pages: pages.length,
       cvWordF1: cv ? Number(cv.f1.toFixed(4)) : undefined, cvFolds: crossValidation ? options.folds : undefined,
     }),
   };
@@ -73,6 +75,6 @@ export async function trainBiLstmModel(options: TrainBiLstmModelOptions): Promis
   await rename(temporary, options.output);
   return {
     info, crossValidation, trainPages: fitted.trainPages, validationPages: fitted.validationPages,
-    validationF1: fitted.validationF1, bestEpoch: fitted.bestEpoch, blocks: data.labels.length,
+    validationF1: fitted.validationF1, bestEpochs: fitted.bestEpochs, blocks: data.labels.length,
   };
 }

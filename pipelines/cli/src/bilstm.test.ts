@@ -51,10 +51,20 @@ describe("winnow with a BiLSTM", () => {
     expect(r.stdout).toMatch(/^all text\s+0\.\d{3}/m);
   });
 
+  it("trains an ensemble with --ensemble, one file that cleans like any model", async () => {
+    const train = await winnow(["train", "--model", "bilstm", "--data", SAMPLE, "-o", "e.onnx", ...QUICK, "--ensemble", "2"]);
+    expect(train.code).toBe(0);
+    expect(train.stdout).toMatch(/^wrote e\.onnx: bilstm ×2 \(tags-words-features, 1 x 6 units\), threshold 0\.\d\d \(validation F1 0\.\d+ on \d+ held-out pages at epochs [12], [12];/);
+    expect(train.stderr).toMatch(/member 2, epoch 2: loss/);
+    const clean = await winnow(["clean", SAMPLE_WARC, "-o", "e.jsonl", "--model", "e.onnx", "--workers", "0"]);
+    expect(clean.code).toBe(0);
+    expect(readFileSync(join(dir, "e.jsonl"), "utf8").trim().split("\n")).toHaveLength(14);
+  });
+
   it("refuses the other model's flags instead of ignoring them", async () => {
-    const r = await winnow(["train", "--model", "bilstm", "--data", SAMPLE, "-o", "x.onnx", "--ensemble", "3"]);
+    const r = await winnow(["train", "--model", "bilstm", "--data", SAMPLE, "-o", "x.onnx", "--optimizer", "rprop"]);
     expect(r.code).toBe(2);
-    expect(r.stderr.trim().split("\n").filter((l) => !l.startsWith("{"))).toEqual(["winnow: --ensemble applies to the MLP only, not to --model bilstm"]);
+    expect(r.stderr.trim().split("\n").filter((l) => !l.startsWith("{"))).toEqual(["winnow: --optimizer applies to the MLP only, not to --model bilstm"]);
     const e = await winnow(["eval", "--data", SAMPLE, "--folds", "2", "--input", "tags-words"]);
     expect(e.code).toBe(2);
     expect(e.stderr).toMatch(/winnow: --input applies to the BiLSTM only, not to --model mlp/);

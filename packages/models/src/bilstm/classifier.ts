@@ -21,6 +21,7 @@ export function biLstmMetadata(meta: ReadonlyMap<string, string>, source: string
   try {
     const parsed = JSON.parse(raw) as BiLstmMetadata;
     if (!Array.isArray(parsed.vocabulary?.tags) || !Array.isArray(parsed.vocabulary?.words) || !(parsed.shape?.hiddenSize > 0)) throw new Error();
+    if (parsed.members !== undefined && !(Number.isInteger(parsed.members) && parsed.members >= 1)) throw new Error();
     return parsed;
   } catch {
     throw new ModelLoadError(source, `metadata "${BILSTM_METADATA_KEY}" is malformed`);

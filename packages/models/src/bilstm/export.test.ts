@@ -8,7 +8,7 @@ import type { ModelInfo } from "../types.js";
 import { loadBiLstmClassifier } from "./classifier.js";
 import { biLstmToOnnx } from "./export.js";
 import { biLstmFromOnnx } from "./import.js";
-import { biLstmLayout, predictSequence, type BiLstmShape } from "./network.js";
+import { biLstmLayout, predictMembers, predictSequence, type BiLstmShape } from "./network.js";
 import { blockSequence } from "./sequence.js";
 import { initialParameters } from "./train.js";
 import { BlockEncoder, buildVocabulary } from "./vocabulary.js";
@@ -48,7 +48,7 @@ describe("BiLSTM export to ONNX", () => {
       const layout = biLstmLayout(shape);
       const params = initialParameters(layout, 9);
       for (let i = 0; i < params.length; i++) params[i] *= 1.5;
-      const bytes = biLstmToOnnx({ layout, params, vocabulary, scaling: shape.featureSize > 0 ? scaling : undefined }, info(shape.featureSize));
+      const bytes = biLstmToOnnx({ layout, members: [params], vocabulary, scaling: shape.featureSize > 0 ? scaling : undefined }, info(shape.featureSize));
       const classifier = await loadBiLstmClassifier(bytes);
       const onnx = await classifier.score(docs);
       let worst = 0, spread = 0;
@@ -68,6 +68,45 @@ describe("BiLSTM export to ONNX", () => {
     });
   }
 
+  const ensembles: Array<[string, BiLstmShape]> = [
+    ["three members, tags, words and features", { tokenSlots: encoder.slots, featureSize: F, projectionSize: 12, hiddenSize: 6, layers: 1 }],
+    ["two members, two layers, skip path", { tokenSlots: encoder.slots, featureSize: F, projectionSize: 8, hiddenSize: 5, layers: 2, skip: true }],
+    ["two members, tags and words only", { tokenSlots: encoder.slots, featureSize: 0, projectionSize: 8, hiddenSize: 4, layers: 1 }],
+  ];
+  for (const [what, shape] of ensembles) {
+    it(`scores an ensemble as the mean of its members' forward passes, within 1e-4 (${what})`, async () => {
+      const layout = biLstmLayout(shape);
+      const members = Array.from({ length: what.startsWith("three") ? 3 : 2 }, (_, m) => initialParameters(layout, 20 + m).map((p) => p * 1.5));
+      const features = shape.featureSize > 0 ? { set: TEXREX_EXTENDED, scaling } : undefined;
+      const classifier = await loadBiLstmClassifier(biLstmToOnnx({ layout, members, vocabulary, scaling: features?.scaling }, info(shape.featureSize)));
+      const onnx = await classifier.score(docs);
+      let worst = 0, apart = 0;
+      docs.forEach((doc, i) => {
+        const seq = blockSequence(doc, encoder, features);
+        const each = members.map((p) => predictSequence(p, layout, seq));
+        const mean = predictMembers(members, layout, seq);
+        for (let t = 0; t < mean.length; t++) {
+          expect(mean[t]).toBeCloseTo(each.reduce((a, s) => a + s[t], 0) / members.length, 6);
+          worst = Math.max(worst, Math.abs(mean[t] - onnx[i][t]));
+          apart = Math.max(apart, Math.abs(each[0][t] - each[1][t]));
+        }
+      });
+      expect(worst).toBeLessThan(1e-4);
+      expect(apart).toBeGreaterThan(0.05); // the members differ, so the mean is not one of them
+      await classifier.close();
+    });
+  }
+
+  it("reads an ensemble back member by member, so a re-export is the same file", () => {
+    const shape: BiLstmShape = { tokenSlots: encoder.slots, featureSize: F, projectionSize: 6, hiddenSize: 3, layers: 2, skip: true };
+    const layout = biLstmLayout(shape);
+    const members = [5, 6, 7].map((seed) => initialParameters(layout, seed));
+    const bytes = biLstmToOnnx({ layout, members, vocabulary, scaling }, info(F));
+    const back = biLstmFromOnnx(bytes);
+    expect(back.model.members.map((p) => Array.from(p))).toEqual(members.map((p) => Array.from(p, (v) => Math.fround(v))));
+    expect(Buffer.from(biLstmToOnnx(back.model, back.info)).equals(Buffer.from(bytes))).toBe(true);
+  });
+
   it("still reads a model exported with the dense [T, slots] token input, and scores as it did", async () => {
     // fixtures/models/legacy-dense-bilstm.onnx: written by the exporter before the sparse token
     // inputs, with the scores the trainer's forward pass gave it on the first sample page.
@@ -86,10 +125,11 @@ describe("BiLSTM export to ONNX", () => {
     const shape: BiLstmShape = { tokenSlots: encoder.slots, featureSize: F, projectionSize: 6, hiddenSize: 3, layers: 2, skip: true };
     const layout = biLstmLayout(shape);
     const params = initialParameters(layout, 4);
-    const bytes = biLstmToOnnx({ layout, params, vocabulary, scaling }, info(F));
+    const bytes = biLstmToOnnx({ layout, members: [params], vocabulary, scaling }, info(F));
     const back = biLstmFromOnnx(bytes);
     expect(back.model.layout).toEqual(layout);
-    expect(Array.from(back.model.params)).toEqual(Array.from(params, (p) => Math.fround(p)));
+    expect(back.model.members).toHaveLength(1);
+    expect(Array.from(back.model.members[0])).toEqual(Array.from(params, (p) => Math.fround(p)));
     expect(back.model.vocabulary).toEqual(vocabulary);
     expect(back.info).toEqual(info(F));
     expect(Buffer.from(biLstmToOnnx(back.model, back.info)).equals(Buffer.from(bytes))).toBe(true);
@@ -108,7 +148,7 @@ describe("BiLSTM export to ONNX", () => {
   it("refuses a model whose feature set this build does not compute", async () => {
     const shape: BiLstmShape = { tokenSlots: encoder.slots, featureSize: F, projectionSize: 4, hiddenSize: 2, layers: 1 };
     const layout = biLstmLayout(shape);
-    const bytes = biLstmToOnnx({ layout, params: initialParameters(layout, 1), vocabulary, scaling }, { ...info(F), featureSetVersion: 999 });
+    const bytes = biLstmToOnnx({ layout, members: [initialParameters(layout, 1)], vocabulary, scaling }, { ...info(F), featureSetVersion: 999 });
     await expect(loadBiLstmClassifier(bytes, { name: "old.onnx" })).rejects.toThrow(/model "old.onnx" expects feature set texrex37\+ext v999/);
   });
 });

@@ -8,7 +8,7 @@ import { ModelLoadError } from "../onnx/errors.js";
 import { IN_MEMORY_SOURCE, modelInfoFromMetadata } from "../onnx/metadata.js";
 import type { ModelInfo } from "../types.js";
 import { biLstmMetadata } from "./classifier.js";
-import type { BiLstmModel } from "./export.js";
+import { memberName, type BiLstmModel } from "./export.js";
 import { biLstmLayout } from "./network.js";
 
 /** A float tensor's values; winnow writes every initializer as raw little-endian bytes (read as the host's order: little-endian wherever ONNX Runtime runs). */
@@ -22,9 +22,10 @@ export function biLstmFromOnnx(bytes: Uint8Array, source: string = IN_MEMORY_SOU
   const proto = decodeModel(bytes);
   const meta = new Map((proto.metadataProps ?? []).map(({ key, value }) => [key, value]));
   const info = modelInfoFromMetadata(meta, source);
-  const { shape, vocabulary } = biLstmMetadata(meta, source);
+  const { shape, vocabulary, members: count = 1 } = biLstmMetadata(meta, source);
   const layout = biLstmLayout(shape);
   const { tokenSlots: V, featureSize: F, projectionSize: D, hiddenSize: H } = shape;
+  const M = count;
   const tensors = new Map(proto.graph.initializer.map((t) => [t.name, t]));
   const take = (name: string, length: number): Float32Array => {
     const tensor = tensors.get(name);
@@ -32,25 +33,37 @@ export function biLstmFromOnnx(bytes: Uint8Array, source: string = IN_MEMORY_SOU
     if (!values || values.length !== length) throw new ModelLoadError(source, `initializer "${name}" is missing or not ${length} values`);
     return values;
   };
-  const params = new Float64Array(layout.size);
-  const put = (at: number, values: Float32Array, from = 0, count = values.length - from): void => {
-    params.set(values.subarray(from, from + count), at);
+  const members = Array.from({ length: M }, () => new Float64Array(layout.size));
+  // The inverses of the exporter's side-by-side and block-diagonal layouts (identities for M = 1).
+  const putSideBySide = (at: number, values: Float32Array, rows: number, cols: number): void => {
+    members.forEach((params, m) => {
+      for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) params[at + r * cols + c] = values[r * M * cols + m * cols + c];
+    });
   };
-  if (V > 0) put(layout.tokenWeights, take("token_weights", V * D));
-  if (F > 0) put(layout.featureWeights, take("feature_weights", F * D));
-  put(layout.projectionBias, take("projection_bias", D));
-  layout.lstm.forEach((directions, l) => {
-    const In = directions[0].input;
-    const W = take(`lstm${l}_w`, 2 * 4 * H * In), R = take(`lstm${l}_r`, 2 * 4 * H * H), B = take(`lstm${l}_b`, 2 * 8 * H);
-    directions.forEach((o, dir) => {
-      put(o.w, W, dir * 4 * H * In, 4 * H * In);
-      put(o.r, R, dir * 4 * H * H, 4 * H * H);
-      put(o.b, B, dir * 8 * H, 4 * H); // the trainer's bias is the W half; the R half is zero
+  const putBlockDiagonal = (at: number, values: Float32Array, rows: number): void => {
+    members.forEach((params, m) => {
+      for (let r = 0; r < rows; r++) params[at + r] = values[(m * rows + r) * M + m];
+    });
+  };
+  if (V > 0) putSideBySide(layout.tokenWeights, take("token_weights", V * M * D), V, D);
+  if (F > 0) putSideBySide(layout.featureWeights, take("feature_weights", F * M * D), F, D);
+  putSideBySide(layout.projectionBias, take("projection_bias", M * D), 1, D);
+  members.forEach((params, m) => {
+    const put = (at: number, values: Float32Array, from: number, count: number): void => params.set(values.subarray(from, from + count), at);
+    layout.lstm.forEach((directions, l) => {
+      const In = directions[0].input;
+      const name = (base: string): string => memberName(M, m, base);
+      const W = take(name(`lstm${l}_w`), 2 * 4 * H * In), R = take(name(`lstm${l}_r`), 2 * 4 * H * H), B = take(name(`lstm${l}_b`), 2 * 8 * H);
+      directions.forEach((o, dir) => {
+        put(o.w, W, dir * 4 * H * In, 4 * H * In);
+        put(o.r, R, dir * 4 * H * H, 4 * H * H);
+        put(o.b, B, dir * 8 * H, 4 * H); // the trainer's bias is the W half; the R half is zero
+      });
     });
   });
-  put(layout.outputWeights, take("output_weights", 2 * H));
-  if (layout.skipWeights >= 0) put(layout.skipWeights, take("skip_weights", D));
-  put(layout.outputBias, take("output_bias", 1));
+  putBlockDiagonal(layout.outputWeights, take("output_weights", M * 2 * H * M), 2 * H);
+  if (layout.skipWeights >= 0) putBlockDiagonal(layout.skipWeights, take("skip_weights", M * D * M), D);
+  putSideBySide(layout.outputBias, take("output_bias", M), 1, 1);
   const scaling = F > 0 ? { shift: take("input_shift", F), factor: take("input_factor", F) } : undefined;
-  return { model: { layout, params, vocabulary, scaling }, info };
+  return { model: { layout, members, vocabulary, scaling }, info };
 }

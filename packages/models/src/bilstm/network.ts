@@ -358,3 +358,16 @@ export function predictSequence(params: Float64Array, layout: BiLstmLayout, seq:
   for (let t = 0; t < logits.length; t++) out[t] = sigmoid(logits[t]);
   return out;
 }
+
+/** Scores of an ensemble: the mean of each member's scores, as the exported graph computes them. */
+export function predictMembers(members: readonly Float64Array[], layout: BiLstmLayout, seq: BlockSequence): Float32Array {
+  if (members.length === 1) return predictSequence(members[0], layout, seq);
+  const sum = new Float64Array(seq.length);
+  for (const params of members) {
+    const { logits } = forward(params, layout, seq);
+    for (let t = 0; t < logits.length; t++) sum[t] += sigmoid(logits[t]);
+  }
+  const out = new Float32Array(seq.length);
+  for (let t = 0; t < out.length; t++) out[t] = sum[t] / members.length;
+  return out;
+}

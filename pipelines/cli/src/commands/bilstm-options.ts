@@ -27,18 +27,20 @@ export function bilstmOptions(command: Command): void {
 }
 
 /** The flags as fitBiLstm's options; --hidden sets both the projection width and the LSTM units. */
-export function bilstmOptionsFrom(flags: BiLstmFlags): BiLstmFitOptions {
-  return { input: flags.input, layers: flags.layers, hiddenSize: flags.hidden, projectionSize: flags.hidden, epochs: flags.epochs, seed: flags.seed, skip: flags.skip, averaging: flags.averaging };
+export function bilstmOptionsFrom(flags: BiLstmFlags & { ensemble?: number }): BiLstmFitOptions {
+  return {
+    input: flags.input, layers: flags.layers, hiddenSize: flags.hidden, projectionSize: flags.hidden, epochs: flags.epochs, seed: flags.seed,
+    skip: flags.skip, averaging: flags.averaging, ensemble: flags.ensemble,
+  };
 }
 
 /**
  * Flags that belong to the other kind of model are refused rather than ignored, so that a
  * user never believes a setting took effect when it did not.
  */
-export function foreignFlags(kind: "mlp" | "bilstm", flags: BiLstmFlags & { ensemble?: number; optimizer?: string }, inputGiven: boolean): string[] {
+export function foreignFlags(kind: "mlp" | "bilstm", flags: BiLstmFlags & { optimizer?: string }, inputGiven: boolean): string[] {
   const given: string[] = [];
   if (kind === "bilstm") {
-    if (flags.ensemble !== undefined) given.push("--ensemble");
     if (flags.optimizer !== undefined) given.push("--optimizer");
   } else {
     if (flags.layers !== undefined) given.push("--layers");

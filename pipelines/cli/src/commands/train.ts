@@ -106,14 +106,16 @@ async function trainBiLstm(flags: TrainFlags): Promise<void> {
     output: flags.output,
     folds: flags.folds,
     labels,
-    onEpoch: (epoch, loss, f1) => logger.info(`epoch ${epoch}: loss ${loss.toFixed(4)}, validation word F1 ${f1.toFixed(3)}`),
+    onEpoch: (epoch, loss, f1, member) =>
+      logger.info(`${(options.ensemble ?? 1) > 1 ? `member ${member + 1}, ` : ""}epoch ${epoch}: loss ${loss.toFixed(4)}, validation word F1 ${f1.toFixed(3)}`),
     onFold: (f, k) => logger.info(`fold ${f + 1}/${k} done (${((Date.now() - started) / 1000).toFixed(0)} s)`),
   });
   if (result.crossValidation) process.stdout.write(formatReports([result.crossValidation], pages.length) + "\n");
-  const notes = JSON.parse(result.info.notes) as { input: string; hidden: number; layers: number; skip?: boolean };
+  const notes = JSON.parse(result.info.notes) as { input: string; hidden: number; layers: number; skip?: boolean; members: number };
+  const epochs = result.bestEpochs.length === 1 ? `epoch ${result.bestEpochs[0]}` : `epochs ${result.bestEpochs.join(", ")}`;
   process.stdout.write(
-    `wrote ${flags.output}: bilstm (${notes.input}, ${notes.layers} x ${notes.hidden} units${notes.skip ? ", skip path" : ""}), threshold ${result.info.threshold.toFixed(2)} ` +
-      `(validation F1 ${result.validationF1.toFixed(3)} on ${result.validationPages} held-out pages at epoch ${result.bestEpoch}; trained on ` +
+    `wrote ${flags.output}: bilstm${notes.members > 1 ? ` ×${notes.members}` : ""} (${notes.input}, ${notes.layers} x ${notes.hidden} units${notes.skip ? ", skip path" : ""}), ` +
+      `threshold ${result.info.threshold.toFixed(2)} (validation F1 ${result.validationF1.toFixed(3)} on ${result.validationPages} held-out pages at ${epochs}; trained on ` +
       `${result.trainPages} pages, ${result.blocks} blocks${labels ? `, labels from ${flags.labels}; ${skipped} pages without a label file skipped` : ""}), ` +
       `fingerprint ${result.info.trainingFingerprint}, ${((Date.now() - started) / 1000).toFixed(0)} s\n`,
   );
