@@ -13,7 +13,7 @@ import { loadClassifier } from "./worker.js";
 
 const SAMPLE = fileURLToPath(new URL("../../../fixtures/wcxb-sample", import.meta.url));
 // Small and quick: these tests check the machinery, not the quality figures (see the README).
-const QUICK = { hiddenSize: 8, projectionSize: 8, epochs: 6, learningRate: 0.03, vocabulary: { tags: 20, words: 200 } };
+const QUICK = { hiddenSize: 8, projectionSize: 8, epochs: 6, learningRate: 0.03, vocabulary: { tags: 20, words: 200 }, ensemble: 1 };
 
 let data: Dataset;
 let dir: string;

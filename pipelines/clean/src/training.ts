@@ -12,7 +12,14 @@ import { keptText, selectPages, type Dataset } from "./dataset.js";
 
 /** One in this many training domains validates the threshold instead of training. */
 const VALIDATION_FOLDS = 8;
-const THRESHOLD_CANDIDATES = Array.from({ length: 17 }, (_, i) => Math.round(10 + i * 5) / 100);
+/**
+ * Keep thresholds tried on the validation pages: evenly spaced in logit, sigmoid(-4) to
+ * sigmoid(3) in steps of 0.25 (0.018 to 0.953). Why logit: models trained on weighted blocks are
+ * not centred on 0.5, and the BiLSTM's best thresholds lie near 0.1-0.2, where a step of 0.05 is
+ * a large change in what is kept; the earlier grid (0.10 to 0.90 by 0.05) stopped at 0.10, which
+ * every BiLSTM chose in one fold of five (benchmarks/results/2026-11-24-bilstm-ensemble-cv.md).
+ */
+export const THRESHOLD_CANDIDATES: readonly number[] = Array.from({ length: 29 }, (_, i) => Number((1 / (1 + Math.exp(4 - i * 0.25))).toFixed(4)));
 
 /**
  * How much each training block counts. Word F1 is computed over words, so a 200-word paragraph

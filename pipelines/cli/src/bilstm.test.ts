@@ -22,7 +22,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe("winnow with a BiLSTM", () => {
   it("trains one, then cleans an archive with the file it wrote", async () => {
-    const train = await winnow(["train", "--model", "bilstm", "--data", SAMPLE, "-o", "b.onnx", ...QUICK, "--input", "tags-words", "--skip", "--averaging", "0.9"]);
+    const train = await winnow(["train", "--model", "bilstm", "--data", SAMPLE, "-o", "b.onnx", ...QUICK, "--ensemble", "1", "--input", "tags-words", "--skip", "--averaging", "0.9"]);
     expect(train.code).toBe(0);
     expect(train.stdout).toMatch(/^wrote b\.onnx: bilstm \(tags-words, 1 x 6 units, skip path\), threshold 0\.\d\d \(validation F1 0\.\d+ on \d+ held-out pages at epoch [12]; trained on \d+ pages/);
 
@@ -43,7 +43,7 @@ describe("winnow with a BiLSTM", () => {
     expect(docs.filter((d) => d.blocks_kept < d.blocks_total).length).toBeGreaterThanOrEqual(12);
   });
 
-  it("cross-validates one by domain with eval --model bilstm --folds", async () => {
+  it("cross-validates the default ensemble by domain with eval --model bilstm --folds", async () => {
     const r = await winnow(["eval", "--data", SAMPLE, "--model", "bilstm", "--folds", "2", "--epochs", "1", "--hidden", "4"]);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/cross-validated, 2 domain folds/);

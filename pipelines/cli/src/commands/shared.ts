@@ -38,7 +38,7 @@ export function trainingOptions(command: Command): void {
     .option("--epochs <n>", "training epochs (default: 12 for adam, 150 for rprop, 8 for the BiLSTM, which keeps its best epoch)", parseCount(1))
     .addOption(new Option("--optimizer <name>", "adam (mini-batch) or rprop (full batch, as in the texrex paper)").choices(["adam", "rprop"]))
     .option("--seed <n>", "random seed; the same seed and data give the same model (default: 1)", parseCount(0))
-    .option("--ensemble <k>", "train K models (MLPs, or BiLSTMs with --model bilstm) with seeds seed..seed+K-1 and average their scores, exported as one ONNX graph (default: 3 for the MLP, 1 for the BiLSTM)", parseCount(1));
+    .option("--ensemble <k>", "train K models (MLPs, or BiLSTMs with --model bilstm) with seeds seed..seed+K-1 and average their scores, exported as one ONNX graph (default: 3)", parseCount(1));
 }
 
 export async function loadPagesOrFail(path: string, limit: number | undefined, logger: Logger): Promise<LabelledPage[]> {
