@@ -180,6 +180,13 @@ describe("decodeHtmlPieces", () => {
     expect(k).toEqual({ pieces: [cyrillic], charset: "koi8-r" });
   });
 
+  it("decodes a long BOM page with broken UTF-8 whole, with WHATWG's replacement characters", () => {
+    const body = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from("<p>"), Buffer.alloc(100_000, 0x80), Buffer.from("</p>")]);
+    const { pieces, charset } = decodeHtmlPieces(body, "");
+    expect(charset).toBe("utf-8");
+    expect(pieces).toEqual([new TextDecoder().decode(body.subarray(3))]);
+  });
+
   it("gives decodeHtml's text and charset for every sample encoding", () => {
     for (const { encoding, text } of SAMPLES) {
       const bytes = iconv.encode(page(text.repeat(800)), encoding);

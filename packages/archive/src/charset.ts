@@ -91,12 +91,13 @@ export function decodeHtml(body: Uint8Array, headerCharset = ""): DecodedHtml {
   return { html: pieces.length === 1 ? pieces[0] : pieces.join(""), charset };
 }
 
+/** Pieces when the bytes are valid UTF-8; otherwise one piece, decoded with WHATWG's replacements. */
 function decodeAs(bytes: Buffer, charset: string): DecodedHtmlPieces {
-  return { pieces: charset === "utf-8" ? cutIntoPieces(bytes, "utf8") : [decode(bytes, charset)], charset };
+  return { pieces: charset === "utf-8" && isUtf8(bytes) ? cutIntoPieces(bytes, "utf8") : [decode(bytes, charset)], charset };
 }
 
 /**
- * `bytes` (valid UTF-8, or ASCII read as latin1) as strings of at most PIECE_BYTES bytes each.
+ * `bytes` (valid UTF-8, or ASCII read as latin1: nothing else) as strings of at most PIECE_BYTES bytes each.
  * A `<` byte never sits inside a multi-byte UTF-8 sequence, so a cut before one is always clean.
  */
 function cutIntoPieces(bytes: Buffer, encoding: "utf8" | "latin1"): string[] {
@@ -106,7 +107,8 @@ function cutIntoPieces(bytes: Buffer, encoding: "utf8" | "latin1"): string[] {
     let end = bytes.lastIndexOf(LT, start + PIECE_BYTES);
     if (end <= start + PIECE_BYTES / 2) {
       end = start + PIECE_BYTES;
-      if (encoding === "utf8") while ((bytes[end] & 0xc0) === 0x80) end--; // not inside a character
+      // Not inside a character: valid UTF-8 has at most 3 continuation bytes after a lead byte.
+      if (encoding === "utf8") for (let k = 0; k < 3 && (bytes[end] & 0xc0) === 0x80; k++) end--;
     }
     pieces.push(bytes.toString(encoding, start, end));
     start = end;

@@ -4,7 +4,7 @@
  */
 import { Command, Option } from "commander";
 import { featureSetByName } from "@winnow/features";
-import { pagesWithLabelFiles, trainBiLstmModel, trainModel, type LabelledPage, type PageLabels } from "@winnow/pipeline";
+import { BILSTM_DEFAULTS, pagesWithLabelFiles, trainBiLstmModel, trainModel, type LabelledPage, type PageLabels } from "@winnow/pipeline";
 import { trainHosts } from "./train-per-host.js";
 import type { Logger } from "pino";
 import { CliError } from "../errors.js";
@@ -107,7 +107,7 @@ async function trainBiLstm(flags: TrainFlags): Promise<void> {
     folds: flags.folds,
     labels,
     onEpoch: (epoch, loss, f1, member) =>
-      logger.info(`${(options.ensemble ?? 1) > 1 ? `member ${member + 1}, ` : ""}epoch ${epoch}: loss ${loss.toFixed(4)}, validation word F1 ${f1.toFixed(3)}`),
+      logger.info(`${(options.ensemble ?? BILSTM_DEFAULTS.ensemble) > 1 ? `member ${member + 1}, ` : ""}epoch ${epoch}: loss ${loss.toFixed(4)}, validation word F1 ${f1.toFixed(3)}`),
     onFold: (f, k) => logger.info(`fold ${f + 1}/${k} done (${((Date.now() - started) / 1000).toFixed(0)} s)`),
   });
   if (result.crossValidation) process.stdout.write(formatReports([result.crossValidation], pages.length) + "\n");
