@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import iconv from "iconv-lite";
 import { describe, expect, it } from "vitest";
 import { PIECE_BYTES, decodeHtml, decodeHtmlPieces, normalizeCharset, prescanCharset } from "./charset.js";
@@ -185,6 +186,17 @@ describe("decodeHtmlPieces", () => {
     const { pieces, charset } = decodeHtmlPieces(body, "");
     expect(charset).toBe("utf-8");
     expect(pieces).toEqual([new TextDecoder().decode(body.subarray(3))]);
+  });
+
+  it("joins back to what TextDecoder reads, on any mix of markup and 1- to 4-byte characters", () => {
+    const unit = fc.constantFrom("<", ">", "a", "é", "日", "𝄞", "&amp;", " ", "<p>", "</div>\n");
+    const run = fc.tuple(unit, fc.integer({ min: 1, max: 3000 })).map(([u, n]) => u.repeat(n));
+    fc.assert(fc.property(fc.array(run, { maxLength: 60 }), (runs) => {
+      const bytes = Buffer.from(runs.join(""));
+      const { pieces } = decodeHtmlPieces(bytes, "");
+      expect(pieces.join("")).toBe(new TextDecoder().decode(bytes));
+      for (const p of pieces) expect(Buffer.byteLength(p)).toBeLessThanOrEqual(PIECE_BYTES);
+    }), { numRuns: 60, seed: 7 });
   });
 
   it("gives decodeHtml's text and charset for every sample encoding", () => {
