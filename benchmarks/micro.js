@@ -144,7 +144,7 @@ export async function micro(options = {}, log = console.error) {
     add("BiLSTM: token counts alone (BlockEncoder)", { kind: "µs/block", amount: blocks, extra: `${encoder.slots} slots` }, () => {
       for (const d of docs) encoder.encode(d, noop);
     });
-    add("BiLSTM: tokens + features + ONNX Runtime, 1 doc per run", { kind: "µs/block", amount: blocks, extra: `${notes.layers} x ${notes.hidden} units, input ${notes.input}` }, async () => {
+    add("BiLSTM: tokens + features + ONNX Runtime, 1 doc per run", { kind: "µs/block", amount: blocks, extra: `${notes.members > 1 ? `${notes.members} nets of ` : ""}${notes.layers} x ${notes.hidden} units, input ${notes.input}` }, async () => {
       await bilstm.score(docs);
     });
   }

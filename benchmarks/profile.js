@@ -23,7 +23,7 @@ const selfSum = (match) => (rows) => rows.filter(match).reduce((a, r) => a + r.s
 /** Pipeline stages, by the function that enters each (inclusive time, so nested work is counted once). */
 const STAGES = [
   ["read + gunzip (archive)", entry((r) => r.name === "pieces" && r.where.includes("archive/dist/gunzip"))],
-  ["decode (decodeHtml)", entry((r) => r.name === "decodeHtml")],
+  ["decode (decodeHtmlPieces)", entry((r) => r.name === "decodeHtmlPieces")],
   ["segment (segmentHtml, htmlparser2 inside)", entry((r) => r.name === "segmentHtml")],
   ["  of which htmlparser2 + entities (self)", selfSum((r) => /node_modules\/(htmlparser2|entities)\//.test(r.where))],
   ["  of which winnow's segmenter code (self)", selfSum((r) => r.where.includes("segment/dist/"))],
