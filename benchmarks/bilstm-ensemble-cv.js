@@ -46,7 +46,8 @@ async function trainFold(data, f) {
   const started = Date.now();
   const record = { fold: f, test, validation, bilstm: {}, mlp: null };
   for (const seed of seeds) {
-    const fitted = fitBiLstm(data, train, { seed, skip: skip || undefined });
+    // One net per call (the default trains three, seed..seed+2): each seed is scored alone too.
+    const fitted = fitBiLstm(data, train, { seed, ensemble: 1, skip: skip || undefined });
     record.bilstm[seed] = {
       test: toArrays(scoreBiLstmPages(data, test, fitted.model)),
       validation: toArrays(scoreBiLstmPages(data, validation, fitted.model)),
