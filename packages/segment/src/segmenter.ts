@@ -110,17 +110,13 @@ export class Segmenter {
    * time per Segmenter.
    */
   segment(html: string | readonly string[]): SegmentedDocument {
-    if (typeof html === "string") {
-      this.reset(html.length);
-      this.parser.end(html);
-    } else {
-      let length = 0;
-      for (let i = 0; i < html.length; i++) length += html[i].length;
-      this.reset(length);
-      // The nesting guard pauses the parser from inside openTag; what follows is never read.
-      for (let i = 0; i < html.length && !this.truncated; i++) this.parser.write(html[i]);
-      this.parser.end();
-    }
+    const pieces = typeof html === "string" ? [html] : html;
+    let length = 0;
+    for (let i = 0; i < pieces.length; i++) length += pieces[i].length;
+    this.reset(length);
+    // The nesting guard pauses the parser from inside openTag; what follows is never read.
+    for (let i = 0; i < pieces.length && !this.truncated; i++) this.parser.write(pieces[i]);
+    this.parser.end();
     const truncated = this.truncated;
     this.flush(truncated ? this.parser.endIndex : this.sourceLength);
     const doc: SegmentedDocument = {

@@ -19,7 +19,7 @@ const VALIDATION_FOLDS = 8;
  * a large change in what is kept; the earlier grid (0.10 to 0.90 by 0.05) stopped at 0.10, which
  * every BiLSTM chose in one fold of five (benchmarks/results/2026-11-24-bilstm-ensemble-cv.md).
  */
-export const THRESHOLD_CANDIDATES: readonly number[] = Array.from({ length: 29 }, (_, i) => Number((1 / (1 + Math.exp(4 - i * 0.25))).toFixed(4)));
+const THRESHOLD_CANDIDATES: readonly number[] = Array.from({ length: 29 }, (_, i) => Number((1 / (1 + Math.exp(4 - i * 0.25))).toFixed(4)));
 
 /**
  * How much each training block counts. Word F1 is computed over words, so a 200-word paragraph

@@ -22,10 +22,9 @@ export function biLstmFromOnnx(bytes: Uint8Array, source: string = IN_MEMORY_SOU
   const proto = decodeModel(bytes);
   const meta = new Map((proto.metadataProps ?? []).map(({ key, value }) => [key, value]));
   const info = modelInfoFromMetadata(meta, source);
-  const { shape, vocabulary, members: count = 1 } = biLstmMetadata(meta, source);
+  const { shape, vocabulary, members: M = 1 } = biLstmMetadata(meta, source);
   const layout = biLstmLayout(shape);
   const { tokenSlots: V, featureSize: F, projectionSize: D, hiddenSize: H } = shape;
-  const M = count;
   const tensors = new Map(proto.graph.initializer.map((t) => [t.name, t]));
   const take = (name: string, length: number): Float32Array => {
     const tensor = tensors.get(name);
