@@ -74,7 +74,7 @@ function combine(data) {
     [`MLP ×3 and BiLSTM ×${seeds.length}, mean`, (r) => [r.mlp, { test: mean(seeds.map((s) => r.bilstm[s].test)), validation: mean(seeds.map((s) => r.bilstm[s].validation)) }]],
   ];
   for (const [name, pick] of methods) {
-    const report = crossValidate(data, folds, name, (train, test, f) => {
+    const report = crossValidate(data, folds, name, (_train, _test, f) => {
       const parts = pick(records[f]);
       const validationScores = mean(parts.map((p) => p.validation));
       const choice = chooseThreshold(data, records[f].validation, validationScores);

@@ -59,7 +59,7 @@ for (let round = 0; round < repeat; round++) {
     } catch {
       // Pages without ground truth still make records; the URL is then synthetic.
     }
-    if (round > 0) url += (url.includes("?") ? "&" : "?") + `winnow-repeat=${round}`;
+    if (round > 0) url += `${url.includes("?") ? "&" : "?"}winnow-repeat=${round}`;
     const record = WARCRecord.create(
       {
         url, date, type: "response", warcVersion: "WARC/1.1",

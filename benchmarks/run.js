@@ -89,7 +89,7 @@ try {
 }
 
 md.push(`Finished in ${((Date.now() - started.getTime()) / 60000).toFixed(1)} min.`);
-const text = md.join("\n\n") + "\n";
+const text = `${md.join("\n\n")}\n`;
 mkdirSync(RESULTS_DIR, { recursive: true });
 const stamp = started.toISOString().replace(/[:.]/g, "-").slice(0, 19) + (quick ? "-quick" : "");
 writeFileSync(join(RESULTS_DIR, `${stamp}.md`), text);

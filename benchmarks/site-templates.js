@@ -53,7 +53,7 @@ for (let r = 0; r < runs; r++) {
   times.subtrees.push(segmentAll(withSubtrees));
 }
 const best = (xs) => Math.min(...xs);
-console.log("\n| segmenter | best of " + runs + " (s) | pages/s | cost |");
+console.log(`\n| segmenter | best of ${runs} (s) | pages/s | cost |`);
 console.log("|---|---|---|---|");
 console.log(`| plain | ${best(times.plain).toFixed(2)} | ${(pages.length / best(times.plain)).toFixed(0)} | |`);
 console.log(`| with subtree fingerprints | ${best(times.subtrees).toFixed(2)} | ${(pages.length / best(times.subtrees)).toFixed(0)} | +${(100 * (best(times.subtrees) / best(times.plain) - 1)).toFixed(1)}% |`);
@@ -97,7 +97,7 @@ const rows = [
   ["--site-templates (memory mode)", ["--site-templates"]],
   ["--site-templates --site-templates-mode performance", ["--site-templates", "--site-templates-mode", "performance"]],
 ];
-console.log(`\n| run (${workers} workers, ${runs === 1 ? "one run" : "best of " + Math.min(runs, 2)}) | s | docs/s | pass one s | pass one pages/s | peak RSS MB |`);
+console.log(`\n| run (${workers} workers, ${runs === 1 ? "one run" : `best of ${Math.min(runs, 2)}`}) | s | docs/s | pass one s | pass one pages/s | peak RSS MB |`);
 console.log("|---|---|---|---|---|---|");
 for (const [name, extra] of rows) {
   let bestRun;

@@ -196,7 +196,7 @@ const httpBlock: fc.Arbitrary<Buffer> = fc
     if (h.chunked) lines.push("Transfer-Encoding: chunked");
     if (h.contentLength !== undefined) lines.push(`Content-Length: ${h.contentLength === -1 ? body.length : h.contentLength}`);
     for (const [name, value] of h.extra) lines.push(`${name}: ${value}`);
-    return Buffer.concat([Buffer.from(lines.join("\r\n") + "\r\n\r\n", "latin1"), body]);
+    return Buffer.concat([Buffer.from(`${lines.join("\r\n")}\r\n\r\n`, "latin1"), body]);
   });
 
 /** A WARC record around such a block, its Content-Length right or off by a little or a lot. */
@@ -213,7 +213,7 @@ const warcShaped: fc.Arbitrary<Buffer> = fc
     const lines = ["WARC/1.0", `WARC-Type: ${w.type}`, "WARC-Record-ID: <urn:fuzz:1>", "WARC-Target-URI: http://fuzz.example/"];
     if (w.contentType !== undefined) lines.push(`Content-Type: ${w.contentType}`);
     lines.push(`Content-Length: ${length}`);
-    return Buffer.concat([Buffer.from(lines.join("\r\n") + "\r\n\r\n"), w.block, Buffer.from(w.separator)]);
+    return Buffer.concat([Buffer.from(`${lines.join("\r\n")}\r\n\r\n`), w.block, Buffer.from(w.separator)]);
   });
 
 describe("readRecords fuzzed: never throws, always ends, yields only sound records", () => {

@@ -1,7 +1,7 @@
 // Opening inputs (a file path or "-" for stdin) as a stream of byte chunks, and expanding
 // directories into the archive and HTML files they hold.
 
-import { promises as fsp } from "node:fs";
+import { type Dirent, promises as fsp } from "node:fs";
 import path from "node:path";
 import { ArchiveOpenError } from "./errors.js";
 
@@ -145,7 +145,7 @@ export async function expandInputs(paths: string[]): Promise<string[]> {
       out.push(p);
       continue;
     }
-    let st;
+    let st: Awaited<ReturnType<typeof fsp.stat>>;
     try {
       st = await fsp.stat(p);
     } catch (err) {
@@ -164,7 +164,7 @@ export async function expandInputs(paths: string[]): Promise<string[]> {
 }
 
 async function walk(dir: string, into: string[]): Promise<void> {
-  let entries;
+  let entries: Dirent[];
   try {
     entries = await fsp.readdir(dir, { withFileTypes: true });
   } catch (err) {

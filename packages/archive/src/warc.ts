@@ -125,7 +125,7 @@ export async function* readWarc(ctx: ReadContext): AsyncGenerator<ArchiveRecord>
 
 /** The record a damaged gzip member held, named from what could be inflated of it. */
 function nameFromPartial(g: Gap): RecordMeta | null {
-  if (!g.partial || !g.partial.subarray(0, WARC_MAGIC.length).equals(WARC_MAGIC)) return null;
+  if (!g.partial?.subarray(0, WARC_MAGIC.length).equals(WARC_MAGIC)) return null;
   return headMeta(parseWarcHead(g.partial), g.offset);
 }
 

@@ -61,7 +61,7 @@ describe("texrex features, each on a hand-made block", () => {
     expect(v.markup_ratio).toBeGreaterThan(0.5);
     expect(v.markup_ratio_window1).toBeGreaterThan(0);
     expect(v.markup_ratio_window1).toBeLessThan(v.markup_ratio);
-    expect(valuesOf("<p>" + "word ".repeat(100) + "</p>", 0).markup_ratio).toBeLessThan(0.05);
+    expect(valuesOf(`<p>${"word ".repeat(100)}</p>`, 0).markup_ratio).toBeLessThan(0.05);
   });
 
   it("1d-e container one-hot and outside-container flag", () => {
@@ -77,8 +77,8 @@ describe("texrex features, each on a hand-made block", () => {
   });
 
   it("1f empty blocks before, scaled by 20", () => {
-    const v = valuesOf("<p>a</p>" + "<div></div>".repeat(4) + "<p>b</p>", 1);
-    expect(v.empty_blocks_before).toBeCloseTo(segmentHtml("<p>a</p>" + "<div></div>".repeat(4) + "<p>b</p>").blocks[1].emptyBefore / 20);
+    const v = valuesOf(`<p>a</p>${"<div></div>".repeat(4)}<p>b</p>`, 1);
+    expect(v.empty_blocks_before).toBeCloseTo(segmentHtml(`<p>a</p>${"<div></div>".repeat(4)}<p>b</p>`).blocks[1].emptyBefore / 20);
     expect(v.empty_blocks_before).toBeGreaterThan(0);
   });
 

@@ -36,7 +36,7 @@ describe("countWords", () => {
   it("finds every listed word, whatever collides in the hash table", () => {
     const many = Array.from({ length: 300 }, (_, k) => `w${k.toString(36)}`);
     const list = new WordList([[many.slice(0, 200), IN_TITLE], [many.slice(100), STOPWORD]]);
-    const text = many.join(" ") + " unlisted w";
+    const text = `${many.join(" ")} unlisted w`;
     const out: WordCounts = { words: 0, inTitle: 0, stopwords: 0 };
     countWords(text, list, out);
     expect(out).toEqual({ words: 302, inTitle: 200, stopwords: 200 });

@@ -14,7 +14,6 @@ export const SEED_CONTENT = 1;
 export const SEED_BOILERPLATE = 0;
 export const UNLABELLED = -1;
 
-const CONTENT_TAGS = new Set(["article", "main"]);
 const BOILERPLATE_TAGS = new Set(["nav", "footer", "aside"]);
 
 function wordCount(text: string): number {

@@ -169,7 +169,7 @@ describe("what each block carries", () => {
 describe("hostile input", () => {
   it("caps the tag path of deeply nested text", () => {
     const depth = 3000;
-    const doc = segmentHtml("<div>".repeat(depth) + "deep text" + "</div>".repeat(depth));
+    const doc = segmentHtml(`${"<div>".repeat(depth)}deep text${"</div>".repeat(depth)}`);
     expect(doc.blocks.map((b) => b.text)).toEqual(["deep text"]);
     expect(doc.truncated).toBe(false);
     expect(doc.blocks[0].tagPath.startsWith("…/div")).toBe(true);
@@ -187,7 +187,7 @@ describe("hostile input", () => {
   it("cuts 100,000-deep nesting at MAX_NESTING in bounded time and says so", () => {
     const depth = 100_000;
     const started = Date.now();
-    const doc = segmentHtml("<p>before</p>" + "<div>".repeat(depth) + "deep text" + "</div>".repeat(depth));
+    const doc = segmentHtml(`<p>before</p>${"<div>".repeat(depth)}deep text${"</div>".repeat(depth)}`);
     expect(Date.now() - started).toBeLessThan(5_000);
     expect(doc.truncated).toBe(true);
     expect(doc.blocks.map((b) => b.text)).toEqual(["before"]);
@@ -197,7 +197,7 @@ describe("hostile input", () => {
     const segmenter = new Segmenter();
     const next = "<p>one</p><div>two <a href='/'>three</a></div>";
     const fresh = segmenter.segment(next);
-    expect(segmenter.segment("<div>".repeat(MAX_NESTING + 10) + "deep").truncated).toBe(true);
+    expect(segmenter.segment(`${"<div>".repeat(MAX_NESTING + 10)}deep`).truncated).toBe(true);
     const after = segmenter.segment(next);
     expect(after).toEqual(fresh);
     expect(after.blocks.map((b) => b.text)).toEqual(["one", "two three"]);

@@ -81,7 +81,10 @@ function install(): typeof Tokenizer {
   };
   // Text: the stock state stops at `<` and `&`; every other character only moves the index.
   own.stateText = function (this: TokenizerInternals, c: number): void {
-    if (c === LT || c === AMP || !this.decodeEntities) return stateText.call(this, c);
+    if (c === LT || c === AMP || !this.decodeEntities) {
+      stateText.call(this, c);
+      return;
+    }
     const from = this.index - this.offset;
     const lt = this.buffer.indexOf("<", from + 1);
     const amp = ampersandFrom(this, from + 1);
@@ -97,7 +100,10 @@ function install(): typeof Tokenizer {
   };
   // Quoted attribute values: only the closing quote and `&` matter.
   own.handleInAttributeValue = function (this: TokenizerInternals, c: number, quote: number): void {
-    if (c === quote || c === AMP || !this.decodeEntities) return handleInAttributeValue.call(this, c, quote);
+    if (c === quote || c === AMP || !this.decodeEntities) {
+      handleInAttributeValue.call(this, c, quote);
+      return;
+    }
     const from = this.index - this.offset;
     const end = this.buffer.indexOf(quote === DOUBLE_QUOTE ? '"' : "'", from + 1);
     const amp = ampersandFrom(this, from + 1);

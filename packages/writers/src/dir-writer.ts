@@ -32,7 +32,7 @@ export function slugOf(url: string): string {
 /** `000001-www-example-com-page.txt`; the number alone when the URL yields no slug. */
 export function documentFileName(seq: number, url: string, gzip: boolean): string {
   const slug = slugOf(url);
-  return String(seq).padStart(SEQ_WIDTH, "0") + (slug.length > 0 ? "-" + slug : "") + (gzip ? ".txt.gz" : ".txt");
+  return String(seq).padStart(SEQ_WIDTH, "0") + (slug.length > 0 ? `-${slug}` : "") + (gzip ? ".txt.gz" : ".txt");
 }
 
 /**
@@ -69,7 +69,7 @@ export class DirCorpusWriter implements CorpusWriter {
     let data: string;
     let name: string;
     try {
-      data = documentText(doc) + "\n";
+      data = `${documentText(doc)}\n`;
       name = documentFileName(this.#seq + 1, doc.url, this.#gzip);
     } catch (err) {
       return Promise.reject(err);

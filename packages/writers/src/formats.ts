@@ -19,7 +19,7 @@ export function documentText(doc: CleanDocument): string {
   if (n === 0) return "";
   // Concatenation builds a rope that is flattened once by the consumer; no intermediate array.
   let s = blocks[0].text;
-  for (let i = 1; i < n; i++) s += "\n\n" + blocks[i].text;
+  for (let i = 1; i < n; i++) s += `\n\n${blocks[i].text}`;
   return s;
 }
 
@@ -33,7 +33,7 @@ export const jsonl: StreamFormat = {
   footer: "",
   encode(d) {
     return (
-      JSON.stringify({
+      `${JSON.stringify({
         url: d.url,
         warc_record_id: d.recordId,
         warc_date: d.date,
@@ -44,7 +44,7 @@ export const jsonl: StreamFormat = {
         blocks_kept: d.blocks.length,
         blocks_total: d.blocksTotal,
         source: d.source,
-      }) + "\n"
+      })}\n`
     );
   },
 };
@@ -73,10 +73,10 @@ export const xml: StreamFormat = {
     const blocks = d.blocks;
     for (let i = 0; i < blocks.length; i++) {
       const b = blocks[i];
-      s += b.heading > 0 ? '<p heading="' + b.heading + '">' : "<p>";
-      s += escapeText(b.text) + "</p>\n";
+      s += b.heading > 0 ? `<p heading="${b.heading}">` : "<p>";
+      s += `${escapeText(b.text)}</p>\n`;
     }
-    return s + "</doc>\n";
+    return `${s}</doc>\n`;
   },
 };
 

@@ -331,22 +331,22 @@ describe("text", () => {
       "000002-exemple-fr-t.txt",
       "000003-empty-example.txt",
     ]);
-    names.forEach((n, k) => expect(readFileSync(join(out, n), "utf8")).toBe(asUtf8(joined(DOCS[k]) + "\n")));
+    names.forEach((n, k) => expect(readFileSync(join(out, n), "utf8")).toBe(asUtf8(`${joined(DOCS[k])}\n`)));
   });
 
   it("creates a directory named with a trailing slash, gzipping files when asked", async () => {
-    const out = join(dir, "new", "docs") + "/";
+    const out = `${join(dir, "new", "docs")}/`;
     await writeAll("text", out, DOCS, true);
     const names = readdirSync(out).sort();
     expect(names.length).toBe(DOCS.length);
     expect(names.every((n) => /^\d{6}-[a-z0-9-]+\.txt\.gz$/.test(n))).toBe(true);
     names.forEach((n, k) =>
-      expect(gunzipSync(readFileSync(join(out, n))).toString("utf8")).toBe(asUtf8(joined(DOCS[k]) + "\n")),
+      expect(gunzipSync(readFileSync(join(out, n))).toString("utf8")).toBe(asUtf8(`${joined(DOCS[k])}\n`)),
     );
   });
 
   it("writes many documents through the bounded in-flight window, leaving no temporary files", async () => {
-    const out = join(dir, "many") + "/";
+    const out = `${join(dir, "many")}/`;
     const docs = Array.from({ length: 200 }, (_, k) => ({ ...DOCS[k % 3], url: `https://h.example/${k}` }));
     await writeAll("text", out, docs);
     const names = readdirSync(out);
@@ -364,8 +364,8 @@ describe("gzip", () => {
     for (const format of ["jsonl", "xml", "text"] as const) {
       const plain = join(dir, `out.${format}`);
       await writeAll(format, plain);
-      await writeAll(format, plain + ".gz");
-      const gz = readFileSync(plain + ".gz");
+      await writeAll(format, `${plain}.gz`);
+      const gz = readFileSync(`${plain}.gz`);
       expect(gz[0]).toBe(0x1f);
       expect(gz[1]).toBe(0x8b);
       expect(gunzipSync(gz).equals(readFileSync(plain))).toBe(true);
@@ -443,7 +443,7 @@ describe("abort", () => {
   });
 
   it("in directory mode keeps only whole files", async () => {
-    const out = join(dir, "d") + "/";
+    const out = `${join(dir, "d")}/`;
     const w = await openWriter({ format: "text", path: out });
     for (const d of DOCS) void w.write(d);
     await w.abort();
@@ -459,7 +459,7 @@ describe("errors", () => {
     await expect(openWriter({ format: "jsonl", path })).rejects.toThrow(
       new RegExp(`cannot create ${path.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: ENOTDIR`),
     );
-    await expect(openWriter({ format: "text", path: join(file, "docs") + "/" })).rejects.toThrow(/cannot write into directory .*plain-file/);
+    await expect(openWriter({ format: "text", path: `${join(file, "docs")}/` })).rejects.toThrow(/cannot write into directory .*plain-file/);
   });
 
   it.skipIf(process.getuid?.() === 0)("rejects with EACCES for a read-only directory", async () => {

@@ -11,10 +11,10 @@ const LONE_SURROGATE = "[\\uD800-\\uDBFF](?![\\uDC00-\\uDFFF])|(?<![\\uD800-\\uD
 
 // Character data: markup characters, CR (a parser would fold it into LF, so it is kept as a
 // reference) and the C0 controls, U+FFFE and U+FFFF that XML 1.0 forbids outright.
-const TEXT_SRC = "[&<>\\r\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\uFFFE\\uFFFF]|" + LONE_SURROGATE;
+const TEXT_SRC = `[&<>\\r\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\uFFFE\\uFFFF]|${LONE_SURROGATE}`;
 // Attributes additionally escape quotes, and tab/LF, which attribute-value normalisation would
 // otherwise turn into spaces.
-const ATTR_SRC = "[&<>\"'\\t\\n\\r\\x00-\\x1F\\uFFFE\\uFFFF]|" + LONE_SURROGATE;
+const ATTR_SRC = `[&<>"'\\t\\n\\r\\x00-\\x1F\\uFFFE\\uFFFF]|${LONE_SURROGATE}`;
 
 const TEXT_TEST = new RegExp(TEXT_SRC);
 const TEXT_ALL = new RegExp(TEXT_SRC, "g");

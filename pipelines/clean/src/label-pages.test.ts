@@ -5,7 +5,7 @@ import { makeLabelFile, readLabelDir } from "@winnow/labels";
 import { segmentHtml } from "@winnow/segment";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SAMPLE, loadSample } from "../test/sample.js";
-import { type Dataset, type LabelledPage } from "./dataset.js";
+import type { Dataset, LabelledPage } from "./dataset.js";
 import { propagateDatasetLabels, parseSeedSource, snippetSeeds, writePropagatedLabels } from "./label-pages.js";
 import { loadLabelledPages } from "./labelled-data.js";
 import { LabelMismatchError, labelsFromFiles } from "./training-labels.js";
@@ -57,7 +57,7 @@ describe("propagateDatasetLabels", () => {
     const majority = Math.max(ones, data.labels.length - ones) / data.labels.length;
     expect(summary.check!.seedAccuracy).toBe(1);
     expect(summary.check!.propagatedAccuracy).toBeGreaterThan(majority + 0.1);
-    expect(labels.every((l) => l !== undefined && l.every((v) => v === 0 || v === 1))).toBe(true);
+    expect(labels.every((l) => l?.every((v) => v === 0 || v === 1))).toBe(true);
   });
 
   it("with reveal:F leaves pages without gold text unlabelled, and refuses when no page has any", () => {
@@ -84,7 +84,7 @@ describe("propagateDatasetLabels", () => {
 
   it("refuses hand labels made for other blocks, naming the page", () => {
     const texts = blockTexts(pages[1]);
-    const stale = makeLabelFile({ id: pages[1].id, url: "", blockTexts: [...texts.slice(0, -1), texts.at(-1) + " changed"] }, texts.map(() => 1), "hand");
+    const stale = makeLabelFile({ id: pages[1].id, url: "", blockTexts: [...texts.slice(0, -1), `${texts.at(-1)} changed`] }, texts.map(() => 1), "hand");
     expect(() => propagateDatasetLabels(data, { kind: "hand", files: new Map([[pages[1].id, stale]]) })).toThrow(LabelMismatchError);
     expect(() => propagateDatasetLabels(data, { kind: "hand", files: new Map([[pages[1].id, stale]]) })).toThrow(`page ${pages[1].id}`);
   });

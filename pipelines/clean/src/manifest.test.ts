@@ -52,7 +52,7 @@ describe("checkParts", () => {
     const output = join(dir, "out.jsonl");
     writeFileSync(output, "x".repeat(100));
     const path = join(dir, "parts.manifest");
-    writeFileSync(path, part("r1", 1, "out.jsonl", 100) + "\n");
+    writeFileSync(path, `${part("r1", 1, "out.jsonl", 100)}\n`);
     const state = (await readManifest(path))!;
     await expect(checkParts(state, output)).resolves.toBeUndefined();
     writeFileSync(output, "y");

@@ -155,7 +155,7 @@ export class ManifestLog {
 
   /** Queues a line; a failure is kept and thrown by close(). */
   append(line: Omit<InputLine, "run"> | Omit<PartLine, "run">): Promise<void> {
-    const text = JSON.stringify({ run: this.run, ...line }) + "\n";
+    const text = `${JSON.stringify({ run: this.run, ...line })}\n`;
     this.#tail = this.#tail.then(async () => {
       if (this.#error !== null) return;
       try {

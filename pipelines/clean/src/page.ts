@@ -134,7 +134,7 @@ async function takePage(input: PageInput, slot: number, batch: ScoreBatch, keepD
  * into a fresh one; strings under 13 characters are never slices.
  */
 function own(text: string): string {
-  return text.length < 13 ? text : (text + " ").slice(0, -1);
+  return text.length < 13 ? text : (`${text} `).slice(0, -1);
 }
 
 export function message(error: unknown): string {

@@ -33,14 +33,14 @@ export class RejectLog {
 
   write(line: RejectLine): void {
     const ok = this.#stream.write(
-      JSON.stringify({
+      `${JSON.stringify({
         source: line.source,
         offset: line.offset,
         record_id: line.recordId,
         url: line.url,
         reason: line.reason,
         detail: line.detail,
-      }) + "\n",
+      })}\n`,
     );
     if (!ok) this.#full = true;
   }

@@ -142,11 +142,11 @@ describe("damaged archives", () => {
     const head = (fields: string): string => `WARC/1.0\r\nWARC-Record-ID: <urn:test:bad>\r\n${fields}\r\n`;
     const http = `HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n<p>hello</p>`;
     const bad = [
-      head("WARC-Type: response\r\nContent-Length: 0\r\n") + "\r\n\r\n", // zero-length block
-      head(`WARC-Type: response\r\nContent-Length: ${"HTTP/1.1 200 OK\r\n\r\n".length}\r\n`) + "HTTP/1.1 200 OK\r\n\r\n\r\n\r\n", // zero-length payload
-      head("WARC-Type: response\r\n") + http + "\r\n\r\n", // no Content-Length
-      head(`Content-Length: ${http.length}\r\n`) + http + "\r\n\r\n", // no WARC-Type
-      head(`WARC-Type: response\r\nContent-Length: 12\r\n`) + "<p>hello</p>\r\n\r\n", // no HTTP head
+      `${head("WARC-Type: response\r\nContent-Length: 0\r\n")}\r\n\r\n`, // zero-length block
+      `${head(`WARC-Type: response\r\nContent-Length: ${"HTTP/1.1 200 OK\r\n\r\n".length}\r\n`)}HTTP/1.1 200 OK\r\n\r\n\r\n\r\n`, // zero-length payload
+      `${head("WARC-Type: response\r\n") + http}\r\n\r\n`, // no Content-Length
+      `${head(`Content-Length: ${http.length}\r\n`) + http}\r\n\r\n`, // no WARC-Type
+      `${head(`WARC-Type: response\r\nContent-Length: 12\r\n`)}<p>hello</p>\r\n\r\n`, // no HTTP head
     ];
     const parts = good.flatMap((record, i) => (i < bad.length ? [record, Buffer.from(bad[i], "latin1")] : [record]));
     const out = await clean("headers", [file("headers.warc", Buffer.concat(parts))]);

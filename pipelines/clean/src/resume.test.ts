@@ -130,7 +130,7 @@ describe("runClean --resume", () => {
     // As if the process died after renaming its part but before committing it.
     const manifest = join(dir, "crashed", "out.jsonl.manifest");
     const kept = lines(manifest).filter((l) => !l.includes('"type":"part"'));
-    writeFileSync(manifest, kept.join("\n") + "\n" + '{"type":"input","torn');
+    writeFileSync(manifest, `${kept.join("\n")}\n{"type":"input","torn`);
     expect((await readManifest(manifest))?.nextPart).toBe(1);
 
     const again = await resumable("crashed", null);

@@ -153,12 +153,12 @@ describe("runClean over the sample archives", () => {
     expect(Object.keys(lines[0]).sort()).toEqual(["detail", "offset", "reason", "record_id", "source", "url"]);
     const status = lines.find((l) => l.reason === "http-status");
     expect(status).toMatchObject({ url: "http://www.iana.org/domains/example", detail: "HTTP status 302" });
-    expect(lines.find((l) => l.reason === "corrupt")).toMatchObject({ source: WARC + "example-trunc.warc", offset: 2560 });
+    expect(lines.find((l) => l.reason === "corrupt")).toMatchObject({ source: `${WARC}example-trunc.warc`, offset: 2560 });
   });
 
   it("goes on without an input that cannot be opened, and lists it", async () => {
     const missing = join(dir, "missing.warc");
-    const s = await runClean({ inputs: [missing, WARC + "example.warc.gz"], output: join(dir, "m.jsonl"), model: "heuristic", workers: 0 });
+    const s = await runClean({ inputs: [missing, `${WARC}example.warc.gz`], output: join(dir, "m.jsonl"), model: "heuristic", workers: 0 });
     expect(s.inputs).toBe(2);
     expect(s.inputsFailed).toEqual([{ input: missing, reason: "no such file or directory" }]);
     expect(s.documentsWritten).toBe(1);
@@ -217,7 +217,7 @@ describe("runClean on many pages", () => {
   });
 
   it("keeps input order across batches and inputs on a pool; unordered writes the same documents", async () => {
-    const inputs = [warc, WARC + "example.warc.gz", warc];
+    const inputs = [warc, `${WARC}example.warc.gz`, warc];
     const ordered = await runClean({ inputs, output: join(dir, "many.jsonl"), model: "heuristic", workers: 2, batchSize: 3 });
     const urls = jsonLines(join(dir, "many.jsonl")).map((d) => d.url as string);
     const pages = Array.from({ length: 120 }, (_, i) => `http://test.example/page-${i}`);

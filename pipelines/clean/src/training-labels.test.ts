@@ -4,7 +4,7 @@ import { TEXREX_EXTENDED } from "@winnow/features";
 import type { BlockLabel } from "@winnow/labels";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadSample } from "../test/sample.js";
-import { type Dataset, type LabelledPage } from "./dataset.js";
+import type { Dataset, LabelledPage } from "./dataset.js";
 import { trainModel, trainingDataset } from "./train-model.js";
 import { labelledText, withTrainingLabels, type PageLabels } from "./training-labels.js";
 import { fitMlp } from "./training.js";

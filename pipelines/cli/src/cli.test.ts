@@ -50,7 +50,7 @@ describe("a reader that stops early", () => {
 
 describe("winnow clean", () => {
   it("cleans archives: exit 0, the output written, a one-line summary last on stderr", async () => {
-    const r = await winnow(["clean", WARC + "example.warc.gz", WARC + "example.arc", "-o", "out.jsonl", "--model", "heuristic", "--workers", "0"]);
+    const r = await winnow(["clean", `${WARC}example.warc.gz`, `${WARC}example.arc`, "-o", "out.jsonl", "--model", "heuristic", "--workers", "0"]);
     expect(r.code).toBe(0);
     const docs = readFileSync(join(dir, "out.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l) as { url: string; text: string });
     expect(docs.map((d) => d.url)).toEqual(["http://example.com/", "http://example.com/"]);
@@ -63,7 +63,7 @@ describe("winnow clean", () => {
   });
 
   it("writes to standard output with -o -", async () => {
-    const r = await winnow(["clean", WARC + "example-iana.org-chunked.warc", "-o", "-", "--format", "xml", "--model", "heuristic", "--workers", "0", "--log-level", "warn"]);
+    const r = await winnow(["clean", `${WARC}example-iana.org-chunked.warc`, "-o", "-", "--format", "xml", "--model", "heuristic", "--workers", "0", "--log-level", "warn"]);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^<\?xml [^]*<doc url="http:\/\/www\.iana\.org\/"[^]*<\/corpus>\n$/);
     expect(r.stderr).toBe("");
@@ -79,7 +79,7 @@ describe("winnow clean", () => {
   it("exits 4 when the output cannot be created", async () => {
     // Missing folders are created, and root ignores permissions: a file in the way blocks both.
     writeFileSync(join(dir, "blocker"), "a file, not a folder");
-    const r = await winnow(["clean", WARC + "example.warc.gz", "-o", "blocker/out.jsonl", "--model", "heuristic", "--workers", "0"]);
+    const r = await winnow(["clean", `${WARC}example.warc.gz`, "-o", "blocker/out.jsonl", "--model", "heuristic", "--workers", "0"]);
     expect(r.code).toBe(4);
     expect(plainLines(r.stderr)).toEqual(["winnow: cannot create output: a path component is not a directory (blocker/out.jsonl)"]);
     expect(r.stderr).not.toMatch(STACK_FRAME);
@@ -87,7 +87,7 @@ describe("winnow clean", () => {
 
   it("exits 2 with one line for a model file that cannot be used", async () => {
     writeFileSync(join(dir, "bad.onnx"), "not a model");
-    const r = await winnow(["clean", WARC + "example.warc.gz", "-o", "out-model.jsonl", "--model", "bad.onnx", "--workers", "0"]);
+    const r = await winnow(["clean", `${WARC}example.warc.gz`, "-o", "out-model.jsonl", "--model", "bad.onnx", "--workers", "0"]);
     expect(r.code).toBe(2);
     const lines = plainLines(r.stderr);
     expect(lines).toHaveLength(1);
@@ -101,7 +101,7 @@ describe("winnow clean", () => {
     [["--max-page-bytes", "lots"], /^winnow: option '--max-page-bytes <n>' argument 'lots' is invalid/],
     [["--frobnicate"], /^winnow: unknown option '--frobnicate'/],
   ])("exits 2 on a bad flag: %j", async (flags, message) => {
-    const r = await winnow(["clean", WARC + "example.warc.gz", "-o", "never.jsonl", ...flags]);
+    const r = await winnow(["clean", `${WARC}example.warc.gz`, "-o", "never.jsonl", ...flags]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(message);
     expect(r.stderr).not.toMatch(STACK_FRAME);
@@ -109,7 +109,7 @@ describe("winnow clean", () => {
   });
 
   it("exits 130 on SIGINT, leaving a valid output of what was read", async () => {
-    const record = readFileSync(WARC + "example-iana.org-chunked.warc");
+    const record = readFileSync(`${WARC}example-iana.org-chunked.warc`);
     const r = await winnow(["clean", "-", "-o", "interrupted.jsonl", "--model", "heuristic", "--workers", "0"], (child) => {
       child.stdin!.write(record);
       // Interrupt once the run is under way, then end the input as a dying upstream would.
@@ -128,14 +128,14 @@ describe("winnow clean", () => {
   });
 
   it("exits 2 when asked to resume what cannot be resumed", async () => {
-    const r = await winnow(["clean", WARC + "example.warc.gz", "-o", "-", "--resume", "--manifest", "m.manifest", "--model", "heuristic", "--workers", "0"]);
+    const r = await winnow(["clean", `${WARC}example.warc.gz`, "-o", "-", "--resume", "--manifest", "m.manifest", "--model", "heuristic", "--workers", "0"]);
     expect(r.code).toBe(2);
     expect(plainLines(r.stderr)).toEqual(["winnow: cannot resume: resuming needs an output file, as each run writes a part of its own (m.manifest)"]);
     expect(r.stdout).toBe("");
   });
 
   it("resumes: a second --resume run has nothing left to do and says so", async () => {
-    const args = ["clean", WARC + "example.warc.gz", "-o", "resumed.jsonl", "--resume", "--model", "heuristic", "--workers", "0"];
+    const args = ["clean", `${WARC}example.warc.gz`, "-o", "resumed.jsonl", "--resume", "--model", "heuristic", "--workers", "0"];
     const first = await winnow(args);
     expect(first.code).toBe(0);
     expect(JSON.parse(readFileSync(join(dir, "resumed.jsonl.manifest"), "utf8").trim().split("\n").at(-1) as string)).toMatchObject({

@@ -1,7 +1,7 @@
 // The labelling page's client: fetches pages from the label-ui API, shows their blocks with the
 // labels to correct, and saves them. Page text only ever goes through textContent.
-(function () {
-  "use strict";
+(() => {
+  
   var list = document.getElementById("page-list");
   var main = document.getElementById("page");
   var status = document.getElementById("status");
@@ -26,12 +26,10 @@
   }
 
   function api(path, init) {
-    return fetch(path, init).then(function (response) {
-      return response.json().then(function (body) {
-        if (!response.ok) throw new Error(body && body.error ? body.error : "HTTP " + response.status);
+    return fetch(path, init).then((response) => response.json().then((body) => {
+        if (!response.ok) throw new Error(body?.error ? body.error : `HTTP ${response.status}`);
         return body;
-      });
-    });
+      }));
   }
 
   function pageIndex(id) {
@@ -41,12 +39,12 @@
 
   function buildList() {
     list.textContent = "";
-    pages.forEach(function (p, i) {
+    pages.forEach((p, _i) => {
       var item = el("li");
-      var link = el("a", "page-link" + (page && page.id === p.id ? " current" : ""));
-      link.href = "#" + encodeURIComponent(p.id);
+      var link = el("a", `page-link${page && page.id === p.id ? " current" : ""}`);
+      link.href = `#${encodeURIComponent(p.id)}`;
       link.appendChild(el("span", "page-title", p.title || p.url || p.id));
-      link.appendChild(el("span", "page-state" + (p.saved ? " saved" : ""), p.saved ? p.saved : p.blocks + " blocks"));
+      link.appendChild(el("span", `page-state${p.saved ? " saved" : ""}`, p.saved ? p.saved : `${p.blocks} blocks`));
       link.title = p.id;
       item.appendChild(link);
       list.appendChild(item);
@@ -74,7 +72,7 @@
       node.querySelector(".label").textContent = label ? "content" : "boilerplate";
     }
     document.getElementById("counts").textContent =
-      content + " of " + labels.length + " blocks labelled content" + (dirty ? " · unsaved changes" : "");
+      `${content} of ${labels.length} blocks labelled content${dirty ? " · unsaved changes" : ""}`;
   }
 
   function showPage(detail) {
@@ -87,23 +85,23 @@
     var head = el("header", "page-head");
     head.appendChild(el("h2", "", detail.title || "(no title)"));
     head.appendChild(el("p", "url", detail.url));
-    head.appendChild(el("p", "meta", "id " + detail.id + " · labels shown: " + (detail.from === "model" ? "the model's pre-labels" : "saved (" + detail.from + ")")));
+    head.appendChild(el("p", "meta", `id ${detail.id} · labels shown: ${detail.from === "model" ? "the model's pre-labels" : `saved (${detail.from})`}`));
     if (detail.note) head.appendChild(el("p", "note", detail.note));
     head.appendChild(el("p", "counts", ""));
     head.lastChild.id = "counts";
     main.appendChild(head);
     var container = el("div", "blocks");
-    detail.blocks.forEach(function (b, i) {
+    detail.blocks.forEach((b, i) => {
       var node = el("section", "block");
       node.dataset.index = String(i);
       var top = el("div", "block-head");
       top.appendChild(el("span", "label", ""));
-      top.appendChild(el("span", "score", "model " + b.score.toFixed(3)));
-      top.appendChild(el("span", "where", (b.heading && b.features.container !== "h" + b.heading ? "h" + b.heading + " · " : "") + b.features.container + " · " +
+      top.appendChild(el("span", "score", `model ${b.score.toFixed(3)}`));
+      top.appendChild(el("span", "where", (b.heading && b.features.container !== `h${b.heading}` ? `h${b.heading} · ` : "") + b.features.container + " · " +
         b.features.words + " words · links " + Math.round(b.features.linkDensity * 100) + "%"));
       node.appendChild(top);
       node.appendChild(el(b.heading ? "h3" : "p", "text", b.text));
-      node.title = b.features.tagPath + (b.features.classIds ? " · " + b.features.classIds : "");
+      node.title = b.features.tagPath + (b.features.classIds ? ` · ${b.features.classIds}` : "");
       container.appendChild(node);
     });
     main.appendChild(container);
@@ -115,7 +113,7 @@
 
   function load(id) {
     setStatus("loading…");
-    return api("/api/page?id=" + encodeURIComponent(id)).then(showPage, function (error) {
+    return api(`/api/page?id=${encodeURIComponent(id)}`).then(showPage, (error) => {
       setStatus(error.message, "error");
     });
   }
@@ -126,33 +124,33 @@
     var id = page.id;
     var sent = labels.slice();
     setStatus("saving…");
-    saving = api("/api/labels?id=" + encodeURIComponent(id), {
+    saving = api(`/api/labels?id=${encodeURIComponent(id)}`, {
       method: "POST",
       headers: { "Content-Type": "application/json" },
       body: JSON.stringify({ fingerprint: page.fingerprint, labels: sent }),
-    }).then(function () {
+    }).then(() => {
       saving = null;
       var p = pages[pageIndex(id)];
       if (p) p.saved = "hand";
       if (page && page.id === id) {
         page.from = "hand";
         // Changes made while the request was out stay unsaved.
-        dirty = labels.some(function (l, i) { return l !== sent[i]; });
+        dirty = labels.some((l, i) => l !== sent[i]);
         render();
       }
       buildList();
       setStatus(dirty ? "unsaved changes" : "saved", dirty ? "" : "ok");
-    }, function (error) {
+    }, (error) => {
       saving = null;
-      setStatus("not saved: " + error.message, "error");
+      setStatus(`not saved: ${error.message}`, "error");
       throw error;
     });
     return saving;
   }
 
   function go(id) {
-    var next = function () { location.hash = "#" + encodeURIComponent(id); };
-    if (dirty) save().then(next, function () {});
+    var next = () => { location.hash = `#${encodeURIComponent(id)}`; };
+    if (dirty) save().then(next, () => {});
     else next();
   }
 
@@ -170,10 +168,10 @@
     if (!extend) anchor = cursor;
     render();
     var node = main.querySelectorAll(".block")[cursor];
-    if (node && node.scrollIntoView) node.scrollIntoView({ block: "nearest" });
+    if (node?.scrollIntoView) node.scrollIntoView({ block: "nearest" });
   }
 
-  main.addEventListener("click", function (event) {
+  main.addEventListener("click", (event) => {
     var node = event.target.closest(".block");
     if (!node) return;
     var i = Number(node.dataset.index);
@@ -183,26 +181,26 @@
       return;
     }
     cursor = anchor = i;
-    setLabels(function (l) { return 1 - l; });
+    setLabels((l) => 1 - l);
   });
   // Shift-click would otherwise select the page's text as well.
-  main.addEventListener("mousedown", function (event) { if (event.shiftKey) event.preventDefault(); });
+  main.addEventListener("mousedown", (event) => { if (event.shiftKey) event.preventDefault(); });
 
-  document.getElementById("mark-content").addEventListener("click", function () { setLabels(function () { return 1; }); });
-  document.getElementById("mark-boilerplate").addEventListener("click", function () { setLabels(function () { return 0; }); });
-  document.getElementById("toggle").addEventListener("click", function () { setLabels(function (l) { return 1 - l; }); });
-  document.getElementById("save").addEventListener("click", function () { save().catch(function () {}); });
+  document.getElementById("mark-content").addEventListener("click", () => { setLabels(() => 1); });
+  document.getElementById("mark-boilerplate").addEventListener("click", () => { setLabels(() => 0); });
+  document.getElementById("toggle").addEventListener("click", () => { setLabels((l) => 1 - l); });
+  document.getElementById("save").addEventListener("click", () => { save().catch(() => {}); });
 
-  document.addEventListener("keydown", function (event) {
+  document.addEventListener("keydown", (event) => {
     if (!page || event.ctrlKey || event.metaKey || event.altKey) return;
     var key = event.key;
     var handled = true;
     if (key === "j" || key === "J" || key === "ArrowDown") moveCursor(cursor + 1, event.shiftKey);
     else if (key === "k" || key === "K" || key === "ArrowUp") moveCursor(cursor - 1, event.shiftKey);
-    else if (key === "c") setLabels(function () { return 1; });
-    else if (key === "b") setLabels(function () { return 0; });
-    else if (key === " ") setLabels(function (l) { return 1 - l; });
-    else if (key === "s") save().catch(function () {});
+    else if (key === "c") setLabels(() => 1);
+    else if (key === "b") setLabels(() => 0);
+    else if (key === " ") setLabels((l) => 1 - l);
+    else if (key === "s") save().catch(() => {});
     else if (key === "n" || key === "p") {
       var i = pageIndex(page.id) + (key === "n" ? 1 : -1);
       if (i >= 0 && i < pages.length) go(pages[i].id);
@@ -210,30 +208,30 @@
     if (handled) event.preventDefault();
   });
 
-  list.addEventListener("click", function (event) {
+  list.addEventListener("click", (event) => {
     var link = event.target.closest("a.page-link");
     if (!link || !dirty) return;
     event.preventDefault(); // save first, then follow the link
     go(decodeURIComponent(link.hash.slice(1)));
   });
 
-  window.addEventListener("hashchange", function () {
+  window.addEventListener("hashchange", () => {
     var id = decodeURIComponent(location.hash.slice(1));
     if (page && id === page.id) return;
-    if (dirty) save().then(function () { load(id); }, function () {});
+    if (dirty) save().then(() => { load(id); }, () => {});
     else load(id);
   });
-  window.addEventListener("beforeunload", function (event) {
+  window.addEventListener("beforeunload", (event) => {
     if (dirty) event.preventDefault();
   });
 
-  api("/api/pages").then(function (body) {
+  api("/api/pages").then((body) => {
     pages = body.pages;
-    document.getElementById("model").textContent = pages.length + " pages · pre-labels from " + body.model + " · saving to " + body.labelsDir;
+    document.getElementById("model").textContent = `${pages.length} pages · pre-labels from ${body.model} · saving to ${body.labelsDir}`;
     buildList();
     var id = decodeURIComponent(location.hash.slice(1));
     load(pageIndex(id) >= 0 ? id : pages[0].id);
-  }, function (error) {
+  }, (error) => {
     setStatus(error.message, "error");
   });
 })();

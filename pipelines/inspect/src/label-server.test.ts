@@ -39,6 +39,7 @@ function send(method: string, path: string, options: { body?: string; headers?: 
   });
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: replies are read as loose JSON, field by field
 const json = (reply: Reply): any => JSON.parse(reply.body);
 const pageUrl = (page: LabelPage): string => `/api/page?id=${encodeURIComponent(page.id)}`;
 const saveUrl = (page: LabelPage): string => `/api/labels?id=${encodeURIComponent(page.id)}`;
@@ -130,7 +131,7 @@ describe("label-ui server", () => {
 
   it("shows the model's labels, and says why, when saved labels no longer fit the blocks", async () => {
     const page = pages[0];
-    const stale = makeLabelFile({ ...page, blockTexts: page.blockTexts.map((t) => t + "!") }, page.blockTexts.map(() => 1), "hand");
+    const stale = makeLabelFile({ ...page, blockTexts: page.blockTexts.map((t) => `${t}!`) }, page.blockTexts.map(() => 1), "hand");
     writeFileSync(join(labelsDir, labelFileName(page.id)), JSON.stringify(stale));
     await server.close();
     server = await start();

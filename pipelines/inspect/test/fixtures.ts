@@ -17,14 +17,14 @@ export const HOSTILE_HTML = `<!doctype html><html><head><title>Markup &lt;b&gt;a
 <nav><a href="/">Home</a> <a href="/about">About</a> <a href="/contact">Contact</a></nav>
 <article>
 <h1>Writing markup in prose</h1>
-<p>${escape(SCRIPT_TEXT)} and this paragraph goes on for a while to look like the main content of the page.</p>
-<p>${escape(IMG_TEXT)} and this paragraph, too, is long enough to be taken for a paragraph of an article.</p>
+<p>${escapeHtml(SCRIPT_TEXT)} and this paragraph goes on for a while to look like the main content of the page.</p>
+<p>${escapeHtml(IMG_TEXT)} and this paragraph, too, is long enough to be taken for a paragraph of an article.</p>
 <p>A third paragraph of ordinary prose, with no markup in it at all, closes the article on this page.</p>
 </article>
 <footer>Copyright 2026 · <a href="/privacy">Privacy</a></footer>
 </body></html>`;
 
-function escape(text: string): string {
+function escapeHtml(text: string): string {
   return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 }
 

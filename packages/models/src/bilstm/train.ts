@@ -35,7 +35,7 @@ export interface BiLstmTrainOptions {
    */
   averaging?: number;
   /** After each epoch: mean training loss; return a validation score to keep the best epoch. */
-  onEpoch?: (epoch: number, loss: number, params: Float64Array, layout: BiLstmLayout) => number | void;
+  onEpoch?: (epoch: number, loss: number, params: Float64Array, layout: BiLstmLayout) => number | undefined;
 }
 
 export const BILSTM_TRAIN_DEFAULTS = {

@@ -30,8 +30,8 @@ export class Adam implements Optimizer {
     const b2 = this.beta2;
     this.#t++;
     // Bias corrections folded into the step size once per step.
-    const c1 = 1 / (1 - Math.pow(b1, this.#t));
-    const c2 = 1 / (1 - Math.pow(b2, this.#t));
+    const c1 = 1 / (1 - b1 ** this.#t);
+    const c2 = 1 / (1 - b2 ** this.#t);
     const lr = this.lr;
     const eps = this.eps;
     for (let i = 0; i < params.length; i++) {

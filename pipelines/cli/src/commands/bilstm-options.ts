@@ -1,5 +1,5 @@
 // Flags of `winnow train --model bilstm` and `winnow eval --model bilstm --folds K`.
-import { Command, Option } from "commander";
+import { type Command, Option } from "commander";
 import { BILSTM_DEFAULTS, type BiLstmFitOptions, type BiLstmInput } from "@winnow/pipeline";
 import { parseCount, parseUnitFraction } from "../parse.js";
 

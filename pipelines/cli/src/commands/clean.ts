@@ -3,7 +3,7 @@
  * in @winnow/pipeline; this file only translates.
  */
 import { availableParallelism } from "node:os";
-import { Command, InvalidArgumentError, Option } from "commander";
+import { type Command, InvalidArgumentError, Option } from "commander";
 import type { Logger } from "pino";
 import {
   CleanRunError,
@@ -138,7 +138,7 @@ export function registerClean(program: Command): void {
         .default("info"),
     )
     .option("--no-progress", "hide the progress line (shown only when stderr is a terminal)")
-    .addHelpText("after", RESUME_HELP + "\n" + SITE_TEMPLATES_HELP + "\n" + EXIT_CODES_HELP)
+    .addHelpText("after", `${RESUME_HELP}\n${SITE_TEMPLATES_HELP}\n${EXIT_CODES_HELP}`)
     .action((inputs: string[], flags: CleanFlags) => clean(inputs, flags));
 }
 

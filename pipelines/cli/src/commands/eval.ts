@@ -4,7 +4,7 @@
  * prints "all text" (keep every block) beside it, the floor any extractor must clear.
  */
 import { writeFile } from "node:fs/promises";
-import { Command, Option } from "commander";
+import { type Command, Option } from "commander";
 import { featureSetByName, TEXREX37 } from "@winnow/features";
 import { heuristicClassifier, type BlockClassifier } from "@winnow/models";
 import {
@@ -187,5 +187,5 @@ export function formatReports(reports: readonly EvaluationReport[], pages: numbe
   }
   const cv = reports.find((r) => r.folds);
   if (cv) lines.push("", `thresholds chosen per fold on held-out validation domains: ${cv.thresholds.map((t) => t.toFixed(2)).join(", ")}`);
-  return lines.join("\n") + "\n";
+  return `${lines.join("\n")}\n`;
 }

@@ -2,7 +2,7 @@
  * `winnow inspect`: flags in, writeInspectReport, a one-line report and an exit status out.
  * The report is built in @winnow/inspect; this file only translates.
  */
-import { Command, Option } from "commander";
+import { type Command, Option } from "commander";
 import { DEFAULT_MAX_PAGE_BYTES, resolveModel } from "@winnow/pipeline";
 import { DEFAULT_REPORT_LIMIT, InspectError, writeInspectReport } from "@winnow/inspect";
 import { CliError } from "../errors.js";

@@ -3,7 +3,7 @@
  * server, prints its address, and serves until SIGINT or SIGTERM. The server and the page are in
  * @winnow/inspect; this file only translates.
  */
-import { Command, Option } from "commander";
+import { type Command, Option } from "commander";
 import { resolveModel } from "@winnow/pipeline";
 import {
   DEFAULT_LABEL_PORT, InspectError, LabelDataError, LabelFileError, LabelServerError, LabelStore, loadLabelPages, openClassifier, startLabelServer,
@@ -53,21 +53,21 @@ async function labelUi(flags: LabelUiFlags): Promise<void> {
     if (error instanceof LabelFileError) throw new CliError(EXIT.usage, [`${error.message} (--labels ${flags.labels})`]);
     throw error;
   }
-  let pages;
+  let pages: Awaited<ReturnType<typeof loadLabelPages>>;
   try {
     pages = await loadLabelPages(flags.data, { limit: flags.limit });
   } catch (error) {
     if (error instanceof LabelDataError) throw new CliError(EXIT.noInput, [error.message]);
     throw error;
   }
-  let classifier;
+  let classifier: Awaited<ReturnType<typeof openClassifier>>;
   try {
     classifier = await openClassifier(resolveModel(flags.model, logger));
   } catch (error) {
     if (error instanceof InspectError) throw new CliError(EXIT.usage, [error.message]);
     throw error;
   }
-  let server;
+  let server: Awaited<ReturnType<typeof startLabelServer>>;
   try {
     server = await startLabelServer({ pages, store, classifier, port: flags.port });
   } catch (error) {

@@ -2,7 +2,7 @@
  * `winnow label`: block labels for every page from a few seeds, by label propagation over each
  * page's block graph, written as one label file per page for `winnow train --labels`.
  */
-import { Command } from "commander";
+import type { Command } from "commander";
 import { featureSetByName } from "@winnow/features";
 import { buildDataset, propagateDatasetLabels, writePropagatedLabels } from "@winnow/pipeline";
 import { resolve } from "node:path";
@@ -79,5 +79,5 @@ async function label(flags: LabelFlags): Promise<void> {
         `seeds ${pct(c.seedAccuracy)} right`,
     );
   }
-  process.stdout.write(lines.join("\n") + "\n");
+  process.stdout.write(`${lines.join("\n")}\n`);
 }

@@ -1,5 +1,5 @@
 // Flags and loading shared by `winnow eval`, `winnow train` and `winnow label`.
-import { Command, Option } from "commander";
+import { type Command, Option } from "commander";
 import type { Logger } from "pino";
 import { TEXREX37, TEXREX_EXTENDED } from "@winnow/features";
 import {

@@ -2,7 +2,7 @@
  * `winnow train`: labelled pages in, an ONNX model file out (the MLP over the chosen feature set,
  * or the BiLSTM; its threshold picked on held-out domains). --folds K prints cross-validated figures first.
  */
-import { Command, Option } from "commander";
+import { type Command, Option } from "commander";
 import { featureSetByName } from "@winnow/features";
 import { BILSTM_DEFAULTS, pagesWithLabelFiles, trainBiLstmModel, trainModel, type LabelledPage, type PageLabels } from "@winnow/pipeline";
 import { trainHosts } from "./train-per-host.js";
@@ -82,7 +82,7 @@ async function train(flags: TrainFlags): Promise<void> {
     ...trainingOptionsFrom(flags),
     onFold: (f, k) => logger.info(`fold ${f + 1}/${k} done (${((Date.now() - started) / 1000).toFixed(0)} s)`),
   });
-  if (result.crossValidation) process.stdout.write(formatReports([result.crossValidation], pages.length) + "\n");
+  if (result.crossValidation) process.stdout.write(`${formatReports([result.crossValidation], pages.length)}\n`);
   process.stdout.write(
     `wrote ${flags.output}: mlp on ${featureSet.name} v${featureSet.version}, threshold ${result.info.threshold.toFixed(2)} ` +
       `(validation F1 ${result.validationF1.toFixed(3)} on ${result.validationPages} held-out pages; trained on ` +
@@ -110,7 +110,7 @@ async function trainBiLstm(flags: TrainFlags): Promise<void> {
       logger.info(`${(options.ensemble ?? BILSTM_DEFAULTS.ensemble) > 1 ? `member ${member + 1}, ` : ""}epoch ${epoch}: loss ${loss.toFixed(4)}, validation word F1 ${f1.toFixed(3)}`),
     onFold: (f, k) => logger.info(`fold ${f + 1}/${k} done (${((Date.now() - started) / 1000).toFixed(0)} s)`),
   });
-  if (result.crossValidation) process.stdout.write(formatReports([result.crossValidation], pages.length) + "\n");
+  if (result.crossValidation) process.stdout.write(`${formatReports([result.crossValidation], pages.length)}\n`);
   const notes = JSON.parse(result.info.notes) as { input: string; hidden: number; layers: number; skip?: boolean; members: number };
   const epochs = result.bestEpochs.length === 1 ? `epoch ${result.bestEpochs[0]}` : `epochs ${result.bestEpochs.join(", ")}`;
   process.stdout.write(
