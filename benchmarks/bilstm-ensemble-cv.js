@@ -20,13 +20,23 @@ import { fileURLToPath } from "node:url";
 import { domainFolds } from "@winnow/evaluation";
 import { featureSetByName } from "@winnow/features";
 import {
-  buildDataset, chooseThreshold, crossValidate, fitBiLstm, fitMlp, loadLabelledPages, scoreBiLstmPages, scoreMlpPages, splitValidation,
+  buildDataset,
+  chooseThreshold,
+  crossValidate,
+  fitBiLstm,
+  fitMlp,
+  loadLabelledPages,
+  scoreBiLstmPages,
+  scoreMlpPages,
+  splitValidation,
 } from "@winnow/pipeline";
 import { DATA_DIR, DEFAULT_SOURCE, parseFlags } from "./lib/common.js";
 
 const flags = parseFlags(process.argv.slice(2), ["skip"]);
 const folds = Number(flags.folds ?? 5);
-const seeds = String(flags.seeds ?? "1,2,3").split(",").map(Number);
+const seeds = String(flags.seeds ?? "1,2,3")
+  .split(",")
+  .map(Number);
 const jobs = Number(flags.jobs ?? 1);
 const featureSetName = flags["feature-set"] ?? "texrex37+ext";
 const skip = flags.skip === true;
@@ -39,8 +49,13 @@ const toArrays = (scores) => scores.map((s) => Array.from(s, (v) => +v.toFixed(6
 
 /** Trains one fold's models and writes their held-out and validation scores. */
 async function trainFold(data, f) {
-  const assignment = domainFolds(data.pages.map((p) => ({ id: p.id, domain: p.domain })), folds, 1);
-  const train = [], test = [];
+  const assignment = domainFolds(
+    data.pages.map((p) => ({ id: p.id, domain: p.domain })),
+    folds,
+    1,
+  );
+  const train = [],
+    test = [];
   assignment.forEach((g, p) => (g === f ? test : train).push(p));
   const { validation } = splitValidation(data, train);
   const started = Date.now();
@@ -51,12 +66,19 @@ async function trainFold(data, f) {
     record.bilstm[seed] = {
       test: toArrays(scoreBiLstmPages(data, test, fitted.model)),
       validation: toArrays(scoreBiLstmPages(data, validation, fitted.model)),
-      threshold: fitted.threshold, validationF1: fitted.validationF1, bestEpoch: fitted.bestEpochs[0],
+      threshold: fitted.threshold,
+      validationF1: fitted.validationF1,
+      bestEpoch: fitted.bestEpochs[0],
     };
-    console.error(`fold ${f + 1}/${folds}, BiLSTM seed ${seed}: validation F1 ${fitted.validationF1.toFixed(4)} (epoch ${fitted.bestEpochs[0]}), ${((Date.now() - started) / 1000).toFixed(0)} s`);
+    console.error(
+      `fold ${f + 1}/${folds}, BiLSTM seed ${seed}: validation F1 ${fitted.validationF1.toFixed(4)} (epoch ${fitted.bestEpochs[0]}), ${((Date.now() - started) / 1000).toFixed(0)} s`,
+    );
   }
   const mlp = fitMlp(data, train);
-  record.mlp = { test: toArrays(scoreMlpPages(data, test, mlp.members)), validation: toArrays(scoreMlpPages(data, validation, mlp.members)) };
+  record.mlp = {
+    test: toArrays(scoreMlpPages(data, test, mlp.members)),
+    validation: toArrays(scoreMlpPages(data, validation, mlp.members)),
+  };
   writeFileSync(`${foldFile(f)}.partial`, JSON.stringify(record));
   renameSync(`${foldFile(f)}.partial`, foldFile(f));
 }
@@ -71,7 +93,10 @@ function combine(data) {
     ...(seeds.length > 2 ? [[`BiLSTM ×2 (seeds ${seeds.slice(0, 2).join(", ")})`, (r) => seeds.slice(0, 2).map((s) => r.bilstm[s])]] : []),
     ...(seeds.length > 1 ? [[`BiLSTM ×${seeds.length}`, (r) => seeds.map((s) => r.bilstm[s])]] : []),
     ["MLP ×3", (r) => [r.mlp]],
-    [`MLP ×3 and BiLSTM ×${seeds.length}, mean`, (r) => [r.mlp, { test: mean(seeds.map((s) => r.bilstm[s].test)), validation: mean(seeds.map((s) => r.bilstm[s].validation)) }]],
+    [
+      `MLP ×3 and BiLSTM ×${seeds.length}, mean`,
+      (r) => [r.mlp, { test: mean(seeds.map((s) => r.bilstm[s].test)), validation: mean(seeds.map((s) => r.bilstm[s].validation)) }],
+    ],
   ];
   for (const [name, pick] of methods) {
     const report = crossValidate(data, folds, name, (_train, _test, f) => {
@@ -81,8 +106,12 @@ function combine(data) {
       return { scores: mean(parts.map((p) => p.test)), threshold: choice.threshold, validationF1: choice.f1 };
     });
     const o = report.summary.overall;
-    const types = Object.entries(report.summary.byType).map(([t, g]) => `${t} ${g.f1.toFixed(3)}`).join(" | ");
-    console.log(`| ${name} | ${o.precision.toFixed(3)} | ${o.recall.toFixed(3)} | **${o.f1.toFixed(3)}** | ${types} | ${report.thresholds.map((t) => t.toFixed(2)).join(" ")} |`);
+    const types = Object.entries(report.summary.byType)
+      .map(([t, g]) => `${t} ${g.f1.toFixed(3)}`)
+      .join(" | ");
+    console.log(
+      `| ${name} | ${o.precision.toFixed(3)} | ${o.recall.toFixed(3)} | **${o.f1.toFixed(3)}** | ${types} | ${report.thresholds.map((t) => t.toFixed(2)).join(" ")} |`,
+    );
   }
 }
 
@@ -91,11 +120,21 @@ if (jobs > 1 && foldList === null) {
   // Parent: split the missing folds over child processes, then combine.
   const missing = Array.from({ length: folds }, (_, f) => f).filter((f) => !existsSync(foldFile(f)));
   const children = Array.from({ length: Math.min(jobs, missing.length) }, (_, j) => missing.filter((_, i) => i % jobs === j));
-  await Promise.all(children.map((list) => new Promise((resolve, reject) => {
-    const args = [fileURLToPath(import.meta.url), ...process.argv.slice(2).filter((a, i, all) => a !== "--jobs" && all[i - 1] !== "--jobs"), "--fold-list", list.join(",")];
-    const child = spawn(process.execPath, args, { stdio: ["ignore", "inherit", "inherit"] });
-    child.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`folds ${list} failed (exit ${code})`))));
-  })));
+  await Promise.all(
+    children.map(
+      (list) =>
+        new Promise((resolve, reject) => {
+          const args = [
+            fileURLToPath(import.meta.url),
+            ...process.argv.slice(2).filter((a, i, all) => a !== "--jobs" && all[i - 1] !== "--jobs"),
+            "--fold-list",
+            list.join(","),
+          ];
+          const child = spawn(process.execPath, args, { stdio: ["ignore", "inherit", "inherit"] });
+          child.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`folds ${list} failed (exit ${code})`))));
+        }),
+    ),
+  );
 }
 const pages = await loadLabelledPages(flags.data ?? DEFAULT_SOURCE, { limit });
 const data = buildDataset(pages, featureSetByName(featureSetName));

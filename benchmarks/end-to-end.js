@@ -17,8 +17,20 @@ import { availableParallelism } from "node:os";
 import { basename, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import {
-  BENCH_DIR, QUICK_PAGES, SUBSET_PAGES, benchModel, busyWarning, ensureWarc, fmt, importBuilt, machineInfo, parseFlags, parseList,
-  runChild, table, warcStats,
+  BENCH_DIR,
+  QUICK_PAGES,
+  SUBSET_PAGES,
+  benchModel,
+  busyWarning,
+  ensureWarc,
+  fmt,
+  importBuilt,
+  machineInfo,
+  parseFlags,
+  parseList,
+  runChild,
+  table,
+  warcStats,
 } from "./lib/common.js";
 
 const METHOD = join(BENCH_DIR, "lib", "method.js");
@@ -65,12 +77,17 @@ async function singleThreaded(label, input, methods, model, runs, log) {
   const body = methods.map((m) => {
     const r = rows[m];
     return [
-      LABELS[m], fmt.n(r.docsPerSecond, 1), fmt.n(r.mbPerSecond, 1), fmt.n(r.docsPerCpuSecond, 1), fmt.mb(r.peakRssBytes),
+      LABELS[m],
+      fmt.n(r.docsPerSecond, 1),
+      fmt.n(r.mbPerSecond, 1),
+      fmt.n(r.docsPerCpuSecond, 1),
+      fmt.mb(r.peakRssBytes),
       floor ? fmt.ratio(r.docsPerCpuSecond / floor) : "–",
       rows.readability ? fmt.ratio(r.docsPerCpuSecond / rows.readability.docsPerCpuSecond) : "–",
     ];
   });
-  const note = `${stats.records} HTML records, ${fmt.mb(stats.payloadBytes)} MB of HTML (${fmt.mb(stats.compressedBytes)} MB gzip WARC: ${basename(input)}); ` +
+  const note =
+    `${stats.records} HTML records, ${fmt.mb(stats.payloadBytes)} MB of HTML (${fmt.mb(stats.compressedBytes)} MB gzip WARC: ${basename(input)}); ` +
     "every method reads and decodes the records with @winnow/archive, one process each, no worker threads (winnow: workers 0). " +
     "MB/s counts uncompressed HTML. CPU-s = process user+system.";
   return { label, input, stats, rows, markdown: `${note}\n\n${table(headers, body)}` };
@@ -86,11 +103,27 @@ async function scaling(input, model, workerList, docsPerWorker, runs, log, unord
   for (const w of workerList) {
     const passes = Math.max(1, Math.ceil((w * docsPerWorker) / stats.records));
     log(`  scaling: ${w} worker${w === 1 ? "" : "s"}, ${passes} pass${passes === 1 ? "" : "es"} ...`);
-    rows.push({ workers: w, passes, ...(await measure("mlp", input, stats, { runs, passes, model, workers: w, unordered: unordered || undefined })) });
+    rows.push({
+      workers: w,
+      passes,
+      ...(await measure("mlp", input, stats, { runs, passes, model, workers: w, unordered: unordered || undefined })),
+    });
   }
   const base = rows.find((r) => r.workers === 1) ?? rows[0];
   const perWorker1 = base.docsPerSecond / base.workers;
-  const headers = ["workers", "docs", "docs/s", "speed-up", "efficiency", "marginal eff. of added workers", "docs/CPU-s", "main thread ms/doc", "main-thread limit docs/s", "peak RSS MB", "RSS bound MB"];
+  const headers = [
+    "workers",
+    "docs",
+    "docs/s",
+    "speed-up",
+    "efficiency",
+    "marginal eff. of added workers",
+    "docs/CPU-s",
+    "main thread ms/doc",
+    "main-thread limit docs/s",
+    "peak RSS MB",
+    "RSS bound MB",
+  ];
   let prev = null;
   const body = rows.map((r) => {
     r.speedup = r.docsPerSecond / base.docsPerSecond;
@@ -98,13 +131,23 @@ async function scaling(input, model, workerList, docsPerWorker, runs, log, unord
     // Throughput the newly added workers brought, per added worker, relative to one worker's.
     r.marginal = prev ? (r.docsPerSecond - prev.docsPerSecond) / ((r.workers - prev.workers) * perWorker1) : NaN;
     const row = [
-      r.workers, r.records, fmt.n(r.docsPerSecond, 1), fmt.ratio(r.speedup), fmt.pct(r.efficiency), prev ? fmt.pct(r.marginal) : "–",
-      fmt.n(r.docsPerCpuSecond, 1), fmt.n(mainMs(r), 2), fmt.n(1000 / mainMs(r), 0), fmt.mb(r.peakRssBytes), fmt.mb(rssBound(r.workers)),
+      r.workers,
+      r.records,
+      fmt.n(r.docsPerSecond, 1),
+      fmt.ratio(r.speedup),
+      fmt.pct(r.efficiency),
+      prev ? fmt.pct(r.marginal) : "–",
+      fmt.n(r.docsPerCpuSecond, 1),
+      fmt.n(mainMs(r), 2),
+      fmt.n(1000 / mainMs(r), 0),
+      fmt.mb(r.peakRssBytes),
+      fmt.mb(rssBound(r.workers)),
     ];
     prev = r;
     return row;
   });
-  const note = `winnow MLP, \`runClean({ workers: N${unordered ? ", unordered: true" : ""} })\`, input ${basename(input)} read repeatedly (${docsPerWorker} docs per worker, so runs last about as long); ` +
+  const note =
+    `winnow MLP, \`runClean({ workers: N${unordered ? ", unordered: true" : ""} })\`, input ${basename(input)} read repeatedly (${docsPerWorker} docs per worker, so runs last about as long); ` +
     "efficiency = docs/s ÷ (N × docs/s at 1 worker); marginal = gain of the added workers ÷ their number ÷ 1-worker docs/s; " +
     "main thread ms/doc = CPU time of the main thread alone (reading, gunzip, hand-over, writing) per page, and its inverse the most docs/s any number of workers can reach.";
   const last = rows[rows.length - 1];
@@ -150,9 +193,18 @@ export async function endToEnd(options = {}, log = console.error) {
     md.push(targets.map((t) => `- ${t}`).join("\n"));
     if (fullInput && fullInput !== subsetInput) {
       // Readability would take minutes here; the ratios against it come from the subset above.
-      const full = await singleThreaded("all", fullInput, ["read", "parse", "parse-skipping", "heuristic", "mlp", ...bilstm], model.path, runs, log);
+      const full = await singleThreaded(
+        "all",
+        fullInput,
+        ["read", "parse", "parse-skipping", "heuristic", "mlp", ...bilstm],
+        model.path,
+        runs,
+        log,
+      );
       out.full = full;
-      md.push(`### Single-threaded, all ${full.stats.records} pages (Readability left out: too slow; compare it on the subset above)\n\n${full.markdown}`);
+      md.push(
+        `### Single-threaded, all ${full.stats.records} pages (Readability left out: too slow; compare it on the subset above)\n\n${full.markdown}`,
+      );
     }
   }
 

@@ -26,7 +26,9 @@ let t = performance.now();
 const all = await loadLabelledPages(dir);
 const pages = all.filter((_, i) => i % every === 0);
 const data = buildDataset(pages, TEXREX_EXTENDED);
-console.error(`loaded ${pages.length}/${all.length} pages, ${data.labels.length} blocks in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+console.error(
+  `loaded ${pages.length}/${all.length} pages, ${data.labels.length} blocks in ${((performance.now() - t) / 1000).toFixed(1)} s`,
+);
 
 const pct = (x) => `${(100 * x).toFixed(1)}%`;
 const rows = [];
@@ -37,9 +39,15 @@ for (const [name, options] of [
   t = performance.now();
   const r = evaluatePropagation(data, options);
   const seconds = (performance.now() - t) / 1000;
-  rows.push(`| ${name} | ${r.seedsPerPage.toFixed(1)} | ${pct(r.seedAccuracy)} | ${r.blocks} | ${pct(r.accuracy)} | ${pct(r.majorityAccuracy)} | ${pct(r.precision)} | ${pct(r.recall)} | ${pct(r.f1)} | ${seconds.toFixed(1)} |`);
+  rows.push(
+    `| ${name} | ${r.seedsPerPage.toFixed(1)} | ${pct(r.seedAccuracy)} | ${r.blocks} | ${pct(r.accuracy)} | ${pct(r.majorityAccuracy)} | ${pct(r.precision)} | ${pct(r.recall)} | ${pct(r.f1)} | ${seconds.toFixed(1)} |`,
+  );
 }
-console.log(`Label propagation on ${dir} (${pages.length} pages${every > 1 ? `, every ${every}th` : ""}, ${data.labels.length} blocks, ${TEXREX_EXTENDED.name ?? "TEXREX_EXTENDED"} features)\n`);
-console.log("| seeds | seeds/page | seed accuracy | scored blocks | accuracy | majority-class accuracy | content precision | content recall | content F1 | propagation s |");
+console.log(
+  `Label propagation on ${dir} (${pages.length} pages${every > 1 ? `, every ${every}th` : ""}, ${data.labels.length} blocks, ${TEXREX_EXTENDED.name ?? "TEXREX_EXTENDED"} features)\n`,
+);
+console.log(
+  "| seeds | seeds/page | seed accuracy | scored blocks | accuracy | majority-class accuracy | content precision | content recall | content F1 | propagation s |",
+);
 console.log("|---|---|---|---|---|---|---|---|---|---|");
 for (const row of rows) console.log(row);

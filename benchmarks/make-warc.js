@@ -35,7 +35,11 @@ const [dir, out] = positional;
 
 let ids;
 try {
-  ids = readdirSync(join(dir, "html")).filter((f) => f.endsWith(".html.gz")).map((f) => basename(f, ".html.gz")).sort().slice(0, limit);
+  ids = readdirSync(join(dir, "html"))
+    .filter((f) => f.endsWith(".html.gz"))
+    .map((f) => basename(f, ".html.gz"))
+    .sort()
+    .slice(0, limit);
 } catch {
   usage(`${dir} has no html/ folder (expected the WCXB layout)`);
 }
@@ -44,12 +48,18 @@ const output = createWriteStream(out);
 const write = (bytes) => (output.write(bytes) ? Promise.resolve() : new Promise((r) => output.once("drain", r)));
 const date = "2026-01-01T00:00:00Z";
 
-await write(await WARCSerializer.serialize(
-  WARCRecord.createWARCInfo({ filename: basename(out), warcVersion: "WARC/1.1" }, { software: "winnow make-warc", format: "WARC File Format 1.1" }),
-  { gzip: true },
-));
+await write(
+  await WARCSerializer.serialize(
+    WARCRecord.createWARCInfo(
+      { filename: basename(out), warcVersion: "WARC/1.1" },
+      { software: "winnow make-warc", format: "WARC File Format 1.1" },
+    ),
+    { gzip: true },
+  ),
+);
 
-let records = 0, bytes = 0;
+let records = 0,
+  bytes = 0;
 for (let round = 0; round < repeat; round++) {
   for (const id of ids) {
     const html = gunzipSync(readFileSync(join(dir, "html", `${id}.html.gz`)));
@@ -62,7 +72,10 @@ for (let round = 0; round < repeat; round++) {
     if (round > 0) url += `${url.includes("?") ? "&" : "?"}winnow-repeat=${round}`;
     const record = WARCRecord.create(
       {
-        url, date, type: "response", warcVersion: "WARC/1.1",
+        url,
+        date,
+        type: "response",
+        warcVersion: "WARC/1.1",
         httpHeaders: { "Content-Type": "text/html; charset=utf-8", "Content-Length": String(html.length) },
         statusline: "HTTP/1.1 200 OK",
       },

@@ -13,7 +13,19 @@ import { writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { rssBound } from "./end-to-end.js";
-import { BENCH_DIR, benchModel, busyWarning, ensureWarc, fmt, machineInfo, parseFlags, parseList, runChild, table, warcStats } from "./lib/common.js";
+import {
+  BENCH_DIR,
+  benchModel,
+  busyWarning,
+  ensureWarc,
+  fmt,
+  machineInfo,
+  parseFlags,
+  parseList,
+  runChild,
+  table,
+  warcStats,
+} from "./lib/common.js";
 
 const METHOD = join(BENCH_DIR, "lib", "method.js");
 export const DEFAULT_REPEAT = 5;
@@ -37,17 +49,46 @@ export async function memory(options = {}, log = console.error) {
   const rows = [];
   for (const workers of workerList) {
     log(`memory: ${workers === 0 ? "inline" : `${workers} worker${workers === 1 ? "" : "s"}`} over ${basename(input)} ...`);
-    const r = await runChild(METHOD, ["--method", "mlp", "--input", input, "--model", model.path, "--workers", String(workers), "--sample-rss", "500"]);
+    const r = await runChild(METHOD, [
+      "--method",
+      "mlp",
+      "--input",
+      input,
+      "--model",
+      model.path,
+      "--workers",
+      String(workers),
+      "--sample-rss",
+      "500",
+    ]);
     const bound = rssBound(workers);
     const peakHeap = Math.max(...(r.rssSamples ?? []).map((s) => s.heapUsed));
     const peakBuffers = Math.max(...(r.rssSamples ?? []).map((s) => s.arrayBuffers));
     const stated = statedRssBound(workers);
-    rows.push({ workers, ...r, bound, stated, peakHeap, peakBuffers, within: r.peakRssBytes <= bound, withinStated: r.peakRssBytes <= stated });
+    rows.push({
+      workers,
+      ...r,
+      bound,
+      stated,
+      peakHeap,
+      peakBuffers,
+      within: r.peakRssBytes <= bound,
+      withinStated: r.peakRssBytes <= stated,
+    });
   }
   const body = rows.map((r) => [
-    r.workers === 0 ? "0 (inline)" : r.workers, r.records, fmt.n(r.elapsedSeconds, 0), fmt.n(r.records / r.elapsedSeconds, 1),
-    fmt.mb(r.peakRssBytes), fmt.mb(r.bound), r.within ? "yes" : "**no**", fmt.mb(r.stated), r.withinStated ? "yes" : "**no**",
-    shape(r.rssSamples), fmt.mb(r.peakHeap), fmt.mb(r.peakBuffers),
+    r.workers === 0 ? "0 (inline)" : r.workers,
+    r.records,
+    fmt.n(r.elapsedSeconds, 0),
+    fmt.n(r.records / r.elapsedSeconds, 1),
+    fmt.mb(r.peakRssBytes),
+    fmt.mb(r.bound),
+    r.within ? "yes" : "**no**",
+    fmt.mb(r.stated),
+    r.withinStated ? "yes" : "**no**",
+    shape(r.rssSamples),
+    fmt.mb(r.peakHeap),
+    fmt.mb(r.peakBuffers),
   ]);
   const markdown =
     (warning ? `> **Note:** ${warning}.\n\n` : "") +
@@ -55,7 +96,23 @@ export async function memory(options = {}, log = console.error) {
     `${fmt.n(stats.compressedBytes / 1e9, 2)} GB gzip. winnow MLP (\`${basename(model.path)}\`), JSONL output, one process per row. ` +
     "Peak RSS is the process's own high-water mark (VmHWM: main thread and workers); the RSS columns sampled every 0.5 s show whether it plateaus. " +
     "Heap and ArrayBuffer peaks are the main thread's only (process.memoryUsage).\n\n" +
-    table(["workers", "docs", "s", "docs/s", "peak RSS MB", "issue's bound MB", "within", "stated bound MB", "within", "RSS at 10/25/50/75/100% MB", "main heap peak MB", "main ArrayBuffers peak MB"], body);
+    table(
+      [
+        "workers",
+        "docs",
+        "s",
+        "docs/s",
+        "peak RSS MB",
+        "issue's bound MB",
+        "within",
+        "stated bound MB",
+        "within",
+        "RSS at 10/25/50/75/100% MB",
+        "main heap peak MB",
+        "main ArrayBuffers peak MB",
+      ],
+      body,
+    );
   return { machine: machineInfo(), input, stats, model, rows, markdown };
 }
 

@@ -14,7 +14,18 @@ import { basename } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gunzipSync } from "node:zlib";
 import { Bench } from "tinybench";
-import { QUICK_PAGES, SUBSET_PAGES, benchModel, ensureWarc, fmt, importBuilt, machineInfo, parseFlags, segmentsHtmlparser2, table } from "./lib/common.js";
+import {
+  QUICK_PAGES,
+  SUBSET_PAGES,
+  benchModel,
+  ensureWarc,
+  fmt,
+  importBuilt,
+  machineInfo,
+  parseFlags,
+  segmentsHtmlparser2,
+  table,
+} from "./lib/common.js";
 import { measureWriters } from "./writers.js";
 
 export async function micro(options = {}, log = console.error) {
@@ -25,7 +36,8 @@ export async function micro(options = {}, log = console.error) {
   const { TEXREX37, TEXREX_EXTENDED } = await importBuilt("@winnow/features");
   const models = await importBuilt("@winnow/models");
   const model = options.model ? { path: options.model, kind: "given" } : await benchModel({ data: options.data, log });
-  const input = options.input ?? (quick ? ensureWarc({ limit: QUICK_PAGES, data: options.data, log }) : ensureWarc({ data: options.data, log }));
+  const input =
+    options.input ?? (quick ? ensureWarc({ limit: QUICK_PAGES, data: options.data, log }) : ensureWarc({ data: options.data, log }));
   const pageCount = Number(options.pages ?? (quick ? QUICK_PAGES : SUBSET_PAGES));
   const time = Number(options.time ?? (quick ? 300 : 2000));
 
@@ -75,8 +87,13 @@ export async function micro(options = {}, log = console.error) {
   const weights = models.trainMlp(sample.rows, labels, sample.n, width, { epochs: 1 });
   const sameNet = await models.OnnxBlockScorer.load(
     models.mlpToOnnx(weights, {
-      kind: "mlp", featureSet: featureSet.name, featureSetVersion: featureSet.version, inputSize: width,
-      threshold: 0.5, trainingFingerprint: "bench", notes: "benchmark only",
+      kind: "mlp",
+      featureSet: featureSet.name,
+      featureSetVersion: featureSet.version,
+      inputSize: width,
+      threshold: 0.5,
+      trainingFingerprint: "bench",
+      notes: "benchmark only",
     }),
   );
   const tsOut = new Float32Array(Math.max(...all.map((g) => g.n)));
@@ -87,66 +104,121 @@ export async function micro(options = {}, log = console.error) {
     units[name] = unit;
     bench.add(name, fn);
   };
-  add("archive: readRecords + gunzip, whole WARC", { kind: "MB/s", amount: warcPayload / 1e6, extra: `${warcRecords} records; ${fmt.n(warcBytes / 1e6, 1)} MB gzip in` }, async () => {
-    for await (const r of archive.readRecords(input)) void r;
-  });
-  add("archive: zlib.gunzipSync whole file (reference)", { kind: "MB/s", amount: warcPayload / 1e6, extra: "output MB/s incl. WARC/HTTP headers ≈ payload" }, () => {
-    gunzipSync(readFileSync(input));
-  });
+  add(
+    "archive: readRecords + gunzip, whole WARC",
+    { kind: "MB/s", amount: warcPayload / 1e6, extra: `${warcRecords} records; ${fmt.n(warcBytes / 1e6, 1)} MB gzip in` },
+    async () => {
+      for await (const r of archive.readRecords(input)) void r;
+    },
+  );
+  add(
+    "archive: zlib.gunzipSync whole file (reference)",
+    { kind: "MB/s", amount: warcPayload / 1e6, extra: "output MB/s incl. WARC/HTTP headers ≈ payload" },
+    () => {
+      gunzipSync(readFileSync(input));
+    },
+  );
   // Whole-page strings against 32 KB pieces: V8 makes strings over 128 KB in its large-object
   // space, which costs more than the decoding (see PIECE_BYTES in packages/archive/src/charset.ts).
   const utf8 = new TextDecoder("utf-8", { ignoreBOM: true });
-  add("decode: TextDecoder, one string per page (reference)", { kind: "MB/s", amount: htmlBytes / 1e6, extra: `${bodies.length} pages` }, () => {
-    for (const b of bodies) utf8.decode(b.body);
-  });
-  add("decode: decodeHtmlPieces (32 KB pieces)", { kind: "MB/s", amount: htmlBytes / 1e6, extra: `${bodies.length} pages, charset checks included` }, () => {
-    for (const b of bodies) archive.decodeHtmlPieces(b.body, b.charset);
-  });
-  add("segment: segmentHtml, one string per page", { kind: "docs/s", amount: htmls.length, extra: `${fmt.n(htmlBytes / 1e6, 1)} MB HTML` }, () => {
-    for (const h of htmls) segmentHtml(h);
-  });
+  add(
+    "decode: TextDecoder, one string per page (reference)",
+    { kind: "MB/s", amount: htmlBytes / 1e6, extra: `${bodies.length} pages` },
+    () => {
+      for (const b of bodies) utf8.decode(b.body);
+    },
+  );
+  add(
+    "decode: decodeHtmlPieces (32 KB pieces)",
+    { kind: "MB/s", amount: htmlBytes / 1e6, extra: `${bodies.length} pages, charset checks included` },
+    () => {
+      for (const b of bodies) archive.decodeHtmlPieces(b.body, b.charset);
+    },
+  );
+  add(
+    "segment: segmentHtml, one string per page",
+    { kind: "docs/s", amount: htmls.length, extra: `${fmt.n(htmlBytes / 1e6, 1)} MB HTML` },
+    () => {
+      for (const h of htmls) segmentHtml(h);
+    },
+  );
   add("segment: segmentHtml, decodeHtmlPieces' pieces", { kind: "docs/s", amount: pieces.length, extra: "same pages" }, () => {
     for (const p of pieces) segmentHtml(p);
   });
   // The tokenizer alone, under empty callbacks: htmlparser2's own against the one that skips with indexOf.
   const noop = () => {};
   const emptyHandler = { onopentagname: noop, onattribute: noop, onclosetag: noop, ontext: noop, onprocessinginstruction: noop };
-  for (const [label, Tokenizer] of [["htmlparser2's tokenizer", htmlparser2.Tokenizer], ["FastTokenizer (skips runs with indexOf)", FastTokenizer]]) {
-    add(`segment: parse only, ${label}`, { kind: "docs/s", amount: htmls.length, extra: "entities decoded, as the segmenter parses" }, () => {
-      for (const h of htmls) new htmlparser2.Parser(emptyHandler, { decodeEntities: true, lowerCaseAttributeNames: false, Tokenizer }).end(h);
-    });
+  for (const [label, Tokenizer] of [
+    ["htmlparser2's tokenizer", htmlparser2.Tokenizer],
+    ["FastTokenizer (skips runs with indexOf)", FastTokenizer],
+  ]) {
+    add(
+      `segment: parse only, ${label}`,
+      { kind: "docs/s", amount: htmls.length, extra: "entities decoded, as the segmenter parses" },
+      () => {
+        for (const h of htmls)
+          new htmlparser2.Parser(emptyHandler, { decodeEntities: true, lowerCaseAttributeNames: false, Tokenizer }).end(h);
+      },
+    );
   }
   for (const set of [TEXREX37, TEXREX_EXTENDED]) {
-    add(`features: ${set.name} (${set.size} values)`, { kind: "µs/block", amount: blocks, extra: `${blocks} blocks, ${docs.length} docs` }, () => {
-      for (const d of docs) set.extract(d);
-    });
+    add(
+      `features: ${set.name} (${set.size} values)`,
+      { kind: "µs/block", amount: blocks, extra: `${blocks} blocks, ${docs.length} docs` },
+      () => {
+        for (const d of docs) set.extract(d);
+      },
+    );
   }
   for (const size of [1, 16, 64]) {
     const groups = batches[size];
-    add(`MLP: ONNX Runtime, ${size} doc${size === 1 ? "" : "s"} per run`, { kind: "µs/block", amount: blocks, extra: `${groups.length} session.run calls, ${fmt.n(blocks / groups.length, 0)} blocks each` }, async () => {
-      for (const g of groups) await scorer.score(g.rows, g.n);
-    });
+    add(
+      `MLP: ONNX Runtime, ${size} doc${size === 1 ? "" : "s"} per run`,
+      { kind: "µs/block", amount: blocks, extra: `${groups.length} session.run calls, ${fmt.n(blocks / groups.length, 0)} blocks each` },
+      async () => {
+        for (const g of groups) await scorer.score(g.rows, g.n);
+      },
+    );
   }
-  add("MLP: ONNX Runtime, same net as TS row, 64 docs per run", { kind: "µs/block", amount: blocks, extra: `H=${weights.hiddenSize}` }, async () => {
-    for (const g of all) await sameNet.score(g.rows, g.n);
-  });
-  add("MLP: TypeScript forward pass (predictMlp)", { kind: "µs/block", amount: blocks, extra: `H=${weights.hiddenSize}, ${weights.activation}` }, () => {
-    for (const g of all) models.predictMlp(weights, g.rows, g.n, tsOut);
-  });
+  add(
+    "MLP: ONNX Runtime, same net as TS row, 64 docs per run",
+    { kind: "µs/block", amount: blocks, extra: `H=${weights.hiddenSize}` },
+    async () => {
+      for (const g of all) await sameNet.score(g.rows, g.n);
+    },
+  );
+  add(
+    "MLP: TypeScript forward pass (predictMlp)",
+    { kind: "µs/block", amount: blocks, extra: `H=${weights.hiddenSize}, ${weights.activation}` },
+    () => {
+      for (const g of all) models.predictMlp(weights, g.rows, g.n, tsOut);
+    },
+  );
 
   // The shipped BiLSTM as the pipeline runs it: one session.run per page, its token counts and
   // feature rows computed inside the timed call (the MLP rows above get their features ready-made).
   const bilstm = existsSync(models.DEFAULT_BILSTM_PATH) ? await models.loadModelClassifier(models.DEFAULT_BILSTM_PATH) : undefined;
   if (bilstm) {
     const notes = JSON.parse(bilstm.info.notes);
-    const { vocabulary } = models.biLstmMetadata(models.decodeModelMetadata(readFileSync(models.DEFAULT_BILSTM_PATH)), models.DEFAULT_BILSTM_PATH);
+    const { vocabulary } = models.biLstmMetadata(
+      models.decodeModelMetadata(readFileSync(models.DEFAULT_BILSTM_PATH)),
+      models.DEFAULT_BILSTM_PATH,
+    );
     const encoder = new models.BlockEncoder(vocabulary);
     add("BiLSTM: token counts alone (BlockEncoder)", { kind: "µs/block", amount: blocks, extra: `${encoder.slots} slots` }, () => {
       for (const d of docs) encoder.encode(d, noop);
     });
-    add("BiLSTM: tokens + features + ONNX Runtime, 1 doc per run", { kind: "µs/block", amount: blocks, extra: `${notes.members > 1 ? `${notes.members} nets of ` : ""}${notes.layers} x ${notes.hidden} units, input ${notes.input}` }, async () => {
-      await bilstm.score(docs);
-    });
+    add(
+      "BiLSTM: tokens + features + ONNX Runtime, 1 doc per run",
+      {
+        kind: "µs/block",
+        amount: blocks,
+        extra: `${notes.members > 1 ? `${notes.members} nets of ` : ""}${notes.layers} x ${notes.hidden} units, input ${notes.input}`,
+      },
+      async () => {
+        await bilstm.score(docs);
+      },
+    );
   }
 
   log(`micro: running ${bench.tasks.length} tasks (${time} ms each) ...`);
@@ -186,7 +258,14 @@ export async function micro(options = {}, log = console.error) {
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const flags = parseFlags(process.argv.slice(2), ["quick"]);
   try {
-    const result = await micro({ quick: flags.quick === true, input: flags.input, pages: flags.pages, model: flags.model, time: flags.time, data: flags.data });
+    const result = await micro({
+      quick: flags.quick === true,
+      input: flags.input,
+      pages: flags.pages,
+      model: flags.model,
+      time: flags.time,
+      data: flags.data,
+    });
     if (flags.json) writeFileSync(flags.json, JSON.stringify(result, null, 2));
     console.log(result.markdown);
   } catch (error) {

@@ -10,7 +10,19 @@
 import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { basename, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
-import { BENCH_DIR, DATA_DIR, QUICK_PAGES, ROOT, benchModel, ensureWarc, fmt, machineInfo, parseFlags, runChild, table } from "./lib/common.js";
+import {
+  BENCH_DIR,
+  DATA_DIR,
+  QUICK_PAGES,
+  ROOT,
+  benchModel,
+  ensureWarc,
+  fmt,
+  machineInfo,
+  parseFlags,
+  runChild,
+  table,
+} from "./lib/common.js";
 import { summarizeProfile, topBySelf } from "./lib/cpuprofile.js";
 
 const METHOD = join(BENCH_DIR, "lib", "method.js");
@@ -48,11 +60,15 @@ export async function profile(options = {}, log = console.error) {
     nodeArgs: ["--cpu-prof", `--cpu-prof-dir=${dir}`],
   });
   // One file per thread; the main thread's is the one whose name ends in .0.NNN.
-  const files = readdirSync(dir).filter((f) => f.endsWith(".cpuprofile")).sort();
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith(".cpuprofile"))
+    .sort();
   const top = Number(options.top ?? 15);
   const threads = files.map((f) => {
     const summary = summarizeProfile(join(dir, f), { root: ROOT });
-    const busy = summary.rows.filter((r) => r.name !== "(idle)" && r.name !== "(program)" && r.name !== "(root)").reduce((a, r) => a + r.selfMs, 0);
+    const busy = summary.rows
+      .filter((r) => r.name !== "(idle)" && r.name !== "(program)" && r.name !== "(root)")
+      .reduce((a, r) => a + r.selfMs, 0);
     return { file: join(dir, f), summary, busyMs: busy, top: topBySelf(summary, top) };
   });
   const sections = threads.map((t, i) => {
@@ -65,20 +81,39 @@ export async function profile(options = {}, log = console.error) {
       const ms = measure(t.summary.rows);
       return ms === undefined ? null : [name, fmt.n(ms), fmt.n((100 * ms) / t.summary.totalMs, 1)];
     }).filter(Boolean);
-    return `#### ${label} (${relative(ROOT, t.file)}; ${fmt.n(t.summary.totalMs / 1000, 1)} s sampled, ${fmt.n(t.busyMs / 1000, 1)} s not idle)\n\n` +
+    return (
+      `#### ${label} (${relative(ROOT, t.file)}; ${fmt.n(t.summary.totalMs / 1000, 1)} s sampled, ${fmt.n(t.busyMs / 1000, 1)} s not idle)\n\n` +
       `Top ${top} by self time:\n\n${selfTable}\n\n` +
-      (stageRows.length ? `Stages (inclusive time of each stage's entry function; self time summed where marked):\n\n${table(["stage", "ms", "%"], stageRows)}` : "");
+      (stageRows.length
+        ? `Stages (inclusive time of each stage's entry function; self time summed where marked):\n\n${table(["stage", "ms", "%"], stageRows)}`
+        : "")
+    );
   });
   const markdown =
     `winnow MLP (\`${basename(model.path)}\`), workers ${workers}, over ${basename(input)}: ${run.records} records in ${fmt.n(run.elapsedSeconds, 1)} s ` +
     `(${fmt.n(run.cpuSeconds, 1)} CPU-s) with the profiler on (it adds a few %). Shares are of the sampled time of the thread.\n\n${sections.join("\n\n")}`;
-  return { machine: machineInfo(), input, model, run, dir, threads: threads.map((t) => ({ file: t.file, busyMs: t.busyMs, top: t.top })), markdown };
+  return {
+    machine: machineInfo(),
+    input,
+    model,
+    run,
+    dir,
+    threads: threads.map((t) => ({ file: t.file, busyMs: t.busyMs, top: t.top })),
+    markdown,
+  };
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const flags = parseFlags(process.argv.slice(2), ["quick"]);
   try {
-    const result = await profile({ quick: flags.quick === true, input: flags.input, model: flags.model, workers: flags.workers, top: flags.top, data: flags.data });
+    const result = await profile({
+      quick: flags.quick === true,
+      input: flags.input,
+      model: flags.model,
+      workers: flags.workers,
+      top: flags.top,
+      data: flags.data,
+    });
     if (flags.json) writeFileSync(flags.json, JSON.stringify(result, null, 2));
     console.log(result.markdown);
   } catch (error) {

@@ -14,7 +14,18 @@
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { endToEnd } from "./end-to-end.js";
-import { DATA_DIR, QUICK_PAGES, RESULTS_DIR, ROOT, SUBSET_PAGES, SetupError, importBuilt, machineInfo, parseFlags, sourceDir } from "./lib/common.js";
+import {
+  DATA_DIR,
+  QUICK_PAGES,
+  RESULTS_DIR,
+  ROOT,
+  SUBSET_PAGES,
+  SetupError,
+  importBuilt,
+  machineInfo,
+  parseFlags,
+  sourceDir,
+} from "./lib/common.js";
 import { DEFAULT_REPEAT, memory } from "./memory.js";
 import { micro } from "./micro.js";
 import { profile } from "./profile.js";
@@ -22,7 +33,9 @@ import { profile } from "./profile.js";
 const SECTIONS = ["micro", "single", "scaling", "profile", "memory"];
 const flags = parseFlags(process.argv.slice(2), ["quick", "all", "e2e", ...SECTIONS]);
 if (flags.help || flags.h) {
-  console.log("usage: node benchmarks/run.js [--quick] [--micro] [--e2e] [--single] [--scaling] [--profile] [--memory] [--all] [--data DIR] [--model PATH] [--workers LIST] [--runs R] [--repeat R]");
+  console.log(
+    "usage: node benchmarks/run.js [--quick] [--micro] [--e2e] [--single] [--scaling] [--profile] [--memory] [--all] [--data DIR] [--model PATH] [--workers LIST] [--runs R] [--repeat R]",
+  );
   process.exit(0);
 }
 const quick = flags.quick === true;
@@ -69,7 +82,10 @@ try {
     md.push(`## Micro-benchmarks (tinybench)\n\n${r.markdown}`);
   }
   if (picked.has("single") || picked.has("scaling")) {
-    const r = await endToEnd({ ...common, single: picked.has("single"), scaling: picked.has("scaling"), workers: flags.workers, runs: flags.runs }, log);
+    const r = await endToEnd(
+      { ...common, single: picked.has("single"), scaling: picked.has("scaling"), workers: flags.workers, runs: flags.runs },
+      log,
+    );
     report.results.endToEnd = r;
     md.push(`## End to end\n\n${r.markdown}`);
   }

@@ -32,7 +32,11 @@ const started = performance.now();
 const pages = await loadLabelledPages(dir);
 const templateFeature = process.argv.includes("--template-feature");
 const data = buildDataset(pages, templateFeature ? await withTemplateFlag(pages) : TEXREX_EXTENDED);
-const fold = domainFolds(pages.map((p) => ({ id: p.id, domain: p.domain })), k, 1);
+const fold = domainFolds(
+  pages.map((p) => ({ id: p.id, domain: p.domain })),
+  k,
+  1,
+);
 const result = { folds: k, ensemble, featureSet: data.featureSet.name, pages: new Array(pages.length) };
 for (let f = 0; f < k; f++) {
   const train = [];
@@ -41,7 +45,12 @@ for (let f = 0; f < k; f++) {
   const fitted = fitMlp(data, train, { ...WINNOW_MLP_DEFAULTS, ensemble });
   const scores = scoreMlpPages(data, test, fitted.members);
   test.forEach((p, i) => {
-    result.pages[p] = { id: pages[p].id, fold: f, threshold: fitted.threshold, scores: Array.from(scores[i], (s) => Math.round(s * 1e4) / 1e4) };
+    result.pages[p] = {
+      id: pages[p].id,
+      fold: f,
+      threshold: fitted.threshold,
+      scores: Array.from(scores[i], (s) => Math.round(s * 1e4) / 1e4),
+    };
   });
   console.error(`fold ${f + 1}/${k} done, threshold ${fitted.threshold}, ${((performance.now() - started) / 1000).toFixed(0)} s`);
 }

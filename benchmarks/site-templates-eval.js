@@ -41,7 +41,15 @@ const segmenter = new Segmenter({ subtrees: true });
 const pages = [];
 for await (const page of loadWcxb(dir)) {
   const doc = segmenter.segment(page.html);
-  pages.push({ id: page.id, url: page.url, domain: domainKey(page.domain), pageType: page.pageType, gold: page.gold, doc, fingerprints: pageFingerprints(doc.subtrees) });
+  pages.push({
+    id: page.id,
+    url: page.url,
+    domain: domainKey(page.domain),
+    pageType: page.pageType,
+    gold: page.gold,
+    doc,
+    fingerprints: pageFingerprints(doc.subtrees),
+  });
 }
 const perDomain = new Map();
 for (const p of pages) perDomain.set(p.domain, (perDomain.get(p.domain) ?? 0) + 1);
@@ -52,9 +60,15 @@ const heuristicScores = await heuristic.score(multi.map((p) => p.doc));
 for (const p of multi) {
   const c = cvById.get(p.id);
   if (c.scores.length !== p.doc.blocks.length) throw new Error(`block count differs for ${p.id}`);
-  p.labels = alignBlockLabels(p.doc.blocks.map((b) => b.text), p.gold, { threshold: LABEL_THRESHOLD }).labels;
+  p.labels = alignBlockLabels(
+    p.doc.blocks.map((b) => b.text),
+    p.gold,
+    { threshold: LABEL_THRESHOLD },
+  ).labels;
 }
-console.log(`${multi.length} pages on ${new Set(multi.map((p) => p.domain)).size} domains with more than one page (of ${pages.length}); CV: ${cv.folds} folds, ensemble ${cv.ensemble}`);
+console.log(
+  `${multi.length} pages on ${new Set(multi.map((p) => p.domain)).size} domains with more than one page (of ${pages.length}); CV: ${cv.folds} folds, ensemble ${cv.ensemble}`,
+);
 
 const mean = (xs) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
 const f1Of = (p, scores, threshold, drop, veto) => {
@@ -70,7 +84,11 @@ function evaluate(iou, pairs, veto) {
   let nearDuplicates = 0;
   for (const h of templates.hosts()) nearDuplicates += h.nearDuplicates;
   const rows = { mlp: [], mlpRemove: [], heur: [], heurRemove: [], types: new Map() };
-  let flagged = 0, flaggedContent = 0, blocks = 0, content = 0, contentFlagged = 0;
+  let flagged = 0,
+    flaggedContent = 0,
+    blocks = 0,
+    content = 0,
+    contentFlagged = 0;
   multi.forEach((p, i) => {
     const drop = templateBlocks(p.doc.subtrees, templates.forUrl(p.url));
     for (let b = 0; b < drop.length; b++) {
@@ -106,23 +124,35 @@ function evaluate(iou, pairs, veto) {
   });
   const better = rows.pages.filter((r) => r.mlpRemove > r.mlp + 1e-9).length;
   const worse = rows.pages.filter((r) => r.mlpRemove < r.mlp - 1e-9).length;
-  console.log(`\nnear-duplicate IoU > ${iou}, shared by >= ${pairs} pair(s), kept anyway at score >= ${veto}: ${templates.size} hosts with a template, ${nearDuplicates} near-duplicate pairs skipped`);
-  console.log(`  blocks flagged as template: ${flagged} of ${blocks} (${(100 * flagged / blocks).toFixed(1)}%); of them labelled content: ${flaggedContent} (${(100 * flaggedContent / Math.max(1, flagged)).toFixed(1)}%); content blocks flagged: ${(100 * contentFlagged / content).toFixed(1)}%`);
+  console.log(
+    `\nnear-duplicate IoU > ${iou}, shared by >= ${pairs} pair(s), kept anyway at score >= ${veto}: ${templates.size} hosts with a template, ${nearDuplicates} near-duplicate pairs skipped`,
+  );
+  console.log(
+    `  blocks flagged as template: ${flagged} of ${blocks} (${((100 * flagged) / blocks).toFixed(1)}%); of them labelled content: ${flaggedContent} (${((100 * flaggedContent) / Math.max(1, flagged)).toFixed(1)}%); content blocks flagged: ${((100 * contentFlagged) / content).toFixed(1)}%`,
+  );
   console.log(`  | classifier | F1 without | F1 with removal | pages better / worse |`);
-  console.log(`  | MLP (${cv.folds}-fold CV, x${cv.ensemble}) | ${mean(rows.mlp).toFixed(3)} | ${mean(rows.mlpRemove).toFixed(3)} | ${better} / ${worse} |`);
-  const hb = rows.pages.filter((r) => r.heurRemove > r.heur + 1e-9).length, hw = rows.pages.filter((r) => r.heurRemove < r.heur - 1e-9).length;
+  console.log(
+    `  | MLP (${cv.folds}-fold CV, x${cv.ensemble}) | ${mean(rows.mlp).toFixed(3)} | ${mean(rows.mlpRemove).toFixed(3)} | ${better} / ${worse} |`,
+  );
+  const hb = rows.pages.filter((r) => r.heurRemove > r.heur + 1e-9).length,
+    hw = rows.pages.filter((r) => r.heurRemove < r.heur - 1e-9).length;
   if (cvFeature !== null) {
-    const fb = rows.pages.filter((r) => r.feature > r.mlp + 1e-9).length, fw = rows.pages.filter((r) => r.feature < r.mlp - 1e-9).length;
-    console.log(`  | MLP reading the template flag (${cv.folds}-fold CV, x${cv.ensemble}), no removal | ${mean(rows.mlp).toFixed(3)} | ${mean(rows.pages.map((r) => r.feature)).toFixed(3)} | ${fb} / ${fw} |`);
+    const fb = rows.pages.filter((r) => r.feature > r.mlp + 1e-9).length,
+      fw = rows.pages.filter((r) => r.feature < r.mlp - 1e-9).length;
+    console.log(
+      `  | MLP reading the template flag (${cv.folds}-fold CV, x${cv.ensemble}), no removal | ${mean(rows.mlp).toFixed(3)} | ${mean(rows.pages.map((r) => r.feature)).toFixed(3)} | ${fb} / ${fw} |`,
+    );
   }
   console.log(`  | heuristic | ${mean(rows.heur).toFixed(3)} | ${mean(rows.heurRemove).toFixed(3)} | ${hb} / ${hw} |`);
   console.log(`  per type (pages: MLP without → with; heuristic without → with):`);
   for (const [type, t] of [...rows.types].sort()) {
     const feature = t.feature ? `;  feature ${mean(t.feature).toFixed(3)}` : "";
-    console.log(`    ${type.padEnd(14)} ${String(t.n).padStart(3)}: ${mean(t.mlp).toFixed(3)} → ${mean(t.mlpRemove).toFixed(3)};  ${mean(t.heur).toFixed(3)} → ${mean(t.heurRemove).toFixed(3)}${feature}`);
+    console.log(
+      `    ${type.padEnd(14)} ${String(t.n).padStart(3)}: ${mean(t.mlp).toFixed(3)} → ${mean(t.mlpRemove).toFixed(3)};  ${mean(t.heur).toFixed(3)} → ${mean(t.heurRemove).toFixed(3)}${feature}`,
+    );
   }
   if (process.argv.includes("--worst")) {
-    rows.pages.sort((a, b) => (a.mlpRemove - a.mlp) - (b.mlpRemove - b.mlp));
+    rows.pages.sort((a, b) => a.mlpRemove - a.mlp - (b.mlpRemove - b.mlp));
     for (const r of rows.pages.slice(0, 8)) console.log(`    worst: ${r.id} ${r.mlp.toFixed(3)} → ${r.mlpRemove.toFixed(3)}`);
   }
 }

@@ -56,7 +56,9 @@ const best = (xs) => Math.min(...xs);
 console.log(`\n| segmenter | best of ${runs} (s) | pages/s | cost |`);
 console.log("|---|---|---|---|");
 console.log(`| plain | ${best(times.plain).toFixed(2)} | ${(pages.length / best(times.plain)).toFixed(0)} | |`);
-console.log(`| with subtree fingerprints | ${best(times.subtrees).toFixed(2)} | ${(pages.length / best(times.subtrees)).toFixed(0)} | +${(100 * (best(times.subtrees) / best(times.plain) - 1)).toFixed(1)}% |`);
+console.log(
+  `| with subtree fingerprints | ${best(times.subtrees).toFixed(2)} | ${(pages.length / best(times.subtrees)).toFixed(0)} | +${(100 * (best(times.subtrees) / best(times.plain) - 1)).toFixed(1)}% |`,
+);
 
 // 2. Pass one in process.
 gc();
@@ -74,7 +76,9 @@ const held = heapAfter.heapUsed + heapAfter.arrayBuffers - heapBefore.heapUsed -
 const hosts = new Set(pages.map((p) => hostOf(p.url)).filter((h) => h !== "")).size;
 let withTemplate = 0;
 for (const h of templates.hosts()) if (h.fingerprints.length > 0) withTemplate++;
-console.log(`\npass one, single-threaded, in process: ${(pages.length / passOneSeconds).toFixed(0)} pages/s (${passOneSeconds.toFixed(1)} s), fit ${fitMs.toFixed(0)} ms`);
+console.log(
+  `\npass one, single-threaded, in process: ${(pages.length / passOneSeconds).toFixed(0)} pages/s (${passOneSeconds.toFixed(1)} s), fit ${fitMs.toFixed(0)} ms`,
+);
 console.log(
   `held between the passes: ${fitter.fingerprints} fingerprints (${(fitter.fingerprints / Math.max(1, fitter.pages)).toFixed(0)} per page) ` +
     `for ${fitter.pages} pages on ${hosts} hosts; heap + array buffers grew ${mb(held)} MB: ${(held / Math.max(1, fitter.pages) / 1024).toFixed(1)} KB per page, ` +
@@ -86,7 +90,9 @@ pages.length = 0;
 const CLI = join(ROOT, "pipelines", "cli", "bin", "winnow.js");
 function run(name, extra) {
   const output = join(tmpdir(), `winnow-site-templates-${process.pid}-${name}.jsonl`);
-  const r = spawnSync(process.execPath, [CLI, "clean", warc, "-o", output, "--workers", String(workers), "--log-level", "info", ...extra], { encoding: "utf8" });
+  const r = spawnSync(process.execPath, [CLI, "clean", warc, "-o", output, "--workers", String(workers), "--log-level", "info", ...extra], {
+    encoding: "utf8",
+  });
   rmSync(output, { force: true });
   const line = r.stderr.split("\n").find((l) => l.includes('"summary"'));
   if (r.status !== 0 || line === undefined) throw new Error(`${name} run failed: ${r.stderr.slice(-500)}`);
@@ -97,7 +103,9 @@ const rows = [
   ["--site-templates (memory mode)", ["--site-templates"]],
   ["--site-templates --site-templates-mode performance", ["--site-templates", "--site-templates-mode", "performance"]],
 ];
-console.log(`\n| run (${workers} workers, ${runs === 1 ? "one run" : `best of ${Math.min(runs, 2)}`}) | s | docs/s | pass one s | pass one pages/s | peak RSS MB |`);
+console.log(
+  `\n| run (${workers} workers, ${runs === 1 ? "one run" : `best of ${Math.min(runs, 2)}`}) | s | docs/s | pass one s | pass one pages/s | peak RSS MB |`,
+);
 console.log("|---|---|---|---|---|---|");
 for (const [name, extra] of rows) {
   let bestRun;

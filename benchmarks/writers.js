@@ -19,7 +19,7 @@ const WORDS = (
   "you were her all she there been one their we can has more will if no when out so said what up its about into " +
   "than them only other new some could time these two may then do first any my now such like our over man me even " +
   "most made after also did many before must through back years where much your way well down should because each " +
-  "corpus web crawl text cleaning boilerplate Größe naïve café données année über señor <b> & \"quoted\" it's"
+  'corpus web crawl text cleaning boilerplate Größe naïve café données année über señor <b> & "quoted" it\'s'
 ).split(" ");
 
 function makeDocs(n) {

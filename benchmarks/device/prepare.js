@@ -16,7 +16,18 @@
  * Run after `npm run build`. The run tool carries this one folder: `carry: ["benchmarks/data/device"]`.
  */
 import { spawnSync } from "node:child_process";
-import { copyFileSync, cpSync, existsSync, mkdirSync, readFileSync, readdirSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  copyFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { dirname, join, relative, sep } from "node:path";
 import { pathToFileURL } from "node:url";
 import { DATA_DIR, ROOT, SUBSET_PAGES, benchModel, ensureWarc, parseFlags } from "../lib/common.js";
@@ -107,12 +118,16 @@ function copyPackage(real, dest) {
     mkdirSync(dest, { recursive: true });
     copyFileSync(join(real, "package.json"), join(dest, "package.json"));
     for (const part of ["dist", "assets"]) {
-      if (existsSync(join(real, part))) cpSync(join(real, part), join(dest, part), { recursive: true, filter: (src) => keep(src) && !/\.test\.js$/.test(src) });
+      if (existsSync(join(real, part)))
+        cpSync(join(real, part), join(dest, part), { recursive: true, filter: (src) => keep(src) && !/\.test\.js$/.test(src) });
     }
     return;
   }
   // Nested node_modules are packages of their own, copied when something resolves to them.
-  cpSync(real, dest, { recursive: true, filter: (src) => keep(src) && !src.slice(real.length).includes(`${sep}node_modules${sep}`) && !src.endsWith(`${sep}node_modules`) });
+  cpSync(real, dest, {
+    recursive: true,
+    filter: (src) => keep(src) && !src.slice(real.length).includes(`${sep}node_modules${sep}`) && !src.endsWith(`${sep}node_modules`),
+  });
 }
 
 function run(cmd, args, options = {}) {
@@ -139,15 +154,25 @@ try {
   for (const [real, dest] of packages) copyPackage(real, join(STAGE, "node_modules", dest));
   // The build may change under us (others rebuilding): the model must load with the copied dist.
   // A child process, so the copied packages (not this process's) are the ones loaded.
-  const check = spawnSync(process.execPath, ["--input-type=module", "-e",
-    `const m = await import(${JSON.stringify(pathToFileURL(join(STAGE, "node_modules", "@winnow", "models", "dist", "index.js")).href)});
+  const check = spawnSync(
+    process.execPath,
+    [
+      "--input-type=module",
+      "-e",
+      `const m = await import(${JSON.stringify(pathToFileURL(join(STAGE, "node_modules", "@winnow", "models", "dist", "index.js")).href)});
      await (await m.loadMlpClassifier(${JSON.stringify(model.path)})).close();`,
-  ], { encoding: "utf8" });
+    ],
+    { encoding: "utf8" },
+  );
   if (check.status !== 0) {
-    throw new Error(`the model does not load with the copied build; rebuild, then run prepare again:\n${check.stderr.trim().split("\n").slice(-3).join("\n")}`);
+    throw new Error(
+      `the model does not load with the copied build; rebuild, then run prepare again:\n${check.stderr.trim().split("\n").slice(-3).join("\n")}`,
+    );
   }
   const slimBytes = duBytes(join(STAGE, "node_modules"));
-  console.error(`prepare: ${packages.size} packages, ${mib(slimBytes)} uncompressed (root node_modules: ${mib(duBytes(join(ROOT, "node_modules")))})`);
+  console.error(
+    `prepare: ${packages.size} packages, ${mib(slimBytes)} uncompressed (root node_modules: ${mib(duBytes(join(ROOT, "node_modules")))})`,
+  );
 
   // xz, not gzip: the Node binary and libonnxruntime are most of the carry (gzip would exceed it).
   run("tar", ["-C", STAGE, "-cf", join(OUT, "node_modules.tar"), "node_modules"]);
@@ -170,18 +195,25 @@ try {
 
   const files = Object.fromEntries(readdirSync(OUT).map((f) => [f, statSync(join(OUT, f)).size]));
   const total = Object.values(files).reduce((a, b) => a + b, 0);
-  writeFileSync(join(OUT, "manifest.json"), JSON.stringify({
-    created: new Date().toISOString(),
-    node: process.version,
-    nodeBytes: statSync(process.execPath).size,
-    platform: `${process.platform}-${process.arch}`,
-    slimNodeModulesBytes: slimBytes,
-    packages: [...packages.values()].sort(),
-    warc: warcName,
-    pages,
-    model: { source: relative(ROOT, model.path), kind: model.kind },
-    files,
-  }, null, 2));
+  writeFileSync(
+    join(OUT, "manifest.json"),
+    JSON.stringify(
+      {
+        created: new Date().toISOString(),
+        node: process.version,
+        nodeBytes: statSync(process.execPath).size,
+        platform: `${process.platform}-${process.arch}`,
+        slimNodeModulesBytes: slimBytes,
+        packages: [...packages.values()].sort(),
+        warc: warcName,
+        pages,
+        model: { source: relative(ROOT, model.path), kind: model.kind },
+        files,
+      },
+      null,
+      2,
+    ),
+  );
   rmSync(STAGE, { recursive: true, force: true });
 
   for (const [f, size] of Object.entries(files)) console.error(`  ${f.padEnd(28)} ${mib(size)}`);

@@ -32,9 +32,10 @@ export const QUICK_PAGES = 60;
 export function sourceDir(explicit) {
   const dir = explicit ?? process.env.WINNOW_BENCH_DATA ?? DEFAULT_SOURCE;
   if (!existsSync(join(dir, "html"))) {
-    const hint = dir === DEFAULT_SOURCE
-      ? `${dir} is missing on this machine: the benchmark needs the WCXB dev pages (html/*.html.gz). `
-      : `${dir} has no html/ folder (expected the WCXB layout). `;
+    const hint =
+      dir === DEFAULT_SOURCE
+        ? `${dir} is missing on this machine: the benchmark needs the WCXB dev pages (html/*.html.gz). `
+        : `${dir} has no html/ folder (expected the WCXB layout). `;
     throw new SetupError(`${hint}Point --data DIR (or WINNOW_BENCH_DATA) at a WCXB-layout folder.`);
   }
   return dir;
@@ -219,7 +220,10 @@ export function parseList(text, max) {
     const hi = range[2] === "N" ? max : Number(range[2]);
     return Array.from({ length: hi - Number(range[1]) + 1 }, (_, i) => Number(range[1]) + i);
   }
-  return text.split(",").map((s) => Number(s.trim())).filter((n) => Number.isInteger(n) && n >= 0);
+  return text
+    .split(",")
+    .map((s) => Number(s.trim()))
+    .filter((n) => Number.isInteger(n) && n >= 0);
 }
 
 /**

@@ -68,5 +68,8 @@ export function topBySelf(summary, n = 15) {
 }
 
 export function topByTotal(summary, n = 15, skip = /^\((root|program|idle|garbage collector)\)$/) {
-  return [...summary.rows].filter((r) => !skip.test(r.name)).sort((a, b) => b.totalMs - a.totalMs).slice(0, n);
+  return [...summary.rows]
+    .filter((r) => !skip.test(r.name))
+    .sort((a, b) => b.totalMs - a.totalMs)
+    .slice(0, n);
 }

@@ -21,7 +21,9 @@ const method = flags.method;
 const input = flags.input;
 const passes = Number(flags.passes ?? 1);
 if (!method || !input) {
-  console.error("usage: method.js --method read|parse|parse-skipping|readability|heuristic|mlp|bilstm --input WARC [--passes K] [--workers N] [--model PATH]");
+  console.error(
+    "usage: method.js --method read|parse|parse-skipping|readability|heuristic|mlp|bilstm --input WARC [--passes K] [--workers N] [--model PATH]",
+  );
   process.exit(2);
 }
 const inputs = Array.from({ length: passes }, () => input);
@@ -29,10 +31,19 @@ const inputs = Array.from({ length: passes }, () => input);
 // --sample-rss: memory over time, to tell a flat plateau from growth (a leak grows with input).
 const samples = [];
 const sampler = flags["sample-rss"]
-  ? setInterval(() => {
-      const m = process.memoryUsage();
-      samples.push({ t: +process.uptime().toFixed(2), rss: m.rss, heapUsed: m.heapUsed, external: m.external, arrayBuffers: m.arrayBuffers });
-    }, Number(flags["sample-rss"]) > 1 ? Number(flags["sample-rss"]) : 500)
+  ? setInterval(
+      () => {
+        const m = process.memoryUsage();
+        samples.push({
+          t: +process.uptime().toFixed(2),
+          rss: m.rss,
+          heapUsed: m.heapUsed,
+          external: m.external,
+          arrayBuffers: m.arrayBuffers,
+        });
+      },
+      Number(flags["sample-rss"]) > 1 ? Number(flags["sample-rss"]) : 500,
+    )
   : null;
 sampler?.unref();
 const outDir = mkdtempSync(join(tmpdir(), "winnow-bench-"));
@@ -50,8 +61,12 @@ async function overRecords(each, decode = "whole") {
     for await (const record of readRecords(file)) {
       records++;
       payloadBytes += record.body.byteLength;
-      const text = decode === "whole" ? decodeHtml(record.body, record.charset).html
-        : decode === "pieces" ? decodeHtmlPieces(record.body, record.charset).pieces : "";
+      const text =
+        decode === "whole"
+          ? decodeHtml(record.body, record.charset).html
+          : decode === "pieces"
+            ? decodeHtmlPieces(record.body, record.charset).pieces
+            : "";
       await each(text, record);
     }
   }
@@ -126,14 +141,17 @@ try {
     const noop = () => {};
     const handler = { onopentagname: noop, onattribute: noop, onclosetag: noop, ontext: noop, onprocessinginstruction: noop };
     result = await measure(async () => {
-      const counts = await overRecords((html) => {
-        const parser = new module.Parser(handler, { decodeEntities: true, lowerCaseAttributeNames: false, Tokenizer });
-        if (stock) parser.end(html);
-        else {
-          for (const piece of html) parser.write(piece);
-          parser.end();
-        }
-      }, stock ? "whole" : "pieces");
+      const counts = await overRecords(
+        (html) => {
+          const parser = new module.Parser(handler, { decodeEntities: true, lowerCaseAttributeNames: false, Tokenizer });
+          if (stock) parser.end(html);
+          else {
+            for (const piece of html) parser.write(piece);
+            parser.end();
+          }
+        },
+        stock ? "whole" : "pieces",
+      );
       return { ...counts, documents: counts.records, detail: `htmlparser2 ${version}${stock ? "" : ", FastTokenizer, decoded in pieces"}` };
     });
   } else if (method === "readability") {

@@ -18,9 +18,7 @@ describe("ARC fixtures", () => {
     });
     expect(text(records[0].body)).toContain("<title>Example Domain</title>");
     expect(records[0].body.length).toBe(1270);
-    expect(skips).toEqual([
-      expect.objectContaining({ reason: "not-response", offset: 0, url: "filedesc://live-web-example.arc.gz" }),
-    ]);
+    expect(skips).toEqual([expect.objectContaining({ reason: "not-response", offset: 0, url: "filedesc://live-web-example.arc.gz" })]);
     const file = fs.readFileSync(fixture("example.arc"), "latin1");
     expect(file.slice(151, 170)).toBe("http://example.com/");
   });
@@ -35,9 +33,7 @@ describe("ARC fixtures", () => {
   it("example-space-in-url.arc: the URL keeps its spaces (fields are read from the right)", async () => {
     const { records, skips } = await collect(fixture("example-space-in-url.arc"));
     expect(records).toHaveLength(1);
-    expect(records[0].url).toBe(
-      "http://example.com/index.cfm?FuseAction=Email&EmailTitle=Examples From The Live Web&IsPopUp=False",
-    );
+    expect(records[0].url).toBe("http://example.com/index.cfm?FuseAction=Email&EmailTitle=Examples From The Live Web&IsPopUp=False");
     // Its ARC length counted CRLFs the file no longer has; the HTTP Content-Length is met.
     expect(records[0].body.length).toBe(1270);
     expect(text(records[0].body)).toContain("<h1>Example Domain</h1>");

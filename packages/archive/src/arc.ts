@@ -86,7 +86,8 @@ export async function* readArc(ctx: ReadContext): AsyncGenerator<ArchiveRecord> 
       if (line === "eof") {
         const rest = await r.peek(r.buffered);
         await r.skip(rest.length);
-        if (!quiet) ctx.skip(blankMeta(offset), isArcHeaderLine(rest, version) ? "truncated" : "corrupt", "input ends inside an ARC header line");
+        if (!quiet)
+          ctx.skip(blankMeta(offset), isArcHeaderLine(rest, version) ? "truncated" : "corrupt", "input ends inside an ARC header line");
         return;
       }
       const text = line === "limit" ? "" : line.toString("latin1");

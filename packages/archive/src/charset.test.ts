@@ -10,7 +10,11 @@ const SAMPLES: { encoding: string; whatwg: string; text: string }[] = [
   { encoding: "iso-8859-5", whatwg: "iso-8859-5", text: "Съешь же ещё этих мягких французских булок, да выпей чаю." },
   { encoding: "iso-8859-7", whatwg: "iso-8859-7", text: "Ξεσκεπάζω την ψυχοφθόρα βδελυγμία." },
   { encoding: "iso-8859-15", whatwg: "iso-8859-15", text: "Œuvre d'art à 20 €, ça coûte cher." },
-  { encoding: "windows-1251", whatwg: "windows-1251", text: "Широкая электрификация южных губерний даст мощный толчок подъёму сельского хозяйства." },
+  {
+    encoding: "windows-1251",
+    whatwg: "windows-1251",
+    text: "Широкая электрификация южных губерний даст мощный толчок подъёму сельского хозяйства.",
+  },
   { encoding: "shift_jis", whatwg: "shift_jis", text: "日本語のテキスト。いろはにほへと ちりぬるを、カタカナも漢字も。" },
   { encoding: "gbk", whatwg: "gbk", text: "我能吞下玻璃而不伤身体。中文网页的正文内容。" },
   { encoding: "gb18030", whatwg: "gb18030", text: "我能吞下玻璃而不伤身体。𠀀 ① 龘" },
@@ -20,8 +24,7 @@ const SAMPLES: { encoding: string; whatwg: string; text: string }[] = [
   { encoding: "koi8-r", whatwg: "koi8-r", text: "Съешь же ещё этих мягких французских булок." },
 ];
 
-const page = (text: string, head = "") =>
-  `<!DOCTYPE html>\n<html><head>${head}<title>t</title></head><body><p>${text}</p></body></html>\n`;
+const page = (text: string, head = "") => `<!DOCTYPE html>\n<html><head>${head}<title>t</title></head><body><p>${text}</p></body></html>\n`;
 
 describe("decodeHtml", () => {
   describe.each(SAMPLES)("$encoding", ({ encoding, whatwg, text }) => {
@@ -126,7 +129,11 @@ describe("decodeHtml", () => {
 
   it("ISO-2022-JP, a 7-bit encoding, is decoded when declared", () => {
     // "日本" in ISO-2022-JP: ESC $ B, JIS X 0208 pairs, ESC ( B
-    const bytes = Buffer.concat([Buffer.from("<p>"), Buffer.from([0x1b, 0x24, 0x42, 0x46, 0x7c, 0x4b, 0x5c, 0x1b, 0x28, 0x42]), Buffer.from("</p>")]);
+    const bytes = Buffer.concat([
+      Buffer.from("<p>"),
+      Buffer.from([0x1b, 0x24, 0x42, 0x46, 0x7c, 0x4b, 0x5c, 0x1b, 0x28, 0x42]),
+      Buffer.from("</p>"),
+    ]);
     expect(decodeHtml(bytes, "iso-2022-jp")).toEqual({ html: "<p>日本</p>", charset: "iso-2022-jp" });
   });
 
@@ -191,12 +198,15 @@ describe("decodeHtmlPieces", () => {
   it("joins back to what TextDecoder reads, on any mix of markup and 1- to 4-byte characters", () => {
     const unit = fc.constantFrom("<", ">", "a", "é", "日", "𝄞", "&amp;", " ", "<p>", "</div>\n");
     const run = fc.tuple(unit, fc.integer({ min: 1, max: 3000 })).map(([u, n]) => u.repeat(n));
-    fc.assert(fc.property(fc.array(run, { maxLength: 60 }), (runs) => {
-      const bytes = Buffer.from(runs.join(""));
-      const { pieces } = decodeHtmlPieces(bytes, "");
-      expect(pieces.join("")).toBe(new TextDecoder().decode(bytes));
-      for (const p of pieces) expect(Buffer.byteLength(p)).toBeLessThanOrEqual(PIECE_BYTES);
-    }), { numRuns: 60, seed: 7 });
+    fc.assert(
+      fc.property(fc.array(run, { maxLength: 60 }), (runs) => {
+        const bytes = Buffer.from(runs.join(""));
+        const { pieces } = decodeHtmlPieces(bytes, "");
+        expect(pieces.join("")).toBe(new TextDecoder().decode(bytes));
+        for (const p of pieces) expect(Buffer.byteLength(p)).toBeLessThanOrEqual(PIECE_BYTES);
+      }),
+      { numRuns: 60, seed: 7 },
+    );
   });
 
   it("gives decodeHtml's text and charset for every sample encoding", () => {

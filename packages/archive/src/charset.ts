@@ -35,9 +35,7 @@ export function prescanCharset(bytes: Uint8Array): string | null {
   const s = new Sniffer({ maxBytes: PRESCAN_BYTES });
   s.write(bytes.subarray(0, PRESCAN_BYTES));
   const t = s.resultType;
-  return t === ResultType.META_TAG || t === ResultType.XML_ENCODING || t === ResultType.XML_PREFIX
-    ? s.encoding.toLowerCase()
-    : null;
+  return t === ResultType.META_TAG || t === ResultType.XML_ENCODING || t === ResultType.XML_PREFIX ? s.encoding.toLowerCase() : null;
 }
 
 /**

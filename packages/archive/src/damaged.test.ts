@@ -6,18 +6,7 @@ import fs from "node:fs";
 import zlib from "node:zlib";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import {
-  collect,
-  fixture,
-  gzipEach,
-  httpResponse,
-  page,
-  pageNumbers,
-  sampleRecords,
-  tempFile,
-  text,
-  warcRecord,
-} from "../test/helpers.js";
+import { collect, fixture, gzipEach, httpResponse, page, pageNumbers, sampleRecords, tempFile, text, warcRecord } from "../test/helpers.js";
 import { readRecords } from "./read.js";
 
 const N = 6;
@@ -280,7 +269,9 @@ describe("whole-file gzip and large members", () => {
   });
 
   it("a consumer that stops early ends reading cleanly", async () => {
-    const gz = zlib.gzipSync(Buffer.concat([...RECORDS, warcRecord({ id: "<urn:x>", block: httpResponse(crypto.randomBytes(3_000_000)) })]));
+    const gz = zlib.gzipSync(
+      Buffer.concat([...RECORDS, warcRecord({ id: "<urn:x>", block: httpResponse(crypto.randomBytes(3_000_000)) })]),
+    );
     const path = tempFile("early.warc.gz", gz);
     let n = 0;
     for await (const r of readRecords(path)) {

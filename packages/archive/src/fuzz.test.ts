@@ -22,7 +22,10 @@ const runs = (n: number): { seed: number; numRuns: number } => ({ seed: SEED, nu
 const DEADLINE_MS = 5_000;
 
 const FIXTURES = [
-  ...fs.readdirSync(fixture(".")).filter((name) => name !== "NOTICE.md").map((name) => fixture(name)),
+  ...fs
+    .readdirSync(fixture("."))
+    .filter((name) => name !== "NOTICE.md")
+    .map((name) => fixture(name)),
   fixture("../sample.warc.gz"),
   // Gzipped HTML files, for the plain-HTML path.
   fixture("../wcxb-sample/html/0541.html.gz"),
@@ -161,8 +164,19 @@ const token = fc.stringMatching(/^[A-Za-z0-9-]{1,12}$/);
 /** An HTTP payload and the headers that describe it, right or wrong. */
 const httpBlock: fc.Arbitrary<Buffer> = fc
   .record({
-    status: fc.oneof(fc.constant("200 OK"), fc.constantFrom("204 No Content", "206 Partial", "301 Moved", "404 Not Found", "999 X", "abc", "")),
-    contentType: fc.constantFrom(undefined, "text/html", "text/html; charset=utf-8", "text/html; charset=bogus", "application/octet-stream", "image/png", ""),
+    status: fc.oneof(
+      fc.constant("200 OK"),
+      fc.constantFrom("204 No Content", "206 Partial", "301 Moved", "404 Not Found", "999 X", "abc", ""),
+    ),
+    contentType: fc.constantFrom(
+      undefined,
+      "text/html",
+      "text/html; charset=utf-8",
+      "text/html; charset=bogus",
+      "application/octet-stream",
+      "image/png",
+      "",
+    ),
     body: fc.oneof(
       fc.constant(Buffer.from("<html><body><p>hello</p></body></html>")),
       fc.uint8Array({ maxLength: 512 }).map((b) => Buffer.from(b)),
@@ -218,7 +232,14 @@ const warcShaped: fc.Arbitrary<Buffer> = fc
 
 describe("readRecords fuzzed: never throws, always ends, yields only sound records", () => {
   it("on random bytes, with or without a format's opening bytes", async () => {
-    const openings = ["", "WARC/1.0\r\n", "WARC/1.1\r\nWARC-Type: response\r\nContent-Length: 40\r\n\r\n", "filedesc://x 0.0.0.0 20240101000000 text/plain 70\n", "<html>", "HTTP/1.1 200 OK\r\n"];
+    const openings = [
+      "",
+      "WARC/1.0\r\n",
+      "WARC/1.1\r\nWARC-Type: response\r\nContent-Length: 40\r\n\r\n",
+      "filedesc://x 0.0.0.0 20240101000000 text/plain 70\n",
+      "<html>",
+      "HTTP/1.1 200 OK\r\n",
+    ];
     const names = ["random.warc", "random.warc.gz", "random.arc", "random.arc.gz", "random.html", "random.bin"];
     await fc.assert(
       fc.asyncProperty(
@@ -313,12 +334,15 @@ describe("readRecords fuzzed with released payload buffers detached at once", ()
 
   it("on gzip members holding one to three records of any size", async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.array(sizedResponse, { minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: 5 }), async (members) => {
-        const file = tempFile("fuzz/detach-members.warc.gz", Buffer.concat(members.map((m) => zlib.gzipSync(Buffer.concat(m)))));
-        const plain = await readWithin(file);
-        expect(plain.records).toHaveLength(members.flat().length);
-        same(plain, await readWithin(file, { detach: true }));
-      }),
+      fc.asyncProperty(
+        fc.array(fc.array(sizedResponse, { minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: 5 }),
+        async (members) => {
+          const file = tempFile("fuzz/detach-members.warc.gz", Buffer.concat(members.map((m) => zlib.gzipSync(Buffer.concat(m)))));
+          const plain = await readWithin(file);
+          expect(plain.records).toHaveLength(members.flat().length);
+          same(plain, await readWithin(file, { detach: true }));
+        },
+      ),
       runs(150),
     );
   });

@@ -36,9 +36,8 @@ const MAGIC = Buffer.from([0x1f, 0x8b, 0x08]);
 export const GZIP_MAGIC: Uint8Array = MAGIC;
 const TRAILER = 8;
 
-const crc32: ((data: Uint8Array, value?: number) => number) | undefined = (
-  zlib as { crc32?: (data: Uint8Array, value?: number) => number }
-).crc32; // Node >= 20.15; without it only ISIZE is checked
+const crc32: ((data: Uint8Array, value?: number) => number) | undefined = (zlib as { crc32?: (data: Uint8Array, value?: number) => number })
+  .crc32; // Node >= 20.15; without it only ISIZE is checked
 
 interface Inflated {
   buffer: Buffer;

@@ -12,7 +12,18 @@ import { classifyMime } from "./sniff.js";
 describe("expandInputs", () => {
   it("walks directories recursively, keeps archive and HTML files, sorted", async () => {
     const dir = tempDir();
-    const files = ["b.warc.gz", "a.warc", "sub/c.arc.gz", "sub/deeper/d.html", "e.htm", "f.html.gz", "g.arc", "notes.txt", "x.gz", "sub/img.png"];
+    const files = [
+      "b.warc.gz",
+      "a.warc",
+      "sub/c.arc.gz",
+      "sub/deeper/d.html",
+      "e.htm",
+      "f.html.gz",
+      "g.arc",
+      "notes.txt",
+      "x.gz",
+      "sub/img.png",
+    ];
     for (const f of files) {
       fs.mkdirSync(path.dirname(path.join(dir, f)), { recursive: true });
       fs.writeFileSync(path.join(dir, f), "x");
@@ -125,8 +136,7 @@ describe("stdin", () => {
   afterEach(() => {
     if (original) Object.defineProperty(process, "stdin", original);
   });
-  const feed = (chunks: Buffer[]) =>
-    Object.defineProperty(process, "stdin", { value: Readable.from(chunks), configurable: true });
+  const feed = (chunks: Buffer[]) => Object.defineProperty(process, "stdin", { value: Readable.from(chunks), configurable: true });
 
   it("reads a per-record gzip WARC from '-', in small chunks", async () => {
     const file = fs.readFileSync(fixture("example.warc.gz"));
@@ -193,7 +203,7 @@ describe("sniffing", () => {
     expect(sniffIsHtml(Buffer.from(s))).toBe(true);
   });
 
-  it.each(["", "%PDF-1.4", "{\"a\": 1}", "<?xml version=\"1.0\"?><rss>", "<abbr>", "\x89PNG\r\n", "plain text <html>"])(
+  it.each(["", "%PDF-1.4", '{"a": 1}', '<?xml version="1.0"?><rss>', "<abbr>", "\x89PNG\r\n", "plain text <html>"])(
     "%j is not HTML",
     (s) => {
       expect(sniffIsHtml(Buffer.from(s, "latin1"))).toBe(false);

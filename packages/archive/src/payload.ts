@@ -98,13 +98,7 @@ export async function readHttpBlock(ctx: ReadContext, length: number, meta: Reco
 }
 
 /** Skips the rest of a record and reports it; a record the input cuts short is "truncated". */
-export async function skipRest(
-  ctx: ReadContext,
-  meta: RecordMeta,
-  n: number,
-  reason: SkipReason,
-  detail: string,
-): Promise<null> {
+export async function skipRest(ctx: ReadContext, meta: RecordMeta, n: number, reason: SkipReason, detail: string): Promise<null> {
   const got = n > 0 ? await ctx.reader.skip(n) : 0;
   if (got < n) ctx.skip(meta, "truncated", `input ends ${n - got} bytes short of the record (${detail})`);
   else ctx.skip(meta, reason, detail);

@@ -78,7 +78,10 @@ describe("WARC fixtures", () => {
     expect(text(records[0].body)).toContain("<h1>Example Domain</h1>");
     expect(skips.map((s) => s.reason)).toEqual(["not-response", "not-response", "not-response", "not-response", "http-status"]);
     const redirect = skips[4];
-    expect(redirect).toMatchObject({ url: "http://www.iana.org/domains/example", recordId: "<urn:uuid:1d673b2a-c593-402e-8973-3950d0bc6163>" });
+    expect(redirect).toMatchObject({
+      url: "http://www.iana.org/domains/example",
+      recordId: "<urn:uuid:1d673b2a-c593-402e-8973-3950d0bc6163>",
+    });
     expect(redirect.detail).toContain("302");
   });
 
@@ -155,7 +158,11 @@ describe("WARC fixtures", () => {
   it("example-wget-bad-target-uri.warc.gz: angle brackets around the URI are dropped", async () => {
     const { records, skips } = await collect(fixture("example-wget-bad-target-uri.warc.gz"));
     expect(records).toHaveLength(1);
-    expect(records[0]).toMatchObject({ url: "http://example.com/", recordId: "<urn:uuid:FD8A6D04-AF8A-4A36-A889-8094487CDF2D>", offset: 824 });
+    expect(records[0]).toMatchObject({
+      url: "http://example.com/",
+      recordId: "<urn:uuid:FD8A6D04-AF8A-4A36-A889-8094487CDF2D>",
+      offset: 824,
+    });
     expect(text(records[0].body)).toContain("Example Domain");
     expect(skips.map((s) => s.url)).toContain("metadata://gnu.org/software/wget/warc/MANIFEST.txt");
   });

@@ -75,14 +75,11 @@ export interface WarcSpec {
 export function warcRecord(spec: WarcSpec): Buffer {
   const block = typeof spec.block === "string" ? Buffer.from(spec.block) : Buffer.from(spec.block);
   const type = spec.type ?? "response";
-  const lines = [
-    "WARC/1.1",
-    `WARC-Type: ${type}`,
-    `WARC-Record-ID: ${spec.id}`,
-    `WARC-Date: ${spec.date ?? "2024-05-01T12:00:00Z"}`,
-  ];
+  const lines = ["WARC/1.1", `WARC-Type: ${type}`, `WARC-Record-ID: ${spec.id}`, `WARC-Date: ${spec.date ?? "2024-05-01T12:00:00Z"}`];
   if (spec.uri) lines.push(`WARC-Target-URI: ${spec.uri}`);
-  lines.push(`Content-Type: ${spec.contentType ?? (type === "request" ? "application/http; msgtype=request" : "application/http; msgtype=response")}`);
+  lines.push(
+    `Content-Type: ${spec.contentType ?? (type === "request" ? "application/http; msgtype=request" : "application/http; msgtype=response")}`,
+  );
   lines.push(`Content-Length: ${spec.length ?? block.length}`, "", "");
   return Buffer.concat([Buffer.from(lines.join("\r\n")), block, Buffer.from("\r\n\r\n")]);
 }

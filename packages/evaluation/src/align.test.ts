@@ -16,8 +16,7 @@ describe("alignBlockLabels on constructed pages", () => {
   });
 
   it("does not credit navigation words that the gold also contains", () => {
-    const body =
-      "Healthy soil feeds plants. Share this idea with your neighbours and read more about it in our guide.";
+    const body = "Healthy soil feeds plants. Share this idea with your neighbours and read more about it in our guide.";
     const blocks = ["Home", "Share", "Read more", "Why soil matters", body, "Share", "Read more", "Home"];
     const r = alignBlockLabels(blocks, `Why soil matters\n\n${body}`);
     expect([...r.labels]).toEqual([0, 0, 0, 1, 1, 0, 0, 0]);
@@ -84,7 +83,10 @@ function visibleLines(html: string): string[] {
   return html
     .replace(/<!--[\s\S]*?-->/g, " ")
     .replace(/<(script|style|noscript|template|svg|head)\b[\s\S]*?<\/\1\s*>/gi, " ")
-    .replace(/<\/?(p|div|br|li|ul|ol|h[1-6]|tr|td|th|table|section|article|header|footer|nav|aside|main|pre|dd|dt|form|button)\b[^>]*>/gi, "\n")
+    .replace(
+      /<\/?(p|div|br|li|ul|ol|h[1-6]|tr|td|th|table|section|article|header|footer|nav|aside|main|pre|dd|dt|form|button)\b[^>]*>/gi,
+      "\n",
+    )
     .replace(/<[^>]+>/g, " ")
     .replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (m, e: string) => {
       if (e[0] !== "#") return entities[e.toLowerCase()] ?? m;
@@ -105,9 +107,7 @@ describe("alignBlockLabels on real WCXB pages (fixture)", () => {
       const boiler = [...p.withoutSnippets, "Share", "Read more", "Home"];
       const blocks = [...boiler, ...paras, ...[...boiler].reverse()];
       const r = alignBlockLabels(blocks, p.gold);
-      const expected = blocks.map((t, k) =>
-        k >= boiler.length && k < boiler.length + paras.length && wordTokens(t).length > 0 ? 1 : 0,
-      );
+      const expected = blocks.map((t, k) => (k >= boiler.length && k < boiler.length + paras.length && wordTokens(t).length > 0 ? 1 : 0));
       expect([...r.labels], p.id).toEqual(expected);
       expect(r.goldCoverage, p.id).toBe(1);
     }

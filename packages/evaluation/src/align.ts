@@ -39,11 +39,7 @@ const DEFAULT_MOVED_RUN = 4;
  * sections), pass 2 aligns the still-unmatched tokens of both sides again and keeps only runs of
  * at least `movedRunMin` pairs consecutive on both sides: copied text, not scattered common words.
  */
-export function alignBlockLabels(
-  blockTexts: readonly string[],
-  goldText: string,
-  options: AlignOptions = {},
-): BlockAlignment {
+export function alignBlockLabels(blockTexts: readonly string[], goldText: string, options: AlignOptions = {}): BlockAlignment {
   const threshold = options.threshold ?? DEFAULT_THRESHOLD;
   const movedRunMin = options.movedRunMin ?? DEFAULT_MOVED_RUN;
   const ids = new Map<string, number>();

@@ -8,5 +8,8 @@ import { createHash } from "node:crypto";
  */
 export function fingerprint(ids: readonly string[], extra: string): string {
   const sorted = [...ids].sort();
-  return createHash("sha256").update(JSON.stringify([sorted, extra])).digest("hex").slice(0, 16);
+  return createHash("sha256")
+    .update(JSON.stringify([sorted, extra]))
+    .digest("hex")
+    .slice(0, 16);
 }

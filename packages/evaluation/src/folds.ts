@@ -15,11 +15,7 @@ export function domainKey(domain: string): string {
  * as distinct singleton sites (an unknown site is not evidence of a shared one).
  * Folds stay empty when k exceeds the number of domains.
  */
-export function domainFolds(
-  pages: ReadonlyArray<{ id: string; domain: string }>,
-  k: number,
-  seed = 1,
-): number[] {
+export function domainFolds(pages: ReadonlyArray<{ id: string; domain: string }>, k: number, seed = 1): number[] {
   if (!Number.isInteger(k) || k < 1) throw new RangeError(`k must be a positive integer, got ${k}`);
   const groups = new Map<string, number[]>();
   pages.forEach((p, index) => {

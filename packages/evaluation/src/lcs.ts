@@ -105,14 +105,7 @@ class Aligner {
     this.matches++;
   }
 
-  private alignRange(
-    a0: number,
-    a1: number,
-    b0: number,
-    b1: number,
-    sides: number,
-    stack: number[],
-  ): void {
+  private alignRange(a0: number, a1: number, b0: number, b1: number, sides: number, stack: number[]): void {
     const { a, b } = this;
     // Greedy trimming only next to a matched pair: there it extends an existing run. Elsewhere
     // it could glue the gold's first words to an identical menu item preceding the real text.
@@ -190,14 +183,7 @@ class Aligner {
    * Anchors the range on the best chain of rare-token pairs (anchorChain) and pushes the gaps
    * between anchors. Returns false when no token is cheap enough to anchor on.
    */
-  private anchor(
-    a0: number,
-    a1: number,
-    b0: number,
-    b1: number,
-    sides: number,
-    stack: number[],
-  ): boolean {
+  private anchor(a0: number, a1: number, b0: number, b1: number, sides: number, stack: number[]): boolean {
     const { a, b, cntA, cntB, start } = this;
     const la = a1 - a0;
     const lb = b1 - b0;

@@ -20,11 +20,7 @@ export function normaliseSnippetText(text: string): string {
  * would trivially be "present"). An empty list gives rate 1 (nothing violated); the counts are
  * returned so callers can pool over pages instead of averaging rates.
  */
-export function snippetRates(
-  extracted: string,
-  withSnippets: readonly string[],
-  withoutSnippets: readonly string[],
-): SnippetRates {
+export function snippetRates(extracted: string, withSnippets: readonly string[], withoutSnippets: readonly string[]): SnippetRates {
   const text = normaliseSnippetText(extracted);
   const [withFound, withTotal] = countPresent(text, withSnippets);
   const [withoutPresent, withoutTotal] = countPresent(text, withoutSnippets);

@@ -16,4 +16,3 @@ const WORD = /[\p{L}\p{N}_]+/gu;
 export function wordTokens(text: string): string[] {
   return text.toLowerCase().match(WORD) ?? [];
 }
-

@@ -21,7 +21,11 @@ describe("listWcxb", () => {
     expect(entries).toHaveLength(14);
     expect(entries.map((e) => e.id)).toEqual([...entries.map((e) => e.id)].sort());
     expect(new Set(entries.map((e) => e.domain)).size).toBe(14);
-    for (const t of TYPES) expect(entries.filter((e) => e.pageType === t), t).toHaveLength(2);
+    for (const t of TYPES)
+      expect(
+        entries.filter((e) => e.pageType === t),
+        t,
+      ).toHaveLength(2);
     expect(entries.find((e) => e.id === "2864")).toEqual({
       id: "2864",
       domain: "postgresql.org",

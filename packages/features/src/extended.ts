@@ -9,7 +9,18 @@ import { IN_TITLE, STOPWORD, WordList, countWords, type WordCounts } from "./wor
 
 /** Ancestor elements whose presence on the tag path is a feature of its own. */
 export const ANCESTOR_TAGS = [
-  "nav", "header", "footer", "aside", "article", "main", "form", "ul|ol", "table", "figure", "a", "blockquote",
+  "nav",
+  "header",
+  "footer",
+  "aside",
+  "article",
+  "main",
+  "form",
+  "ul|ol",
+  "table",
+  "figure",
+  "a",
+  "blockquote",
 ] as const;
 
 const ANCESTOR_BIT = new Map<string, number>();
@@ -23,10 +34,12 @@ const LOG_SECTION_BLOCKS = Math.log1p(200);
 
 /** Function words of English; their density separates running prose from lists of names and links. */
 const STOPWORDS = new Set(
-  ("a about after all also an and any are as at be because been but by can could did do does for from had has have " +
+  (
+    "a about after all also an and any are as at be because been but by can could did do does for from had has have " +
     "he her his how i if in into is it its just me more most my no not of on one only or other our out over she so " +
     "some than that the their them then there these they this to up us was we were what when which who will with " +
-    "would you your").split(" "),
+    "would you your"
+  ).split(" "),
 );
 const WORD = /[\p{L}\p{N}]+/gu;
 
@@ -106,7 +119,8 @@ const DENSITY_RADIUS = 4;
 export function extendedContext(doc: SegmentedDocument): ExtendedContext {
   const blocks = doc.blocks;
   const n = blocks.length;
-  let longest = 1, maxId = 0;
+  let longest = 1,
+    maxId = 0;
   for (const b of blocks) {
     if (b.textChars > longest) longest = b.textChars;
     if (b.parentId > maxId) maxId = b.parentId;
@@ -140,19 +154,29 @@ export function extendedContext(doc: SegmentedDocument): ExtendedContext {
     ancestorMasks[i] = maskOfId[pathId];
   }
   const titleWords = new Set(doc.title.toLowerCase().match(WORD) ?? []);
-  const listedWords = new WordList([[titleWords, IN_TITLE], [STOPWORDS, STOPWORD]]);
+  const listedWords = new WordList([
+    [titleWords, IN_TITLE],
+    [STOPWORDS, STOPWORD],
+  ]);
   return {
-    titleWords, listedWords, longest, sectionText, sectionAnchor, sectionBlocks,
+    titleWords,
+    listedWords,
+    longest,
+    sectionText,
+    sectionAnchor,
+    sectionBlocks,
     titleHeading: findTitleHeading(doc, titleWords),
     density: textDensity(doc),
-    pathDepths, ancestorMasks,
+    pathDepths,
+    ancestorMasks,
   };
 }
 
 /** The heading whose words best cover the title's (h1 preferred on ties); -1 if none covers half. */
 function findTitleHeading(doc: SegmentedDocument, titleWords: Set<string>): number {
   if (titleWords.size === 0) return -1;
-  let best = -1, bestScore = 0.5;
+  let best = -1,
+    bestScore = 0.5;
   for (const b of doc.blocks) {
     if (b.heading === 0) continue;
     const words = new Set(b.text.toLowerCase().match(WORD) ?? []);
@@ -201,7 +225,12 @@ const counts: WordCounts = { words: 0, inTitle: 0, stopwords: 0 };
 
 /** Write the extended values of block i at out[offset..]. */
 export function writeExtended(
-  doc: SegmentedDocument, ctx: DocumentContext, ext: ExtendedContext, i: number, out: Float32Array, offset: number,
+  doc: SegmentedDocument,
+  ctx: DocumentContext,
+  ext: ExtendedContext,
+  i: number,
+  out: Float32Array,
+  offset: number,
 ): void {
   const blocks = doc.blocks;
   const n = blocks.length;
@@ -229,7 +258,8 @@ export function writeExtended(
   out[k++] = next ? wordsScaled(ctx.stats[i + 1].words) : 0;
 
   const total = ctx.totalText;
-  const lo = Math.max(0, i - 3), hi = Math.min(n, i + 4);
+  const lo = Math.max(0, i - 3),
+    hi = Math.min(n, i + 4);
   out[k++] = total === 0 ? 0 : (ctx.textBefore[hi] - ctx.textBefore[lo]) / total;
   out[k++] = total === 0 ? 0 : (ctx.textBefore[i] + block.textChars / 2) / total;
   out[k++] = n <= 1 ? 0 : i / (n - 1);
@@ -245,7 +275,8 @@ export function writeExtended(
   const pathId = block.pathId;
   for (let j = Math.max(0, i - 5); j < Math.min(n, i + 6); j++) if (j !== i && blocks[j].pathId === pathId) samePath++;
   out[k++] = samePath / 10;
-  let anchorChars = 0, textChars = 0;
+  let anchorChars = 0,
+    textChars = 0;
   for (let j = Math.max(0, i - 2); j < Math.min(n, i + 3); j++) {
     anchorChars += blocks[j].anchorChars;
     textChars += blocks[j].textChars;

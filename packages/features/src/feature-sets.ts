@@ -23,11 +23,18 @@ export interface FeatureSet {
 type RowWriter<C> = (doc: SegmentedDocument, context: C, block: number, out: Float32Array, at: number) => void;
 
 function featureSet<C>(
-  name: string, version: number, specs: readonly FeatureSpec[], prepare: (doc: SegmentedDocument) => C, writeRow: RowWriter<C>,
+  name: string,
+  version: number,
+  specs: readonly FeatureSpec[],
+  prepare: (doc: SegmentedDocument) => C,
+  writeRow: RowWriter<C>,
 ): FeatureSet {
   const size = specs.length;
   return {
-    name, version, specs, size,
+    name,
+    version,
+    specs,
+    size,
     extract(doc, out, offset = 0) {
       const n = doc.blocks.length;
       const rows = out ?? new Float32Array(n * size);
@@ -41,7 +48,9 @@ function featureSet<C>(
 export const TEXREX37: FeatureSet = featureSet("texrex37", 1, TEXREX_SPECS, documentContext, writeTexrex);
 
 export const TEXREX_EXTENDED: FeatureSet = featureSet(
-  "texrex37+ext", 1, [...TEXREX_SPECS, ...EXTENDED_SPECS],
+  "texrex37+ext",
+  1,
+  [...TEXREX_SPECS, ...EXTENDED_SPECS],
   (doc) => ({ base: documentContext(doc), ext: extendedContext(doc) }),
   (doc, { base, ext }, i, out, at) => {
     writeTexrex(doc, base, i, out, at);

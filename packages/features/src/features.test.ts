@@ -3,10 +3,7 @@ import { readFileSync, readdirSync } from "node:fs";
 import { gunzipSync } from "node:zlib";
 import { segmentHtml } from "@winnow/segment";
 import { describe, expect, it } from "vitest";
-import {
-  CONTAINER_GROUPS, EXTENDED_SPECS, TEXREX37, TEXREX_EXTENDED, TEXREX_SPECS,
-  featureSetByName, fold, textStats,
-} from "./index.js";
+import { CONTAINER_GROUPS, EXTENDED_SPECS, TEXREX37, TEXREX_EXTENDED, TEXREX_SPECS, featureSetByName, fold, textStats } from "./index.js";
 
 const FIXTURE_HTML = new URL("../../../fixtures/wcxb-sample/html/", import.meta.url);
 
@@ -97,7 +94,8 @@ describe("texrex features, each on a hand-made block", () => {
 
   it("3a-d length, share of the document, folded positions", () => {
     const html = `<p>${"a".repeat(100)}</p><p>${"b".repeat(300)}</p><p>${"c".repeat(100)}</p>`;
-    const first = valuesOf(html, 0), middle = valuesOf(html, 1);
+    const first = valuesOf(html, 0),
+      middle = valuesOf(html, 1);
     expect(middle.block_chars).toBeCloseTo(0.3, 5);
     expect(valuesOf(`<p>${"x".repeat(5000)}</p>`, 0).block_chars).toBe(1);
     expect(middle.block_share).toBeCloseTo(300 / 500, 5);
@@ -144,7 +142,10 @@ describe("extended features", () => {
     expect(v.inside_a).toBe(1);
     expect(v.class_navigation).toBe(1);
     expect(v.anchor_char_ratio).toBe(1);
-    const body = valuesOf('<nav class="menu"><ul><li><a href="/">Home page</a></li></ul></nav><article><p>Body text here.</p></article>', 1);
+    const body = valuesOf(
+      '<nav class="menu"><ul><li><a href="/">Home page</a></li></ul></nav><article><p>Body text here.</p></article>',
+      1,
+    );
     expect(body.inside_nav).toBe(0);
     expect(body.inside_article).toBe(1);
     expect(body.prev_anchor_char_ratio).toBe(1);

@@ -20,20 +20,56 @@ export const SCALE = {
 
 /** Container groups of feature 1d, in one-hot order. The last one, "other", also sets 1e. */
 export const CONTAINER_GROUPS = [
-  "p", "div", "table", "list", "heading", "article", "section", "blockquote", "pre", "form", "other",
+  "p",
+  "div",
+  "table",
+  "list",
+  "heading",
+  "article",
+  "section",
+  "blockquote",
+  "pre",
+  "form",
+  "other",
 ] as const;
 
 const CONTAINER_GROUP_OF: Record<string, number> = {
   p: 0,
   div: 1,
-  td: 2, th: 2, table: 2, tr: 2, tbody: 2, thead: 2, tfoot: 2, caption: 2,
-  li: 3, dd: 3, dt: 3, ul: 3, ol: 3, dl: 3, menu: 3, dir: 3,
-  h1: 4, h2: 4, h3: 4, h4: 4, h5: 4, h6: 4, hgroup: 4,
-  article: 5, main: 5,
+  td: 2,
+  th: 2,
+  table: 2,
+  tr: 2,
+  tbody: 2,
+  thead: 2,
+  tfoot: 2,
+  caption: 2,
+  li: 3,
+  dd: 3,
+  dt: 3,
+  ul: 3,
+  ol: 3,
+  dl: 3,
+  menu: 3,
+  dir: 3,
+  h1: 4,
+  h2: 4,
+  h3: 4,
+  h4: 4,
+  h5: 4,
+  h6: 4,
+  hgroup: 4,
+  article: 5,
+  main: 5,
   section: 6,
   blockquote: 7,
-  pre: 8, code: 8,
-  form: 9, fieldset: 9, legend: 9, label: 9, button: 9,
+  pre: 8,
+  code: 8,
+  form: 9,
+  fieldset: 9,
+  legend: 9,
+  label: 9,
+  button: 9,
 };
 
 export function containerGroup(container: string): number {
@@ -109,8 +145,10 @@ export function documentContext(doc: SegmentedDocument): DocumentContext {
 
 function windowMarkupRatio(doc: SegmentedDocument, i: number, radius: number): number {
   const blocks = doc.blocks;
-  let markup = 0, text = 0;
-  const from = Math.max(0, i - radius), to = Math.min(blocks.length - 1, i + radius);
+  let markup = 0,
+    text = 0;
+  const from = Math.max(0, i - radius),
+    to = Math.min(blocks.length - 1, i + radius);
   for (let j = from; j <= to; j++) {
     markup += blocks[j].markupChars;
     text += blocks[j].textChars;

@@ -23,10 +23,17 @@ export interface TextStats {
 export function isPunctuation(c: number): boolean {
   if (c < 128) return (c >= 33 && c <= 47) || (c >= 58 && c <= 64) || (c >= 91 && c <= 96) || (c >= 123 && c <= 126);
   return (
-    c === 0xa1 || c === 0xab || c === 0xb7 || c === 0xbb || c === 0xbf ||
-    (c >= 0x2010 && c <= 0x2027) || (c >= 0x2030 && c <= 0x205e) ||
-    (c >= 0x3001 && c <= 0x3003) || (c >= 0x3008 && c <= 0x3011) ||
-    (c >= 0xff01 && c <= 0xff0f) || (c >= 0xff1a && c <= 0xff20)
+    c === 0xa1 ||
+    c === 0xab ||
+    c === 0xb7 ||
+    c === 0xbb ||
+    c === 0xbf ||
+    (c >= 0x2010 && c <= 0x2027) ||
+    (c >= 0x2030 && c <= 0x205e) ||
+    (c >= 0x3001 && c <= 0x3003) ||
+    (c >= 0x3008 && c <= 0x3011) ||
+    (c >= 0xff01 && c <= 0xff0f) ||
+    (c >= 0xff1a && c <= 0xff20)
   );
 }
 
@@ -41,7 +48,11 @@ function isSentenceEnd(c: number): boolean {
 
 // Every UTF-16 code unit's class, from the functions above, in one table: the per-character
 // loop below then costs one load instead of a chain of range tests.
-const LETTER = 1, UPPER = 2, DIGIT = 4, PUNCT = 8, SENTENCE_END = 16;
+const LETTER = 1,
+  UPPER = 2,
+  DIGIT = 4,
+  PUNCT = 8,
+  SENTENCE_END = 16;
 const CHAR_CLASS = new Uint8Array(65536);
 for (let c = 0; c < 65536; c++) {
   if (c >= 48 && c <= 57) CHAR_CLASS[c] = DIGIT;
@@ -61,10 +72,17 @@ function countMatches(text: string, pattern: RegExp): number {
 }
 
 export function textStats(text: string): TextStats {
-  let letters = 0, uppercase = 0, digits = 0, punctuation = 0, words = 0, sentences = 0;
+  let letters = 0,
+    uppercase = 0,
+    digits = 0,
+    punctuation = 0,
+    words = 0,
+    sentences = 0;
   let copyright = false;
   let inWord = false;
-  let hasAt = false, hasHash = false, hasUrlHint = false;
+  let hasAt = false,
+    hasHash = false,
+    hasUrlHint = false;
   const n = text.length;
   for (let i = 0; i < n; i++) {
     const c = text.charCodeAt(i);

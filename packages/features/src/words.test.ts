@@ -10,7 +10,14 @@ function regexCounts(lower: string, title: Set<string>, stop: Set<string>): Word
 
 function counts(lower: string, title: Set<string>, stop: Set<string>): WordCounts {
   const out: WordCounts = { words: 0, inTitle: 0, stopwords: 0 };
-  countWords(lower, new WordList([[title, IN_TITLE], [stop, STOPWORD]]), out);
+  countWords(
+    lower,
+    new WordList([
+      [title, IN_TITLE],
+      [stop, STOPWORD],
+    ]),
+    out,
+  );
   return out;
 }
 
@@ -35,7 +42,10 @@ describe("countWords", () => {
 
   it("finds every listed word, whatever collides in the hash table", () => {
     const many = Array.from({ length: 300 }, (_, k) => `w${k.toString(36)}`);
-    const list = new WordList([[many.slice(0, 200), IN_TITLE], [many.slice(100), STOPWORD]]);
+    const list = new WordList([
+      [many.slice(0, 200), IN_TITLE],
+      [many.slice(100), STOPWORD],
+    ]);
     const text = `${many.join(" ")} unlisted w`;
     const out: WordCounts = { words: 0, inTitle: 0, stopwords: 0 };
     countWords(text, list, out);
@@ -47,6 +57,9 @@ describe("countWords", () => {
     const unit = fc.constantFrom("a", "b", "é", "語", " ", "-", "𝐀", "\ud800", "\udc00", "1", "½", "\u0307");
     const text = fc.array(fc.oneof(unit, fc.string({ unit: "binary", maxLength: 3 })), { maxLength: 30 }).map((p) => p.join(""));
     const same = (a: WordCounts, b: WordCounts) => a.words === b.words && a.inTitle === b.inTitle && a.stopwords === b.stopwords;
-    fc.assert(fc.property(text, (s) => same(counts(s, title, STOP), regexCounts(s, title, STOP))), { numRuns: 1000 });
+    fc.assert(
+      fc.property(text, (s) => same(counts(s, title, STOP), regexCounts(s, title, STOP))),
+      { numRuns: 1000 },
+    );
   });
 });

@@ -125,7 +125,9 @@ export interface WordCounts {
 
 /** Counts the words of `lower` (already lowercased), and how many `listed` marks as each kind. */
 export function countWords(lower: string, listed: WordList, out: WordCounts): void {
-  let words = 0, inTitle = 0, stop = 0;
+  let words = 0,
+    inTitle = 0,
+    stop = 0;
   const n = lower.length;
   let i = 0;
   while (i < n) {

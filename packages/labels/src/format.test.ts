@@ -4,7 +4,11 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { blockFingerprint, labelFileName, labelMismatch, makeLabelFile, parseLabelFile, readLabelDir, writeLabelFile } from "./format.js";
 
-const page = { id: "https://example.com/a?b=1", url: "https://example.com/a?b=1", blockTexts: ["Home", "A long article paragraph.", "Footer"] };
+const page = {
+  id: "https://example.com/a?b=1",
+  url: "https://example.com/a?b=1",
+  blockTexts: ["Home", "A long article paragraph.", "Footer"],
+};
 
 describe("block label files", () => {
   it("round-trips through a directory, atomically named by id", async () => {

@@ -68,9 +68,14 @@ export function makeLabelFile(
     out[i] = v === 1 ? 1 : v === 0 ? 0 : null;
   }
   return {
-    format: LABEL_FORMAT, version: LABEL_FORMAT_VERSION,
-    id: page.id, url: page.url, source,
-    blocks: page.blockTexts.length, fingerprint: blockFingerprint(page.blockTexts), labels: out,
+    format: LABEL_FORMAT,
+    version: LABEL_FORMAT_VERSION,
+    id: page.id,
+    url: page.url,
+    source,
+    blocks: page.blockTexts.length,
+    fingerprint: blockFingerprint(page.blockTexts),
+    labels: out,
   };
 }
 
@@ -82,7 +87,8 @@ export function parseLabelFile(value: unknown, where: string): BlockLabelFile {
   if (typeof value !== "object" || value === null || Array.isArray(value)) fail("not a JSON object");
   const v = value as Record<string, unknown>;
   if (v.format !== LABEL_FORMAT) fail(`"format" must be "${LABEL_FORMAT}"`);
-  if (v.version !== LABEL_FORMAT_VERSION) fail(`unsupported version ${JSON.stringify(v.version)} (this winnow reads ${LABEL_FORMAT_VERSION})`);
+  if (v.version !== LABEL_FORMAT_VERSION)
+    fail(`unsupported version ${JSON.stringify(v.version)} (this winnow reads ${LABEL_FORMAT_VERSION})`);
   if (typeof v.id !== "string" || v.id.length === 0) fail(`"id" must be a non-empty string`);
   if (typeof v.url !== "string") fail(`"url" must be a string`);
   if (typeof v.source !== "string" || !SOURCES.has(v.source)) fail(`"source" must be one of ${[...SOURCES].join(", ")}`);
@@ -92,7 +98,8 @@ export function parseLabelFile(value: unknown, where: string): BlockLabelFile {
   const labels = v.labels as unknown[];
   if (labels.length !== v.blocks) fail(`${labels.length} labels for ${v.blocks as number} blocks`);
   for (let i = 0; i < labels.length; i++) {
-    if (labels[i] !== 0 && labels[i] !== 1 && labels[i] !== null) fail(`labels[${i}] is ${JSON.stringify(labels[i])}; expected 1, 0 or null`);
+    if (labels[i] !== 0 && labels[i] !== 1 && labels[i] !== null)
+      fail(`labels[${i}] is ${JSON.stringify(labels[i])}; expected 1, 0 or null`);
   }
   return v as unknown as BlockLabelFile;
 }

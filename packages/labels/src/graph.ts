@@ -47,7 +47,8 @@ export function mulberry32(seed: number): () => number {
 
 function squaredDistance(rows: ArrayLike<number>, dims: number, i: number, j: number): number {
   let s = 0;
-  const a = i * dims, b = j * dims;
+  const a = i * dims,
+    b = j * dims;
   for (let d = 0; d < dims; d++) {
     const diff = rows[a + d] - rows[b + d];
     s += diff * diff;
@@ -87,7 +88,8 @@ export function buildBlockGraph(rows: ArrayLike<number>, dims: number, n: number
   };
   if (k > 0) {
     for (let i = 0; i < n; i++) {
-      const lo = Math.max(0, i - window), hi = Math.min(n - 1, i + window);
+      const lo = Math.max(0, i - window),
+        hi = Math.min(n - 1, i + window);
       for (let j = lo; j <= hi; j++) if (j !== i) offer(i, j);
       // The window already covers the whole page when it is small; sampling would add nothing.
       if (hi - lo + 1 < n) {
@@ -153,9 +155,12 @@ function toCsr(n: number, edges: Map<number, number>, sigma2: number): BlockGrap
   const col = new Int32Array(start[n]);
   const weight = new Float64Array(start[n]);
   for (const [id, w] of edges) {
-    const i = Math.floor(id / n), j = id % n;
-    col[fill[i]] = j; weight[fill[i]++] = w;
-    col[fill[j]] = i; weight[fill[j]++] = w;
+    const i = Math.floor(id / n),
+      j = id % n;
+    col[fill[i]] = j;
+    weight[fill[i]++] = w;
+    col[fill[j]] = i;
+    weight[fill[j]++] = w;
   }
   return { n, start, col, weight, sigma2 };
 }

@@ -31,7 +31,8 @@ export function solveHarmonic(graph: BlockGraph, seeds: Int8Array, options: Solv
   if (seeds.length !== n) throw new RangeError(`seeds has ${seeds.length} entries for ${n} nodes`);
   const tolerance = options.tolerance ?? SOLVE_DEFAULTS.tolerance;
   const maxIterations = options.maxIterations ?? SOLVE_DEFAULTS.maxIterations;
-  let ones = 0, labelled = 0;
+  let ones = 0,
+    labelled = 0;
   for (let i = 0; i < n; i++) {
     if (seeds[i] === 1) ones++;
     if (seeds[i] >= 0) labelled++;
@@ -41,15 +42,20 @@ export function solveHarmonic(graph: BlockGraph, seeds: Int8Array, options: Solv
   const free: number[] = [];
   for (let i = 0; i < n; i++) {
     if (seeds[i] >= 0) f[i] = seeds[i] > 0 ? 1 : 0;
-    else { f[i] = initial; free.push(i); }
+    else {
+      f[i] = initial;
+      free.push(i);
+    }
   }
-  let iterations = 0, converged = free.length === 0 || labelled === 0;
+  let iterations = 0,
+    converged = free.length === 0 || labelled === 0;
   // Without seeds every constant is harmonic; keep the initial value instead of iterating.
   while (!converged && iterations < maxIterations) {
     iterations++;
     let maxChange = 0;
     for (const i of free) {
-      let sum = 0, deg = 0;
+      let sum = 0,
+        deg = 0;
       for (let e = start[i]; e < start[i + 1]; e++) {
         sum += weight[e] * f[col[e]];
         deg += weight[e];

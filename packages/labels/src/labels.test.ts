@@ -12,10 +12,22 @@ const pathIds = new Map<string, number>();
 function block(index: number, text: string, tagPath = "html/body/div/p", anchorChars = 0): Block {
   if (!pathIds.has(tagPath)) pathIds.set(tagPath, pathIds.size);
   return {
-    index, text, tagPath, pathId: pathIds.get(tagPath) as number, container: tagPath.split("/").pop() ?? "p",
-    classIds: "", classMask: 0, nearClassMask: 0, heading: 0,
-    anchorCount: anchorChars > 0 ? 1 : 0, anchorChars, markupChars: 0, textChars: text.length, emptyBefore: 0,
-    parentId: 0, grandparentId: 0,
+    index,
+    text,
+    tagPath,
+    pathId: pathIds.get(tagPath) as number,
+    container: tagPath.split("/").pop() ?? "p",
+    classIds: "",
+    classMask: 0,
+    nearClassMask: 0,
+    heading: 0,
+    anchorCount: anchorChars > 0 ? 1 : 0,
+    anchorChars,
+    markupChars: 0,
+    textChars: text.length,
+    emptyBefore: 0,
+    parentId: 0,
+    grandparentId: 0,
   };
 }
 
@@ -51,7 +63,9 @@ describe("propagateLabels", () => {
   it("keeps seeds exactly and converges", () => {
     const { rows, truth } = twoClusters(10);
     const seeds = new Int8Array(truth.length).fill(-1);
-    seeds[3] = 1; seeds[4] = 0; seeds[7] = 1;
+    seeds[3] = 1;
+    seeds[4] = 0;
+    seeds[7] = 1;
     const result = propagateLabelsDetailed(plainDoc(truth.length), rows, 2, seeds);
     expect(result.converged).toBe(true);
     expect(result.scores[3]).toBe(1);
@@ -70,14 +84,16 @@ describe("propagateLabels", () => {
   });
 
   it("stays fast and sparse on a page of thousands of blocks", () => {
-    const n = 5000, dims = 116;
+    const n = 5000,
+      dims = 116;
     const rows = new Float32Array(n * dims);
     for (let i = 0; i < rows.length; i++) rows[i] = ((i * 2654435761) % 1000) / 1000;
     const graph = buildBlockGraph(rows, dims, n);
     // Symmetrised kNN plus chain edges: at most 2k + 2 neighbours on average.
     expect(graph.col.length / n).toBeLessThanOrEqual(2 * 10 + 2);
     const seeds = new Int8Array(n).fill(-1);
-    seeds[0] = 1; seeds[n - 1] = 0;
+    seeds[0] = 1;
+    seeds[n - 1] = 0;
     expect(propagateLabels(plainDoc(n), rows, dims, seeds)).toHaveLength(n);
   });
 });
@@ -88,23 +104,42 @@ describe("solveHarmonic", () => {
     const edges: [number, number, number][] = [];
     for (let i = 0; i + 1 < n; i++) edges.push([i, i + 1, 1 + (i % 3)]);
     const seeds = new Int8Array(n).fill(-1);
-    seeds[0] = 1; seeds[n - 1] = 0;
+    seeds[0] = 1;
+    seeds[n - 1] = 0;
     const { scores, converged } = solveHarmonic(graphFromEdges(n, edges), seeds, { tolerance: 1e-9, maxIterations: 100_000 });
     expect(converged).toBe(true);
     for (let i = 0; i + 1 < n; i++) expect(scores[i + 1]).toBeLessThan(scores[i]);
 
-    const uniform = solveHarmonic(graphFromEdges(n, edges.map(([a, b]) => [a, b, 1])), seeds, { tolerance: 1e-9, maxIterations: 100_000 });
+    const uniform = solveHarmonic(
+      graphFromEdges(
+        n,
+        edges.map(([a, b]) => [a, b, 1]),
+      ),
+      seeds,
+      { tolerance: 1e-9, maxIterations: 100_000 },
+    );
     for (let i = 0; i < n; i++) expect(uniform.scores[i]).toBeCloseTo(1 - i / (n - 1), 4);
   });
 
   it("satisfies the harmonic property at every unlabelled node", () => {
-    const edges: [number, number, number][] = [[0, 2, 1], [1, 2, 2], [2, 3, 0.5], [3, 4, 1], [1, 4, 0.3], [2, 4, 0.7]];
+    const edges: [number, number, number][] = [
+      [0, 2, 1],
+      [1, 2, 2],
+      [2, 3, 0.5],
+      [3, 4, 1],
+      [1, 4, 0.3],
+      [2, 4, 0.7],
+    ];
     const seeds = Int8Array.from([1, 0, -1, -1, -1]);
     const graph = graphFromEdges(5, edges);
     const { scores } = solveHarmonic(graph, seeds, { tolerance: 1e-10, maxIterations: 10_000 });
     for (const i of [2, 3, 4]) {
-      let sum = 0, deg = 0;
-      for (let e = graph.start[i]; e < graph.start[i + 1]; e++) { sum += graph.weight[e] * scores[graph.col[e]]; deg += graph.weight[e]; }
+      let sum = 0,
+        deg = 0;
+      for (let e = graph.start[i]; e < graph.start[i + 1]; e++) {
+        sum += graph.weight[e] * scores[graph.col[e]];
+        deg += graph.weight[e];
+      }
       expect(scores[i]).toBeCloseTo(sum / deg, 5);
     }
   });

@@ -6,7 +6,11 @@ export type PropagationOptions = GraphOptions & SolveOptions;
 
 /** Like propagateLabels, but also says how the solver ended (for diagnostics and tests). */
 export function propagateLabelsDetailed(
-  doc: SegmentedDocument, rows: ArrayLike<number>, dims: number, seeds: Int8Array, options: PropagationOptions = {},
+  doc: SegmentedDocument,
+  rows: ArrayLike<number>,
+  dims: number,
+  seeds: Int8Array,
+  options: PropagationOptions = {},
 ): HarmonicResult {
   const n = doc.blocks.length;
   if (seeds.length !== n) throw new RangeError(`seeds has ${seeds.length} entries for ${n} blocks`);
@@ -19,7 +23,11 @@ export function propagateLabelsDetailed(
  * rows: the page's feature rows, row-major blocks × dims (e.g. from a FeatureSet).
  */
 export function propagateLabels(
-  doc: SegmentedDocument, rows: ArrayLike<number>, dims: number, seeds: Int8Array, options: PropagationOptions = {},
+  doc: SegmentedDocument,
+  rows: ArrayLike<number>,
+  dims: number,
+  seeds: Int8Array,
+  options: PropagationOptions = {},
 ): Float32Array {
   return propagateLabelsDetailed(doc, rows, dims, seeds, options).scores;
 }

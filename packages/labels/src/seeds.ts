@@ -17,7 +17,8 @@ export const UNLABELLED = -1;
 const BOILERPLATE_TAGS = new Set(["nav", "footer", "aside"]);
 
 function wordCount(text: string): number {
-  let count = 0, inWord = false;
+  let count = 0,
+    inWord = false;
   for (let c = 0; c < text.length; c++) {
     const space = text.charCodeAt(c) <= 32;
     if (!space && !inWord) count++;

@@ -20,8 +20,15 @@ function groupBit(name: string): number {
 
 /** Class/id words that mark a block as page furniture whatever its text. */
 const FURNITURE =
-  groupBit("navigation") | groupBit("footer") | groupBit("social") | groupBit("consent") | groupBit("advert") |
-  groupBit("account") | groupBit("hidden") | groupBit("related") | groupBit("sidebar");
+  groupBit("navigation") |
+  groupBit("footer") |
+  groupBit("social") |
+  groupBit("consent") |
+  groupBit("advert") |
+  groupBit("account") |
+  groupBit("hidden") |
+  groupBit("related") |
+  groupBit("sidebar");
 const FURNITURE_TAGS = /(?:^|\/)(?:nav|footer|aside)(?:\/|$)/;
 
 const MAX_LINK_DENSITY = 0.33;
@@ -40,7 +47,8 @@ export function heuristicScores(doc: SegmentedDocument): Float32Array {
     const words = stats[i].words;
     const furniture = (block.classMask & FURNITURE) !== 0 || FURNITURE_TAGS.test(block.tagPath);
     if (linkDensity > MAX_LINK_DENSITY || (furniture && words < 3 * GOOD_WORDS)) verdicts[i] = Verdict.Bad;
-    else if (block.heading > 0 || words < GOOD_WORDS) verdicts[i] = words < SHORT_WORDS && block.heading === 0 ? Verdict.Bad : Verdict.Short;
+    else if (block.heading > 0 || words < GOOD_WORDS)
+      verdicts[i] = words < SHORT_WORDS && block.heading === 0 ? Verdict.Bad : Verdict.Short;
     else verdicts[i] = Verdict.Good;
   }
   // Context: a short block or heading is content when the nearest judged block after it is content

@@ -124,7 +124,8 @@ export class ClassLink {
   }
 
   private computeMasks(): void {
-    let chain = this.ownMask, near = chain;
+    let chain = this.ownMask,
+      near = chain;
     let link = this.parent;
     for (let k = 1; k < MAX_CLASS_ID_ELEMENTS && link !== null; k++, link = link.parent) {
       chain |= link.ownMask;

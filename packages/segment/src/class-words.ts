@@ -103,7 +103,10 @@ const { NEXT, DEPTH, WHOLE, FOUND } = (() => {
 
 /** Bit mask of the groups whose keywords occur in a lowercased class/id string. */
 export function classWordMask(classIds: string): number {
-  let mask = 0, state = 0, length = 0, inside = 0;
+  let mask = 0,
+    state = 0,
+    length = 0,
+    inside = 0;
   for (let i = 0; i <= classIds.length; i++) {
     const k = i < classIds.length ? symbol(classIds.charCodeAt(i)) : -1;
     if (k >= 0) {

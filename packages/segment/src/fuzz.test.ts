@@ -45,17 +45,56 @@ function expectWellFormed(doc: SegmentedDocument): void {
 }
 
 const TAGS = [
-  "html", "head", "body", "title", "p", "div", "span", "a", "b", "i", "br", "hr", "h1", "h3", "ul", "li", "table", "tr", "td",
-  "pre", "script", "style", "noscript", "template", "svg", "math", "textarea", "select", "option", "iframe", "img", "form",
-  "section", "article", "nav", "footer", "xmp", "plaintext", "frameset", "x-custom", "DIV", "P",
+  "html",
+  "head",
+  "body",
+  "title",
+  "p",
+  "div",
+  "span",
+  "a",
+  "b",
+  "i",
+  "br",
+  "hr",
+  "h1",
+  "h3",
+  "ul",
+  "li",
+  "table",
+  "tr",
+  "td",
+  "pre",
+  "script",
+  "style",
+  "noscript",
+  "template",
+  "svg",
+  "math",
+  "textarea",
+  "select",
+  "option",
+  "iframe",
+  "img",
+  "form",
+  "section",
+  "article",
+  "nav",
+  "footer",
+  "xmp",
+  "plaintext",
+  "frameset",
+  "x-custom",
+  "DIV",
+  "P",
 ];
 const tag = fc.constantFrom(...TAGS);
 
 const attribute = fc
   .tuple(
     fc.constantFrom("class", "id", "style", "hidden", "aria-hidden", "href", "data-x", "onclick", "x", "CLASS", "'", "="),
-    fc.constantFrom("", "nav main", "display:none", "visibility: hidden", "true", "x".repeat(300), "a\"b", "<p>", "&amp;", "\u0000"),
-    fc.constantFrom('"', "'", "", "\""),
+    fc.constantFrom("", "nav main", "display:none", "visibility: hidden", "true", "x".repeat(300), 'a"b', "<p>", "&amp;", "\u0000"),
+    fc.constantFrom('"', "'", "", '"'),
   )
   .map(([name, value, quote]) => ` ${name}=${quote}${value}${quote}`);
 
@@ -66,19 +105,55 @@ const text = fc.oneof(
 );
 
 const entity = fc.constantFrom(
-  "&amp;", "&lt;", "&gt;", "&nbsp;", "&#65;", "&#x41;", "&#0;", "&#xD800;", "&#x10FFFF;", "&#x110000;", "&#99999999999;",
-  "&bogus;", "&", "&#", "&#x", "&amp", "&nbsp", "&NotANamedEntityAtAll;",
+  "&amp;",
+  "&lt;",
+  "&gt;",
+  "&nbsp;",
+  "&#65;",
+  "&#x41;",
+  "&#0;",
+  "&#xD800;",
+  "&#x10FFFF;",
+  "&#x110000;",
+  "&#99999999999;",
+  "&bogus;",
+  "&",
+  "&#",
+  "&#x",
+  "&amp",
+  "&nbsp",
+  "&NotANamedEntityAtAll;",
 );
 
 /** One piece of an HTML-ish document; pieces are joined without any balancing. */
 const piece: fc.Arbitrary<string> = fc.oneof(
-  { weight: 4, arbitrary: fc.tuple(tag, fc.array(attribute, { maxLength: 3 }), fc.boolean()).map(([t, a, self]) => `<${t}${a.join("")}${self ? "/" : ""}>`) },
+  {
+    weight: 4,
+    arbitrary: fc
+      .tuple(tag, fc.array(attribute, { maxLength: 3 }), fc.boolean())
+      .map(([t, a, self]) => `<${t}${a.join("")}${self ? "/" : ""}>`),
+  },
   { weight: 3, arbitrary: tag.map((t) => `</${t}>`) },
   { weight: 5, arbitrary: text },
   { weight: 2, arbitrary: entity },
   {
     weight: 1,
-    arbitrary: fc.constantFrom("<!-- c -->", "<!--", "-->", "<!doctype html>", "<!DOCTYPE html PUBLIC \"-//W3C//DTD XHTML 1.0//EN\">", "<![CDATA[x]]>", "<?xml version=\"1.0\"?>", "<", ">", "</", "<p", "<a href=\"x", "</>", "<>"),
+    arbitrary: fc.constantFrom(
+      "<!-- c -->",
+      "<!--",
+      "-->",
+      "<!doctype html>",
+      '<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0//EN">',
+      "<![CDATA[x]]>",
+      '<?xml version="1.0"?>',
+      "<",
+      ">",
+      "</",
+      "<p",
+      '<a href="x',
+      "</>",
+      "<>",
+    ),
   },
 );
 
@@ -103,17 +178,11 @@ describe("segmentHtml fuzzed: never throws, ends fast, blocks are well-formed", 
 
   it("on deep nesting, opened with or without closing, around text", () => {
     fc.assert(
-      fc.property(
-        tag,
-        fc.integer({ min: 1, max: 100_000 }),
-        fc.boolean(),
-        soup,
-        (t, depth, close, inner) => {
-          const html = `<${t}>`.repeat(depth) + inner + (close ? `</${t}>`.repeat(depth) : "");
-          const doc = segmentTimed(html);
-          expectWellFormed(doc);
-        },
-      ),
+      fc.property(tag, fc.integer({ min: 1, max: 100_000 }), fc.boolean(), soup, (t, depth, close, inner) => {
+        const html = `<${t}>`.repeat(depth) + inner + (close ? `</${t}>`.repeat(depth) : "");
+        const doc = segmentTimed(html);
+        expectWellFormed(doc);
+      }),
       runs(30),
     );
   });

@@ -35,7 +35,9 @@ describe("pages in pieces", () => {
     const whole = segmentHtml(html);
     for (const at of [8, 15, 30, 36, 40, 50, 70]) {
       const cut = segmentHtml([html.slice(0, at), html.slice(at)]);
-      expect(cut.blocks.map((b) => [b.text, b.classIds, b.markupChars])).toEqual(whole.blocks.map((b) => [b.text, b.classIds, b.markupChars]));
+      expect(cut.blocks.map((b) => [b.text, b.classIds, b.markupChars])).toEqual(
+        whole.blocks.map((b) => [b.text, b.classIds, b.markupChars]),
+      );
     }
   });
 });
@@ -43,7 +45,11 @@ describe("pages in pieces", () => {
 describe("block boundaries", () => {
   it("splits at block-level tags and keeps inline tags inside the block", () => {
     expect(texts("<div>One <b>bold</b> <a href=x>link</a>.<p>Two</p>Three</div><ul><li>Four<li>Five</ul>")).toEqual([
-      "One bold link.", "Two", "Three", "Four", "Five",
+      "One bold link.",
+      "Two",
+      "Three",
+      "Four",
+      "Five",
     ]);
   });
 
@@ -52,9 +58,7 @@ describe("block boundaries", () => {
   });
 
   it("treats one <br> as a space and a run of two or more as a boundary", () => {
-    expect(texts("<p>line one<br>line two<br><br>next block<br/><br/><br/>last</p>")).toEqual([
-      "line one line two", "next block", "last",
-    ]);
+    expect(texts("<p>line one<br>line two<br><br>next block<br/><br/><br/>last</p>")).toEqual(["line one line two", "next block", "last"]);
   });
 
   it("drops scripts, styles, templates, svg, comments, hidden elements and the head", () => {
@@ -116,9 +120,7 @@ describe("what each block carries", () => {
 
   it("gives blocks with equal tag paths one path id, and other paths other ids", () => {
     const blocks = segmentHtml("<div><p>a</p><p>b</p></div><div><p>c</p><span>d<br><br>e</span></div>").blocks;
-    expect(blocks.map((b) => b.tagPath)).toEqual([
-      "div/p", "div/p", "div/p", "div/span", "div/span",
-    ]);
+    expect(blocks.map((b) => b.tagPath)).toEqual(["div/p", "div/p", "div/p", "div/span", "div/span"]);
     const [a, b, c, d, e] = blocks.map((x) => x.pathId);
     expect(a).toBe(b);
     expect(a).toBe(c);
@@ -253,7 +255,13 @@ describe("class words", () => {
       fc.constantFrom(" ", "-", "_", "__", ":", " | ", "x", "2", "é", "sh"),
       fc.string({ maxLength: 4 }),
     );
-    fc.assert(fc.property(fc.array(piece, { maxLength: 8 }).map((p) => p.join("").toLowerCase()), (s) => classWordMask(s) === plain(s)), { numRuns: 2000 });
+    fc.assert(
+      fc.property(
+        fc.array(piece, { maxLength: 8 }).map((p) => p.join("").toLowerCase()),
+        (s) => classWordMask(s) === plain(s),
+      ),
+      { numRuns: 2000 },
+    );
   });
 });
 

@@ -182,7 +182,8 @@ export class Segmenter {
     this.paths[d] = this.pathTrie.child(d === 0 ? null : this.paths[d - 1], name);
     const isBlock = BLOCK_TAGS.has(name);
     this.containers[d] = isBlock ? name : d === 0 ? "" : this.containers[d - 1];
-    const p1 = d === 0 ? 0 : this.scope1[d - 1], p2 = d === 0 ? 0 : this.scope2[d - 1];
+    const p1 = d === 0 ? 0 : this.scope1[d - 1],
+      p2 = d === 0 ? 0 : this.scope2[d - 1];
     if (isBlock) {
       this.scope1[d] = this.nextScopeId++;
       this.scope2[d] = p1;
@@ -223,7 +224,7 @@ export class Segmenter {
 
   private attribute(name: string, value: string): void {
     const d = this.depth - 1;
-    if (d < 0 || value.length === 0 && name !== "hidden") return;
+    if (d < 0 || (value.length === 0 && name !== "hidden")) return;
     if (name === "class" || name === "id") {
       const words = (value.length > MAX_CLASS_ID_CHARS ? value.slice(0, MAX_CLASS_ID_CHARS) : value).toLowerCase();
       // The level holds its parent's link until the element's own first class/id; a second
@@ -333,7 +334,8 @@ export class Segmenter {
     }
     const text = this.text.charCodeAt(this.text.length - 1) === 32 ? this.text.slice(0, -1) : this.text;
     this.totalTextChars += text.length;
-    const path = this.blockPath, link = this.blockClassLink;
+    const path = this.blockPath,
+      link = this.blockClassLink;
     this.blocks.push({
       index: this.blocks.length,
       text,

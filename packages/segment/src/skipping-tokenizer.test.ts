@@ -7,10 +7,19 @@ import { FastTokenizer } from "./skipping-tokenizer.js";
 /** Every event htmlparser2 reports, with its positions, as one list. */
 function events(html: string, tokenizer: typeof Tokenizer, chunks = 1): string[] {
   const out: string[] = [];
-  const log = (kind: string) => (...args: unknown[]) => out.push(`${kind} ${JSON.stringify(args)} @${parser.startIndex}-${parser.endIndex}`);
+  const log =
+    (kind: string) =>
+    (...args: unknown[]) =>
+      out.push(`${kind} ${JSON.stringify(args)} @${parser.startIndex}-${parser.endIndex}`);
   const handler: Partial<Handler> = {
-    onopentagname: log("open"), onattribute: log("attr"), onopentag: log("opentag"), onclosetag: log("close"),
-    ontext: log("text"), oncomment: log("comment"), oncdatastart: log("cdata"), onprocessinginstruction: log("pi"),
+    onopentagname: log("open"),
+    onattribute: log("attr"),
+    onopentag: log("opentag"),
+    onclosetag: log("close"),
+    ontext: log("text"),
+    oncomment: log("comment"),
+    oncdatastart: log("cdata"),
+    onprocessinginstruction: log("pi"),
   };
   const parser = new Parser(handler, { decodeEntities: true, lowerCaseAttributeNames: false, Tokenizer: tokenizer });
   const size = Math.ceil(html.length / chunks);

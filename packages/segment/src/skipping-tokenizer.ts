@@ -59,10 +59,15 @@ function install(): typeof Tokenizer {
   const base = Tokenizer.prototype as unknown as TokenizerInternals;
   const probe = new Tokenizer({ decodeEntities: true }, {} as never) as unknown as TokenizerInternals;
   const usable =
-    typeof base.stateText === "function" && typeof base.fastForwardTo === "function" &&
-    typeof base.handleInAttributeValue === "function" && typeof base.write === "function" &&
-    typeof base.reset === "function" && typeof probe.index === "number" && typeof probe.offset === "number" &&
-    typeof probe.buffer === "string" && probe.decodeEntities === true;
+    typeof base.stateText === "function" &&
+    typeof base.fastForwardTo === "function" &&
+    typeof base.handleInAttributeValue === "function" &&
+    typeof base.write === "function" &&
+    typeof base.reset === "function" &&
+    typeof probe.index === "number" &&
+    typeof probe.offset === "number" &&
+    typeof probe.buffer === "string" &&
+    probe.decodeEntities === true;
   if (!usable) return Tokenizer;
 
   class SkippingTokenizer extends Tokenizer {

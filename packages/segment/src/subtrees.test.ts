@@ -38,7 +38,9 @@ describe("segmenting with subtree fingerprints", () => {
   });
 
   it("keeps fingerprints of text-bearing candidates only and links each to its enclosing one", () => {
-    const doc = withSubtrees.segment(`<body><div><p>intro</p><nav><ul><li>a</li></ul></nav><div class=clear></div></div><p>tail</p></body>`);
+    const doc = withSubtrees.segment(
+      `<body><div><p>intro</p><nav><ul><li>a</li></ul></nav><div class=clear></div></div><p>tail</p></body>`,
+    );
     const s = doc.subtrees!;
     // div, nav, ul, div.clear in start-tag order
     expect(Array.from(s.parents)).toEqual([-1, 0, 1, 0]);

@@ -15,7 +15,16 @@
 
 /** Elements whose subtrees can be site templates: the containers that headers, menus and footers use. */
 export const SUBTREE_TAGS: ReadonlySet<string> = new Set([
-  "div", "nav", "header", "footer", "aside", "section", "ul", "ol", "table", "form",
+  "div",
+  "nav",
+  "header",
+  "footer",
+  "aside",
+  "section",
+  "ul",
+  "ol",
+  "table",
+  "form",
 ]);
 
 /** A document's candidate subtrees and where its blocks sit among them. */
@@ -75,7 +84,8 @@ export class SubtreeFingerprinter {
 
   /** Element `name` opened at stack level `d`. */
   open(d: number, name: string): void {
-    let a = LANE_A_BASIS, b = LANE_B_BASIS;
+    let a = LANE_A_BASIS,
+      b = LANE_B_BASIS;
     for (let i = 0; i < name.length; i++) {
       const c = name.charCodeAt(i);
       a = Math.imul(a ^ c, FNV_PRIME);
@@ -100,8 +110,10 @@ export class SubtreeFingerprinter {
   /** Visible text inside the element at level `d`. */
   text(d: number, data: string): void {
     if (d < 0) return;
-    let a = this.laneA[d], b = this.laneB[d];
-    let seen = false, space = false;
+    let a = this.laneA[d],
+      b = this.laneB[d];
+    let seen = false,
+      space = false;
     for (let i = 0; i < data.length; i++) {
       let c = data.charCodeAt(i);
       if (c <= SPACE || c === 0xa0) {

@@ -20,6 +20,9 @@ describe("foldWhitespace", () => {
   it("folds like replace(/\\s+/g, ' ') on any string", () => {
     const unit = fc.constantFrom(" ", "\n", "\t", "\u00a0", "\u2003", "\u3000", "\ufeff", "\u200b", "a", "é", "語");
     const pieces = fc.array(fc.oneof(unit, fc.string({ unit: "binary", maxLength: 4 })), { maxLength: 30 }).map((p) => p.join(""));
-    fc.assert(fc.property(pieces, (s) => foldWhitespace(s) === regexFold(s)), { numRuns: 1000 });
+    fc.assert(
+      fc.property(pieces, (s) => foldWhitespace(s) === regexFold(s)),
+      { numRuns: 1000 },
+    );
   });
 });

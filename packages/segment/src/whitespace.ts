@@ -6,8 +6,17 @@ export const WHITESPACE_RUN = /\s+/g;
 export function isSpace(c: number): boolean {
   if (c <= 32) return c === 32 || (c >= 9 && c <= 13);
   if (c < 160) return false;
-  return c === 160 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 ||
-    c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
+  return (
+    c === 160 ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000 ||
+    c === 0xfeff
+  );
 }
 
 /**
@@ -16,7 +25,9 @@ export function isSpace(c: number): boolean {
  * without building a string, and only mixed nodes go to the regex.
  */
 export function foldWhitespace(data: string): string {
-  let fold = false, allSpace = true, previousSpace = false;
+  let fold = false,
+    allSpace = true,
+    previousSpace = false;
   for (let i = 0; i < data.length; i++) {
     const c = data.charCodeAt(i);
     if (isSpace(c)) {

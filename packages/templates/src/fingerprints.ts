@@ -17,9 +17,12 @@ export function pageFingerprints(subtrees: SubtreeIndex): Float64Array {
 
 /** How many fingerprints two sorted sets share. */
 export function intersectionSize(a: Float64Array, b: Float64Array): number {
-  let i = 0, j = 0, shared = 0;
+  let i = 0,
+    j = 0,
+    shared = 0;
   while (i < a.length && j < b.length) {
-    const x = a[i], y = b[j];
+    const x = a[i],
+      y = b[j];
     if (x === y) {
       shared++;
       i++;
@@ -32,9 +35,11 @@ export function intersectionSize(a: Float64Array, b: Float64Array): number {
 
 /** Calls `each` for every fingerprint in both sorted sets. */
 export function forEachShared(a: Float64Array, b: Float64Array, each: (fingerprint: number) => void): void {
-  let i = 0, j = 0;
+  let i = 0,
+    j = 0;
   while (i < a.length && j < b.length) {
-    const x = a[i], y = b[j];
+    const x = a[i],
+      y = b[j];
     if (x === y) {
       each(x);
       i++;
@@ -46,7 +51,8 @@ export function forEachShared(a: Float64Array, b: Float64Array, each: (fingerpri
 
 /** Whether a sorted set holds `fingerprint` (binary search: no Set to build per page). */
 export function hasFingerprint(sorted: Float64Array, fingerprint: number): boolean {
-  let lo = 0, hi = sorted.length - 1;
+  let lo = 0,
+    hi = sorted.length - 1;
   while (lo <= hi) {
     const mid = (lo + hi) >>> 1;
     const v = sorted[mid];
@@ -69,7 +75,8 @@ export function templateBlocks(subtrees: SubtreeIndex, templates: Float64Array):
   const inTemplate = new Uint8Array(fingerprints.length);
   for (let c = 0; c < fingerprints.length; c++) {
     const parent = parents[c];
-    inTemplate[c] = (parent >= 0 && inTemplate[parent] === 1) || (fingerprints[c] !== 0 && hasFingerprint(templates, fingerprints[c])) ? 1 : 0;
+    inTemplate[c] =
+      (parent >= 0 && inTemplate[parent] === 1) || (fingerprints[c] !== 0 && hasFingerprint(templates, fingerprints[c])) ? 1 : 0;
   }
   for (let b = 0; b < blockSubtrees.length; b++) {
     const c = blockSubtrees[b];
@@ -85,7 +92,11 @@ export function templateBlocks(subtrees: SubtreeIndex, templates: Float64Array):
  * how many blocks were dropped.
  */
 export function dropTemplateBlocks(
-  subtrees: SubtreeIndex, templates: Float64Array, scores: ArrayLike<number>, kept: Uint8Array, keepScore: number,
+  subtrees: SubtreeIndex,
+  templates: Float64Array,
+  scores: ArrayLike<number>,
+  kept: Uint8Array,
+  keepScore: number,
 ): number {
   if (templates.length === 0) return 0;
   const inTemplate = templateBlocks(subtrees, templates);

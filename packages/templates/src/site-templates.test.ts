@@ -5,7 +5,8 @@ import { SiteTemplateFitter, dropTemplateBlocks, hostOf, intersectionSize, pageF
 const segmenter = new Segmenter({ subtrees: true });
 const HEADER = `<header><div class=logo>Example News</div><nav><ul><li>World</li><li>Sport</li><li>Culture</li></ul></nav></header>`;
 const FOOTER = `<footer><div>© 2024 Example News. All rights reserved.</div><ul><li>Privacy</li><li>Contact</li></ul></footer>`;
-const page = (article: string) => segmenter.segment(`<html><body>${HEADER}<div class=main><article><p>${article}</p></article></div>${FOOTER}</body></html>`);
+const page = (article: string) =>
+  segmenter.segment(`<html><body>${HEADER}<div class=main><article><p>${article}</p></article></div>${FOOTER}</body></html>`);
 const texts = (doc: ReturnType<typeof page>, flags: Uint8Array) => doc.blocks.filter((_, b) => flags[b] === 1).map((b) => b.text);
 
 describe("hostOf", () => {
@@ -40,7 +41,15 @@ describe("fitting a host's template", () => {
     const set = templates.forUrl("https://www.example.com/anything");
     for (const doc of docs) {
       const flags = templateBlocks(doc.subtrees!, set);
-      expect(texts(doc, flags)).toEqual(["Example News", "World", "Sport", "Culture", "© 2024 Example News. All rights reserved.", "Privacy", "Contact"]);
+      expect(texts(doc, flags)).toEqual([
+        "Example News",
+        "World",
+        "Sport",
+        "Culture",
+        "© 2024 Example News. All rights reserved.",
+        "Privacy",
+        "Contact",
+      ]);
     }
     const host = [...templates.hosts()][0];
     expect(host).toMatchObject({ host: "example.com", pages: 3, pairsCompared: 2, nearDuplicates: 0 });

@@ -104,14 +104,18 @@ export class SiteTemplateFitter {
 }
 
 function fitHost(host: string, pages: HostPages, minSharedPairs: number, nearDuplicateIoU: number): HostTemplate {
-  const order = pages.urls.map((_, i) => i).sort((a, b) => (pages.urls[a] < pages.urls[b] ? -1 : pages.urls[a] > pages.urls[b] ? 1 : a - b));
+  const order = pages.urls
+    .map((_, i) => i)
+    .sort((a, b) => (pages.urls[a] < pages.urls[b] ? -1 : pages.urls[a] > pages.urls[b] ? 1 : a - b));
   const sharedBy = new Map<number, number>();
   const count = (fingerprint: number): void => {
     sharedBy.set(fingerprint, (sharedBy.get(fingerprint) ?? 0) + 1);
   };
-  let pairsCompared = 0, nearDuplicates = 0;
+  let pairsCompared = 0,
+    nearDuplicates = 0;
   for (let k = 1; k < order.length; k++) {
-    const a = pages.fingerprints[order[k - 1]], b = pages.fingerprints[order[k]];
+    const a = pages.fingerprints[order[k - 1]],
+      b = pages.fingerprints[order[k]];
     const shared = intersectionSize(a, b);
     const union = a.length + b.length - shared;
     if (union > 0 && shared / union > nearDuplicateIoU) {

@@ -32,20 +32,18 @@ export const jsonl: StreamFormat = {
   header: "",
   footer: "",
   encode(d) {
-    return (
-      `${JSON.stringify({
-        url: d.url,
-        warc_record_id: d.recordId,
-        warc_date: d.date,
-        content_type: d.contentType,
-        charset: d.charset,
-        title: d.title,
-        text: documentText(d),
-        blocks_kept: d.blocks.length,
-        blocks_total: d.blocksTotal,
-        source: d.source,
-      })}\n`
-    );
+    return `${JSON.stringify({
+      url: d.url,
+      warc_record_id: d.recordId,
+      warc_date: d.date,
+      content_type: d.contentType,
+      charset: d.charset,
+      title: d.title,
+      text: documentText(d),
+      blocks_kept: d.blocks.length,
+      blocks_total: d.blocksTotal,
+      source: d.source,
+    })}\n`;
   },
 };
 

@@ -91,7 +91,12 @@ interface XElement {
 
 const ILLEGAL_XML_CHAR = /[^\t\n\r\x20-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/u;
 const LEGAL_CODE_POINT = (cp: number): boolean =>
-  cp === 0x9 || cp === 0xa || cp === 0xd || (cp >= 0x20 && cp <= 0xd7ff) || (cp >= 0xe000 && cp <= 0xfffd) || (cp >= 0x10000 && cp <= 0x10ffff);
+  cp === 0x9 ||
+  cp === 0xa ||
+  cp === 0xd ||
+  (cp >= 0x20 && cp <= 0xd7ff) ||
+  (cp >= 0xe000 && cp <= 0xfffd) ||
+  (cp >= 0x10000 && cp <= 0x10ffff);
 
 function decodeRefs(raw: string): string {
   return raw.replace(/&([^;&<]*);|&/g, (m, ref: string | undefined) => {
@@ -326,11 +331,7 @@ describe("text", () => {
     mkdirSync(out);
     await writeAll("text", out);
     const names = readdirSync(out).sort();
-    expect(names).toEqual([
-      "000001-www-example-com-news-2024-fish-x-1-y-2.txt",
-      "000002-exemple-fr-t.txt",
-      "000003-empty-example.txt",
-    ]);
+    expect(names).toEqual(["000001-www-example-com-news-2024-fish-x-1-y-2.txt", "000002-exemple-fr-t.txt", "000003-empty-example.txt"]);
     names.forEach((n, k) => expect(readFileSync(join(out, n), "utf8")).toBe(asUtf8(`${joined(DOCS[k])}\n`)));
   });
 
@@ -340,9 +341,7 @@ describe("text", () => {
     const names = readdirSync(out).sort();
     expect(names.length).toBe(DOCS.length);
     expect(names.every((n) => /^\d{6}-[a-z0-9-]+\.txt\.gz$/.test(n))).toBe(true);
-    names.forEach((n, k) =>
-      expect(gunzipSync(readFileSync(join(out, n))).toString("utf8")).toBe(asUtf8(`${joined(DOCS[k])}\n`)),
-    );
+    names.forEach((n, k) => expect(gunzipSync(readFileSync(join(out, n))).toString("utf8")).toBe(asUtf8(`${joined(DOCS[k])}\n`)));
   });
 
   it("writes many documents through the bounded in-flight window, leaving no temporary files", async () => {
@@ -459,7 +458,9 @@ describe("errors", () => {
     await expect(openWriter({ format: "jsonl", path })).rejects.toThrow(
       new RegExp(`cannot create ${path.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: ENOTDIR`),
     );
-    await expect(openWriter({ format: "text", path: `${join(file, "docs")}/` })).rejects.toThrow(/cannot write into directory .*plain-file/);
+    await expect(openWriter({ format: "text", path: `${join(file, "docs")}/` })).rejects.toThrow(
+      /cannot write into directory .*plain-file/,
+    );
   });
 
   it.skipIf(process.getuid?.() === 0)("rejects with EACCES for a read-only directory", async () => {
@@ -516,7 +517,14 @@ describe("back-pressure and stdout", () => {
 
   it("write() waits for drain when the stream buffer is full", async () => {
     const chunks: Buffer[] = [];
-    const w = new StreamCorpusWriter(xmlFormat, { sink: slowSink(chunks), owned: false, gzip: false, label: "<test>", tmpPath: null, finalPath: null });
+    const w = new StreamCorpusWriter(xmlFormat, {
+      sink: slowSink(chunks),
+      owned: false,
+      gzip: false,
+      label: "<test>",
+      tmpPath: null,
+      finalPath: null,
+    });
     const doc = { ...DOCS[2], blocks: [{ text: "y".repeat(20_000), heading: 0 }] };
     const settled: boolean[] = [];
     let pending = 0;

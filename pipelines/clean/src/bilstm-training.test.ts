@@ -26,7 +26,10 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** Mean score of content blocks minus mean score of boilerplate blocks, over the listed pages. */
 function separation(pages: readonly number[], scores: Float32Array[]): number {
-  let on = 0, onN = 0, off = 0, offN = 0;
+  let on = 0,
+    onN = 0,
+    off = 0,
+    offN = 0;
   pages.forEach((p, i) => {
     const labels = data.labels.subarray(data.firstRow[p], data.firstRow[p + 1]);
     labels.forEach((y, b) => (y === 1 ? ((on += scores[i][b]), onN++) : ((off += scores[i][b]), offN++)));
@@ -90,8 +93,16 @@ describe("a BiLSTM model file", () => {
     const classifier = await loadClassifier(output);
     const onnx = await classifier.score(data.pages.map((p) => p.doc));
     await classifier.close();
-    const refit = fitBiLstm(data, data.pages.map((_, i) => i), QUICK);
-    const ours = scoreBiLstmPages(data, data.pages.map((_, i) => i), refit.model);
+    const refit = fitBiLstm(
+      data,
+      data.pages.map((_, i) => i),
+      QUICK,
+    );
+    const ours = scoreBiLstmPages(
+      data,
+      data.pages.map((_, i) => i),
+      refit.model,
+    );
     let worst = 0;
     ours.forEach((s, i) => s.forEach((v, b) => (worst = Math.max(worst, Math.abs(v - onnx[i][b])))));
     expect(worst).toBeLessThan(1e-4);

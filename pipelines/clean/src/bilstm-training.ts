@@ -5,8 +5,19 @@
  * The vocabulary is learnt from the training pages only.
  */
 import {
-  BlockEncoder, biLstmLayout, blockSequence, buildVocabulary, computeInputScaling, predictMembers, predictSequence, trainBiLstm,
-  type BiLstmModel, type BiLstmShape, type BlockSequence, type TrainingSequence, type VocabularyOptions,
+  BlockEncoder,
+  biLstmLayout,
+  blockSequence,
+  buildVocabulary,
+  computeInputScaling,
+  predictMembers,
+  predictSequence,
+  trainBiLstm,
+  type BiLstmModel,
+  type BiLstmShape,
+  type BlockSequence,
+  type TrainingSequence,
+  type VocabularyOptions,
 } from "@winnow/models";
 import { selectPages, type Dataset } from "./dataset.js";
 import { chooseThreshold, splitValidation, trainingWeights, type BlockWeighting } from "./training.js";
@@ -44,7 +55,14 @@ export interface BiLstmFitOptions {
 
 /** The compact default: small enough for CPU speed, as the issue asks (the paper uses 256/256/2). */
 export const BILSTM_DEFAULTS: Readonly<Required<Pick<BiLstmFitOptions, DefaultedOption>>> = {
-  input: "tags-words-features", projectionSize: 32, hiddenSize: 32, layers: 1, skip: false, epochs: 8, learningRate: 0.003, dropout: 0.5,
+  input: "tags-words-features",
+  projectionSize: 32,
+  hiddenSize: 32,
+  layers: 1,
+  skip: false,
+  epochs: 8,
+  learningRate: 0.003,
+  dropout: 0.5,
   // Three members, as the MLP: 5-fold domain CV 0.846 against 0.842-0.846 for single nets (README).
   ensemble: 3,
 };
@@ -73,8 +91,11 @@ function sequencesOf(data: Dataset, pageIndexes: readonly number[], model: Omit<
   const encoder = model.layout.shape.tokenSlots > 0 ? new BlockEncoder(model.vocabulary) : undefined;
   const size = data.featureSet.size;
   return pageIndexes.map((p) => {
-    const from = data.firstRow[p], to = data.firstRow[p + 1];
-    const features = model.scaling ? { set: data.featureSet, scaling: model.scaling, rawFeatures: data.rows.subarray(from * size, to * size) } : undefined;
+    const from = data.firstRow[p],
+      to = data.firstRow[p + 1];
+    const features = model.scaling
+      ? { set: data.featureSet, scaling: model.scaling, rawFeatures: data.rows.subarray(from * size, to * size) }
+      : undefined;
     return blockSequence(data.pages[p].doc, encoder, features);
   });
 }
@@ -82,14 +103,20 @@ function sequencesOf(data: Dataset, pageIndexes: readonly number[], model: Omit<
 export function fitBiLstm(data: Dataset, pageIndexes: readonly number[], options: BiLstmFitOptions = {}): FittedBiLstm {
   const o = withDefaults(options);
   const { train, validation } = splitValidation(data, pageIndexes);
-  const vocabulary = buildVocabulary(train.map((p) => data.pages[p].doc), o.vocabulary);
+  const vocabulary = buildVocabulary(
+    train.map((p) => data.pages[p].doc),
+    o.vocabulary,
+  );
   const subset = selectPages(data, train);
   const useFeatures = o.input === "tags-words-features";
   const scaling = useFeatures ? computeInputScaling(subset.rows, subset.count, data.featureSet.size) : undefined;
   const shape: BiLstmShape = {
     tokenSlots: vocabulary.tags.length + vocabulary.words.length + 2,
     featureSize: useFeatures ? data.featureSet.size : 0,
-    projectionSize: o.projectionSize, hiddenSize: o.hiddenSize, layers: o.layers, ...(o.skip ? { skip: true } : {}),
+    projectionSize: o.projectionSize,
+    hiddenSize: o.hiddenSize,
+    layers: o.layers,
+    ...(o.skip ? { skip: true } : {}),
   };
   const layout = biLstmLayout(shape);
   const skeleton = { layout, vocabulary, scaling };
@@ -107,10 +134,21 @@ export function fitBiLstm(data: Dataset, pageIndexes: readonly number[], options
   const bestEpochs: number[] = [];
   for (let m = 0; m < o.ensemble; m++) {
     const trained = trainBiLstm(pages, shape, {
-      epochs: o.epochs, learningRate: o.learningRate, dropout: o.dropout, seed: (o.seed ?? 1) + m, averaging: o.averaging,
+      epochs: o.epochs,
+      learningRate: o.learningRate,
+      dropout: o.dropout,
+      seed: (o.seed ?? 1) + m,
+      averaging: o.averaging,
       onEpoch: (epoch, loss, params) => {
         // Without validation pages there is nothing to choose by: the last epoch is kept.
-        const f1 = validation.length > 0 ? chooseThreshold(data, validation, validationSequences.map((seq) => predictSequence(params, layout, seq))).f1 : undefined;
+        const f1 =
+          validation.length > 0
+            ? chooseThreshold(
+                data,
+                validation,
+                validationSequences.map((seq) => predictSequence(params, layout, seq)),
+              ).f1
+            : undefined;
         options.onEpoch?.(epoch, loss, f1 ?? 0, m);
         return f1;
       },
@@ -119,13 +157,21 @@ export function fitBiLstm(data: Dataset, pageIndexes: readonly number[], options
     bestEpochs.push(trained.bestEpoch);
   }
   // The threshold is the ensemble's own: chosen on the mean of the members' validation scores.
-  const choice = validation.length > 0
-    ? chooseThreshold(data, validation, validationSequences.map((seq) => predictMembers(members, layout, seq)))
-    : { threshold: 0.5, f1: 0 };
+  const choice =
+    validation.length > 0
+      ? chooseThreshold(
+          data,
+          validation,
+          validationSequences.map((seq) => predictMembers(members, layout, seq)),
+        )
+      : { threshold: 0.5, f1: 0 };
   return {
     model: { layout, members, vocabulary, scaling },
-    threshold: choice.threshold, validationF1: choice.f1, bestEpochs,
-    trainPages: train.length, validationPages: validation.length,
+    threshold: choice.threshold,
+    validationF1: choice.f1,
+    bestEpochs,
+    trainPages: train.length,
+    validationPages: validation.length,
   };
 }
 

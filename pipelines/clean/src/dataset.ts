@@ -70,7 +70,11 @@ export function buildDataset(pages: LabelledPage[], featureSet: FeatureSet): Dat
   for (let p = 0; p < pages.length; p++) {
     const { doc, gold } = pages[p];
     featureSet.extract(doc, rows, firstRow[p] * featureSet.size);
-    const aligned = alignBlockLabels(doc.blocks.map((b) => b.text), gold, { threshold: LABEL_THRESHOLD });
+    const aligned = alignBlockLabels(
+      doc.blocks.map((b) => b.text),
+      gold,
+      { threshold: LABEL_THRESHOLD },
+    );
     labels.set(aligned.labels, firstRow[p]);
     words.set(aligned.tokens, firstRow[p]);
   }
@@ -79,7 +83,8 @@ export function buildDataset(pages: LabelledPage[], featureSet: FeatureSet): Dat
 
 /** The rows and labels of a subset of pages, copied into fresh arrays. */
 export function selectPages(
-  data: Dataset, pageIndexes: readonly number[],
+  data: Dataset,
+  pageIndexes: readonly number[],
 ): { rows: Float32Array; labels: Uint8Array; words: Float32Array; count: number; known?: Uint8Array } {
   const size = data.featureSet.size;
   let count = 0;
@@ -91,7 +96,8 @@ export function selectPages(
   const source = data.training?.labels ?? data.labels;
   let at = 0;
   for (const p of pageIndexes) {
-    const from = data.firstRow[p], to = data.firstRow[p + 1];
+    const from = data.firstRow[p],
+      to = data.firstRow[p + 1];
     rows.set(data.rows.subarray(from * size, to * size), at * size);
     labels.set(source.subarray(from, to), at);
     words.set(data.words.subarray(from, to), at);

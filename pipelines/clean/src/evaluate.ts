@@ -51,10 +51,18 @@ function scorePage(page: LabelledPage, scores: ArrayLike<number>, threshold: num
   let kept = 0;
   for (let b = 0; b < page.doc.blocks.length; b++) if (scores[b] >= threshold) kept++;
   return {
-    id: page.id, url: page.url, pageType: page.pageType, domain: page.domain, fold,
-    precision, recall, f1,
-    withRate: snippets.withRate, withoutRate: snippets.withoutRate,
-    blocksKept: kept, blocksTotal: page.doc.blocks.length,
+    id: page.id,
+    url: page.url,
+    pageType: page.pageType,
+    domain: page.domain,
+    fold,
+    precision,
+    recall,
+    f1,
+    withRate: snippets.withRate,
+    withoutRate: snippets.withoutRate,
+    blocksKept: kept,
+    blocksTotal: page.doc.blocks.length,
   };
 }
 
@@ -71,10 +79,15 @@ function report(method: string, folds: number, pages: PageScore[], counts: Block
   const precision = tp + fp === 0 ? 0 : tp / (tp + fp);
   const recall = tp + fn === 0 ? 0 : tp / (tp + fn);
   return {
-    method, folds, pages, thresholds,
+    method,
+    folds,
+    pages,
+    thresholds,
     summary: summarise(pages.map((p) => ({ ...p }))),
     blocks: {
-      ...counts, precision, recall,
+      ...counts,
+      precision,
+      recall,
       f1: precision + recall === 0 ? 0 : (2 * precision * recall) / (precision + recall),
       accuracy: (tp + tn) / Math.max(1, tp + fp + fn + tn),
     },
@@ -124,10 +137,16 @@ export interface CrossValidationOptions extends MlpFitOptions {
 
 /** Train on K-1 domain folds, score the held-out one, K times. */
 export function crossValidateMlp(data: Dataset, options: CrossValidationOptions): EvaluationReport {
-  return crossValidate(data, options.folds, `mlp ${data.featureSet.name}`, (train, test) => {
-    const fitted = fitMlp(data, train, options);
-    return { ...fitted, scores: scoreMlpPages(data, test, fitted.members) };
-  }, options.onFold);
+  return crossValidate(
+    data,
+    options.folds,
+    `mlp ${data.featureSet.name}`,
+    (train, test) => {
+      const fitted = fitMlp(data, train, options);
+      return { ...fitted, scores: scoreMlpPages(data, test, fitted.members) };
+    },
+    options.onFold,
+  );
 }
 
 /** What one fold of a cross-validation returns: the held-out pages' scores and its threshold. */
@@ -142,11 +161,17 @@ export interface FoldResult {
  * the `train` pages and scores the `test` pages, which it must not have seen.
  */
 export function crossValidate(
-  data: Dataset, k: number, method: string,
+  data: Dataset,
+  k: number,
+  method: string,
   fitFold: (train: number[], test: number[], fold: number) => FoldResult,
   onFold?: (fold: number, folds: number, validationF1: number) => void,
 ): EvaluationReport {
-  const fold = domainFolds(data.pages.map((p) => ({ id: p.id, domain: p.domain })), k, 1);
+  const fold = domainFolds(
+    data.pages.map((p) => ({ id: p.id, domain: p.domain })),
+    k,
+    1,
+  );
   const pages: PageScore[] = [];
   const counts = emptyCounts();
   const thresholds: number[] = [];

@@ -53,7 +53,12 @@ export function readModelIndex(dir: string): ModelIndex {
   }
   const v = value as Partial<ModelIndex>;
   const hosts = v.hosts;
-  if (typeof v.general !== "string" || typeof hosts !== "object" || hosts === null || Object.values(hosts).some((f) => typeof f !== "string")) {
+  if (
+    typeof v.general !== "string" ||
+    typeof hosts !== "object" ||
+    hosts === null ||
+    Object.values(hosts).some((f) => typeof f !== "string")
+  ) {
     throw new Error(`${path} must be {"general": file, "hosts": {host: file}}`);
   }
   for (const file of [v.general, ...Object.values(hosts)]) {
@@ -140,7 +145,10 @@ export async function cleanPagesByHost(
   for (const [host, indexes] of groups) {
     let cleaned: PageOutput[];
     try {
-      cleaned = await clean(indexes.map((i) => pages[i]), await routed.forHost(host));
+      cleaned = await clean(
+        indexes.map((i) => pages[i]),
+        await routed.forHost(host),
+      );
     } catch (error) {
       const detail = `cannot use the model of ${host}: ${(error as Error).message}`;
       cleaned = indexes.map(() => ({ ok: false, reason: "failed", detail }));

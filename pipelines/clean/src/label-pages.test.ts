@@ -10,7 +10,6 @@ import { propagateDatasetLabels, parseSeedSource, snippetSeeds, writePropagatedL
 import { loadLabelledPages } from "./labelled-data.js";
 import { LabelMismatchError, labelsFromFiles } from "./training-labels.js";
 
-
 let pages: LabelledPage[];
 let data: Dataset;
 let dir: string;
@@ -35,7 +34,9 @@ describe("seed sources", () => {
   it("seeds blocks holding a with snippet as content and a without snippet as boilerplate, ignoring case and spacing", () => {
     const page: LabelledPage = {
       ...pages[0],
-      doc: segmentHtml("<nav><p>Submit  correction</p></nav><p>Indexes are a COMMON way to enhance\ndatabase performance. More text.</p><p>Both: submit correction. Indexes are a common way</p><p>Other</p>"),
+      doc: segmentHtml(
+        "<nav><p>Submit  correction</p></nav><p>Indexes are a COMMON way to enhance\ndatabase performance. More text.</p><p>Both: submit correction. Indexes are a common way</p><p>Other</p>",
+      ),
       withSnippets: ["Indexes are a common way"],
       withoutSnippets: ["Submit correction", "  "],
     };
@@ -47,7 +48,13 @@ describe("propagateDatasetLabels", () => {
   it("with every alignment label revealed returns exactly the alignment labels", () => {
     const { labels, summary } = propagateDatasetLabels(data, { kind: "reveal", fraction: 1, seed: 1 });
     labels.forEach((pageLabels, p) => expect(pageLabels).toEqual([...data.labels.subarray(data.firstRow[p], data.firstRow[p + 1])]));
-    expect(summary).toMatchObject({ pages: 14, pagesLabelled: 14, blocks: data.labels.length, seeds: data.labels.length, seededFraction: 1 });
+    expect(summary).toMatchObject({
+      pages: 14,
+      pagesLabelled: 14,
+      blocks: data.labels.length,
+      seeds: data.labels.length,
+      seededFraction: 1,
+    });
     expect(summary.check?.accuracy).toBe(1);
   });
 
@@ -71,9 +78,15 @@ describe("propagateDatasetLabels", () => {
 
   it("spreads hand labels, keeps their values, and gives pages without any hand label no labels", () => {
     const p = 0;
-    const hand = Array.from({ length: pages[p].doc.blocks.length }, (_, b) => (b % 4 === 0 ? data.labels[data.firstRow[p] + b] : null)) as (0 | 1 | null)[];
-    hand[1] = hand[1] === null ? (1 - data.labels[data.firstRow[p] + 1]) as 0 | 1 : hand[1]; // a hand label that disagrees with the alignment
-    const files = new Map([[pages[p].id, makeLabelFile({ id: pages[p].id, url: pages[p].url, blockTexts: blockTexts(pages[p]) }, hand, "hand")]]);
+    const hand = Array.from({ length: pages[p].doc.blocks.length }, (_, b) => (b % 4 === 0 ? data.labels[data.firstRow[p] + b] : null)) as (
+      | 0
+      | 1
+      | null
+    )[];
+    hand[1] = hand[1] === null ? ((1 - data.labels[data.firstRow[p] + 1]) as 0 | 1) : hand[1]; // a hand label that disagrees with the alignment
+    const files = new Map([
+      [pages[p].id, makeLabelFile({ id: pages[p].id, url: pages[p].url, blockTexts: blockTexts(pages[p]) }, hand, "hand")],
+    ]);
     const { labels, summary } = propagateDatasetLabels(data, { kind: "hand", files });
     expect(summary.pagesLabelled).toBe(1);
     expect(labels.slice(1).every((l) => l === undefined)).toBe(true);
@@ -84,7 +97,11 @@ describe("propagateDatasetLabels", () => {
 
   it("refuses hand labels made for other blocks, naming the page", () => {
     const texts = blockTexts(pages[1]);
-    const stale = makeLabelFile({ id: pages[1].id, url: "", blockTexts: [...texts.slice(0, -1), `${texts.at(-1)} changed`] }, texts.map(() => 1), "hand");
+    const stale = makeLabelFile(
+      { id: pages[1].id, url: "", blockTexts: [...texts.slice(0, -1), `${texts.at(-1)} changed`] },
+      texts.map(() => 1),
+      "hand",
+    );
     expect(() => propagateDatasetLabels(data, { kind: "hand", files: new Map([[pages[1].id, stale]]) })).toThrow(LabelMismatchError);
     expect(() => propagateDatasetLabels(data, { kind: "hand", files: new Map([[pages[1].id, stale]]) })).toThrow(`page ${pages[1].id}`);
   });
@@ -108,7 +125,10 @@ describe("a folder of plain HTML files", () => {
     writeFileSync(join(html, "b.htm"), "<html><body><nav>Home</nav><p>Some text of the page.</p></body></html>");
     writeFileSync(join(html, "notes.txt"), "not a page");
     const loaded = await loadLabelledPages(html);
-    expect(loaded.map((p) => [p.id, p.gold, p.domain])).toEqual([["b.htm", "", ""], ["news/a.html", "", ""]]);
+    expect(loaded.map((p) => [p.id, p.gold, p.domain])).toEqual([
+      ["b.htm", "", ""],
+      ["news/a.html", "", ""],
+    ]);
     expect(blockTexts(loaded[1])).toEqual(blockTexts(pages[0]));
     await expect(loadLabelledPages(join(html, "news", "nothing"))).rejects.toThrow(/not found/);
   });

@@ -9,8 +9,15 @@
  */
 import { normaliseSnippetText } from "@winnow/evaluation";
 import {
-  heuristicSeeds, labelMismatch, makeLabelFile, mulberry32, propagateLabels, writeLabelFile,
-  type BlockLabel, type BlockLabelFile, type PropagationOptions,
+  heuristicSeeds,
+  labelMismatch,
+  makeLabelFile,
+  mulberry32,
+  propagateLabels,
+  writeLabelFile,
+  type BlockLabel,
+  type BlockLabelFile,
+  type PropagationOptions,
 } from "@winnow/labels";
 import type { Dataset, LabelledPage } from "./dataset.js";
 import { PROPAGATION_THRESHOLD, revealSeeds } from "./propagation-eval.js";
@@ -85,7 +92,10 @@ export function snippetSeeds(page: LabelledPage): Int8Array {
 function handSeeds(page: LabelledPage, file: BlockLabelFile | undefined): Int8Array {
   const seeds = new Int8Array(page.doc.blocks.length).fill(-1);
   if (file === undefined) return seeds;
-  const problem = labelMismatch(file, page.doc.blocks.map((b) => b.text));
+  const problem = labelMismatch(
+    file,
+    page.doc.blocks.map((b) => b.text),
+  );
   if (problem !== undefined) throw new LabelMismatchError(problem);
   file.labels.forEach((label, b) => {
     if (label !== null) seeds[b] = label;
@@ -101,18 +111,32 @@ export function propagateDatasetLabels(data: Dataset, source: SeedSource, option
     throw new SeedSourceError("--seeds reveal:F reveals alignment labels, which need gold text, and no page has any");
   }
   const labels: PageLabels[] = [];
-  let pagesLabelled = 0, blocks = 0, seeds = 0;
-  let checkPages = 0, checkBlocks = 0, right = 0, propagated = 0, propagatedRight = 0, seedsChecked = 0, seedsRight = 0;
+  let pagesLabelled = 0,
+    blocks = 0,
+    seeds = 0;
+  let checkPages = 0,
+    checkBlocks = 0,
+    right = 0,
+    propagated = 0,
+    propagatedRight = 0,
+    seedsChecked = 0,
+    seedsRight = 0;
   for (let p = 0; p < data.pages.length; p++) {
     const page = data.pages[p];
-    const from = data.firstRow[p], to = data.firstRow[p + 1];
+    const from = data.firstRow[p],
+      to = data.firstRow[p + 1];
     const aligned = data.labels.subarray(from, to);
     const pageSeeds =
-      source.kind === "heuristic" ? heuristicSeeds(page.doc)
-      : source.kind === "snippets" ? snippetSeeds(page)
-      // A page without gold text has no alignment labels to reveal: it gets no seed.
-      : source.kind === "reveal" ? (page.gold.length > 0 ? revealSeeds(aligned, source.fraction, random!) : new Int8Array(to - from).fill(-1))
-      : handSeeds(page, source.files.get(page.id));
+      source.kind === "heuristic"
+        ? heuristicSeeds(page.doc)
+        : source.kind === "snippets"
+          ? snippetSeeds(page)
+          : // A page without gold text has no alignment labels to reveal: it gets no seed.
+            source.kind === "reveal"
+            ? page.gold.length > 0
+              ? revealSeeds(aligned, source.fraction, random!)
+              : new Int8Array(to - from).fill(-1)
+            : handSeeds(page, source.files.get(page.id));
     const seeded = pageSeeds.reduce((n, s) => n + (s >= 0 ? 1 : 0), 0);
     if (seeded === 0) {
       labels.push(undefined);
@@ -140,7 +164,11 @@ export function propagateDatasetLabels(data: Dataset, source: SeedSource, option
     }
   }
   const summary: LabelSummary = {
-    pages: data.pages.length, pagesLabelled, blocks, seeds, seededFraction: blocks > 0 ? seeds / blocks : 0,
+    pages: data.pages.length,
+    pagesLabelled,
+    blocks,
+    seeds,
+    seededFraction: blocks > 0 ? seeds / blocks : 0,
   };
   if (checkPages > 0) {
     summary.check = {
@@ -161,7 +189,10 @@ export async function writePropagatedLabels(dir: string, pages: readonly Labelle
     const pageLabels = labels[p];
     if (pageLabels === undefined) continue;
     const page = pages[p];
-    await writeLabelFile(dir, makeLabelFile({ id: page.id, url: page.url, blockTexts: page.doc.blocks.map((b) => b.text) }, pageLabels, "propagated"));
+    await writeLabelFile(
+      dir,
+      makeLabelFile({ id: page.id, url: page.url, blockTexts: page.doc.blocks.map((b) => b.text) }, pageLabels, "propagated"),
+    );
     written++;
   }
   return written;

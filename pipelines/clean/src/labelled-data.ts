@@ -35,9 +35,7 @@ async function loadWcxbPages(dir: string, options: LoadLabelledOptions): Promise
   if (!existsSync(`${dir}/metadata.json`)) {
     const files = await listHtmlFiles(dir);
     if (files.length > 0) return loadHtmlFiles(dir, files, options);
-    throw new LabelledDataError(
-      `${dir} holds neither the WCXB layout (html/, ground-truth/, metadata.json) nor any .html files`,
-    );
+    throw new LabelledDataError(`${dir} holds neither the WCXB layout (html/, ground-truth/, metadata.json) nor any .html files`);
   }
   const pages: LabelledPage[] = [];
   for await (const page of loadWcxb(dir)) {

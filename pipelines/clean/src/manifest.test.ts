@@ -56,7 +56,9 @@ describe("checkParts", () => {
     const state = (await readManifest(path))!;
     await expect(checkParts(state, output)).resolves.toBeUndefined();
     writeFileSync(output, "y");
-    await expect(checkParts(state, output)).rejects.toThrow(new ResumeProblem(`${output} is not the file an earlier run wrote (1 bytes, not 100)`));
+    await expect(checkParts(state, output)).rejects.toThrow(
+      new ResumeProblem(`${output} is not the file an earlier run wrote (1 bytes, not 100)`),
+    );
     rmSync(output);
     await expect(checkParts(state, output)).rejects.toThrow(`${output}, written by an earlier run, is missing`);
   });

@@ -123,7 +123,10 @@ export async function readManifest(path: string): Promise<ManifestState | null> 
 export async function checkParts(state: ManifestState, output: string): Promise<void> {
   for (const part of state.parts) {
     const path = join(dirname(output), part.part);
-    const size = await stat(path).then((s) => s.size, () => -1);
+    const size = await stat(path).then(
+      (s) => s.size,
+      () => -1,
+    );
     if (size === part.bytes) continue;
     throw new ResumeProblem(
       size < 0
@@ -146,7 +149,10 @@ export class ManifestLog {
   }
 
   static async open(path: string): Promise<ManifestLog> {
-    const created = await stat(path).then(() => false, () => true);
+    const created = await stat(path).then(
+      () => false,
+      () => true,
+    );
     const handle = await open(path, "a");
     // A new file's name is durable only once its directory is synced.
     if (created) await syncDirectory(dirname(resolve(path)));

@@ -59,7 +59,12 @@ describe("cleanPages", () => {
   });
 
   it("fails the batch when the classifier gives a page the wrong number of scores", async () => {
-    const short: BlockClassifier = { name: "short", threshold: 0.5, score: async (docs) => docs.map(() => new Float32Array(1)), close: async () => {} };
+    const short: BlockClassifier = {
+      name: "short",
+      threshold: 0.5,
+      score: async (docs) => docs.map(() => new Float32Array(1)),
+      close: async () => {},
+    };
     await expect(cleanPages(pages.slice(0, 2), short)).rejects.toThrow(/scores for \d+ blocks/);
   });
 });

@@ -64,7 +64,11 @@ interface PageLeft {
  * With `siteTemplates` (pass two of --site-templates), blocks in the hosts' template subtrees are
  * dropped too; that rule reads the parse after scoring, so those pages are kept whole.
  */
-export async function cleanPages(inputs: readonly PageInput[], classifier: BlockClassifier, siteTemplates?: SiteTemplateBatch): Promise<PageOutput[]> {
+export async function cleanPages(
+  inputs: readonly PageInput[],
+  classifier: BlockClassifier,
+  siteTemplates?: SiteTemplateBatch,
+): Promise<PageOutput[]> {
   const outputs = new Array<PageOutput>(inputs.length);
   const left: PageLeft[] = [];
   const batch = scoreBatch(classifier);
@@ -134,7 +138,7 @@ async function takePage(input: PageInput, slot: number, batch: ScoreBatch, keepD
  * into a fresh one; strings under 13 characters are never slices.
  */
 function own(text: string): string {
-  return text.length < 13 ? text : (`${text} `).slice(0, -1);
+  return text.length < 13 ? text : `${text} `.slice(0, -1);
 }
 
 export function message(error: unknown): string {

@@ -25,9 +25,15 @@ const SITE = "https://www.shop.example";
  * rules and a general model keep it, around real article text taken from the WCXB sample.
  */
 function sitePage(article: string, n: number): string {
-  const about = "Our shop has sold hand made goods since 1982 and every item you see here was made in our workshop by the people who run it, which is why we take returns for a full year without asking why.";
-  const footer = "Shop Example Limited is registered in a small town, all prices include tax, delivery is free on orders above fifty pounds and we reply to every message within two working days.";
-  const paragraphs = article.split(/\n+/).filter((p) => p.trim().length > 0).map((p) => `<p>${p}</p>`).join("");
+  const about =
+    "Our shop has sold hand made goods since 1982 and every item you see here was made in our workshop by the people who run it, which is why we take returns for a full year without asking why.";
+  const footer =
+    "Shop Example Limited is registered in a small town, all prices include tax, delivery is free on orders above fifty pounds and we reply to every message within two working days.";
+  const paragraphs = article
+    .split(/\n+/)
+    .filter((p) => p.trim().length > 0)
+    .map((p) => `<p>${p}</p>`)
+    .join("");
   return `<html><head><title>Item ${n}</title></head><body><div class="side"><p>${about}</p></div><div class="main">${paragraphs}</div><div class="bottom"><p>${footer}</p></div></body></html>`;
 }
 
@@ -36,10 +42,20 @@ let site: LabelledPage[];
 let dir: string;
 beforeAll(async () => {
   wcxb = await loadLabelledPages(SAMPLE);
-  site = wcxb.filter((p) => p.gold.length > 200).map((p, n) => {
-    const html = sitePage(p.gold, n);
-    return { ...p, id: `site-${n}`, url: `${SITE}/item/${n}`, domain: "shop.example", doc: segmentHtml(html), gold: p.gold, html } as LabelledPage & { html: string };
-  });
+  site = wcxb
+    .filter((p) => p.gold.length > 200)
+    .map((p, n) => {
+      const html = sitePage(p.gold, n);
+      return {
+        ...p,
+        id: `site-${n}`,
+        url: `${SITE}/item/${n}`,
+        domain: "shop.example",
+        doc: segmentHtml(html),
+        gold: p.gold,
+        html,
+      } as LabelledPage & { html: string };
+    });
   dir = mkdtempSync(join(tmpdir(), "winnow-perhost-"));
 }, 60_000);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -74,21 +90,35 @@ describe("per-host models", () => {
 
     const routed = await HostRoutedClassifier.open(out, loadClassifier);
     try {
-      const inputs = heldOut.map((p) => ({ body: Buffer.from((p as LabelledPage & { html: string }).html), headerCharset: "", url: p.url }));
+      const inputs = heldOut.map((p) => ({
+        body: Buffer.from((p as LabelledPage & { html: string }).html),
+        headerCharset: "",
+        url: p.url,
+      }));
       const f1 = (outputs: PageOutput[]): number =>
-        outputs.reduce((sum, o, i) => sum + (o.ok ? wordScores(o.blocks.map((b) => b.text).join("\n\n"), heldOut[i].gold).f1 : 0), 0) / outputs.length;
+        outputs.reduce((sum, o, i) => sum + (o.ok ? wordScores(o.blocks.map((b) => b.text).join("\n\n"), heldOut[i].gold).f1 : 0), 0) /
+        outputs.length;
       const byHost = await cleanPagesByHost(inputs, routed, cleanPages);
       const general = await cleanPages(inputs, routed);
       expect(f1(byHost)).toBeGreaterThan(f1(general));
       // The same pages without a URL go to the general model.
-      expect(await cleanPagesByHost(inputs.map((p) => ({ ...p, url: undefined })), routed, cleanPages)).toEqual(general);
+      expect(
+        await cleanPagesByHost(
+          inputs.map((p) => ({ ...p, url: undefined })),
+          routed,
+          cleanPages,
+        ),
+      ).toEqual(general);
     } finally {
       await routed.close();
     }
   }, 120_000);
 
   it("carries each page's URL across to the worker", () => {
-    const task = packPages([{ body: Buffer.from("<p>a</p>"), charset: "", url: "http://a.example/" }, { body: Buffer.from("<p>b</p>"), charset: "utf-8" }]);
+    const task = packPages([
+      { body: Buffer.from("<p>a</p>"), charset: "", url: "http://a.example/" },
+      { body: Buffer.from("<p>b</p>"), charset: "utf-8" },
+    ]);
     expect(unpackPages(task).map((p) => p.url)).toEqual(["http://a.example/", ""]);
   });
 
@@ -96,12 +126,21 @@ describe("per-host models", () => {
     const out = join(dir, "models");
     const warc = join(dir, "site.warc");
     const pages = site.slice(-2);
-    writeFileSync(warc, Buffer.concat(pages.map((p, i) => warcResponse({ id: `<urn:x:${i}>`, url: p.url, body: (p as LabelledPage & { html: string }).html }))));
+    writeFileSync(
+      warc,
+      Buffer.concat(
+        pages.map((p, i) => warcResponse({ id: `<urn:x:${i}>`, url: p.url, body: (p as LabelledPage & { html: string }).html })),
+      ),
+    );
     const expected = await (async () => {
       const host = await loadClassifier(join(out, "shop.example.onnx"));
       try {
-        return (await cleanPages(pages.map((p) => ({ body: Buffer.from((p as LabelledPage & { html: string }).html), headerCharset: "" })), host))
-          .map((o) => (o.ok ? o.blocks.map((b) => b.text).join("\n\n") : ""));
+        return (
+          await cleanPages(
+            pages.map((p) => ({ body: Buffer.from((p as LabelledPage & { html: string }).html), headerCharset: "" })),
+            host,
+          )
+        ).map((o) => (o.ok ? o.blocks.map((b) => b.text).join("\n\n") : ""));
       } finally {
         await host.close();
       }
@@ -110,7 +149,10 @@ describe("per-host models", () => {
       const output = join(dir, `out-${workers}.jsonl`);
       const summary = await runClean({ inputs: [warc], output, model: out, workers });
       expect(summary.documentsWritten).toBe(2);
-      const texts = readFileSync(output, "utf8").trim().split("\n").map((l) => (JSON.parse(l) as { text: string }).text);
+      const texts = readFileSync(output, "utf8")
+        .trim()
+        .split("\n")
+        .map((l) => (JSON.parse(l) as { text: string }).text);
       expect(texts).toEqual(expected);
     }
   }, 120_000);

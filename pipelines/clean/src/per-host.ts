@@ -48,7 +48,9 @@ export function hostsWithPages(pages: readonly LabelledPage[], minPages: number)
     if (list === undefined) byHost.set(host, [p]);
     else list.push(p);
   });
-  const kept = [...byHost].filter(([, list]) => list.length >= minPages).sort((a, b) => b[1].length - a[1].length || (a[0] < b[0] ? -1 : 1));
+  const kept = [...byHost]
+    .filter(([, list]) => list.length >= minPages)
+    .sort((a, b) => b[1].length - a[1].length || (a[0] < b[0] ? -1 : 1));
   return new Map(kept);
 }
 
@@ -63,13 +65,26 @@ export async function trainPerHost(options: PerHostOptions): Promise<HostModelRe
     const fitted = fitMlp(data, indexes, options);
     const file = host === undefined ? GENERAL_MODEL_FILE : hostModelFile(host);
     await writeMlpModel(fitted, join(outputDir, file), {
-      featureSet, options, ids: indexes.map((p) => pages[p].id), labelRule: labelRule(options.labels),
+      featureSet,
+      options,
+      ids: indexes.map((p) => pages[p].id),
+      labelRule: labelRule(options.labels),
       notes: { pages: indexes.length, host },
     });
-    results.push({ host, file, pages: indexes.length, threshold: fitted.threshold, validationPages: fitted.validationPages, validationF1: fitted.validationF1 });
+    results.push({
+      host,
+      file,
+      pages: indexes.length,
+      threshold: fitted.threshold,
+      validationPages: fitted.validationPages,
+      validationF1: fitted.validationF1,
+    });
     options.onModel?.(host, results.length, jobs.length);
   }
-  const index: ModelIndex = { general: GENERAL_MODEL_FILE, hosts: Object.fromEntries(results.filter((r) => r.host).map((r) => [r.host!, r.file])) };
+  const index: ModelIndex = {
+    general: GENERAL_MODEL_FILE,
+    hosts: Object.fromEntries(results.filter((r) => r.host).map((r) => [r.host!, r.file])),
+  };
   const indexPath = join(outputDir, MODEL_INDEX);
   await writeFile(`${indexPath}.tmp-${process.pid}`, `${JSON.stringify(index, null, 1)}\n`);
   await rename(`${indexPath}.tmp-${process.pid}`, indexPath);

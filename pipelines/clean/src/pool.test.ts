@@ -14,9 +14,12 @@ const POOL = fileURLToPath(new URL("../dist/pool.js", import.meta.url));
 function threadFlags(nodeFlags: string[]): string {
   const dir = mkdtempSync(join(tmpdir(), "winnow-pool-"));
   const worker = join(dir, "argv-worker.mjs");
-  writeFileSync(worker, `export default async () => [];
+  writeFileSync(
+    worker,
+    `export default async () => [];
 export async function describeClassifier() { return { ok: true, name: process.execArgv.join(" "), threshold: 0.5 }; }
-`);
+`,
+  );
   const script = `const { openPoolCleaner } = await import(${JSON.stringify(POOL)});
 const cleaner = await openPoolCleaner({ model: "heuristic", threads: 2, workerModule: ${JSON.stringify(worker)} });
 console.log(JSON.stringify(cleaner.model));

@@ -74,7 +74,10 @@ export async function openInlineCleaner(model: ModelSpec): Promise<PageCleaner> 
         siteTemplates,
       ),
     fingerprint: async (records, keepParsed) =>
-      fingerprintPages(records.map((r) => ({ body: r.body, headerCharset: r.charset })), keepParsed),
+      fingerprintPages(
+        records.map((r) => ({ body: r.body, headerCharset: r.charset })),
+        keepParsed,
+      ),
     close: () => classifier.close(),
     destroy: () => classifier.close(),
   };

@@ -48,10 +48,17 @@ export function revealSeeds(labels: Uint8Array, reveal: number, random: () => nu
 export function evaluatePropagation(data: Dataset, options: PropagationEvalOptions): PropagationReport {
   const dims = data.featureSet.size;
   const random = "reveal" in options ? mulberry32(options.seed ?? 1) : undefined;
-  if ("reveal" in options && !(options.reveal >= 0 && options.reveal <= 1)) throw new RangeError(`reveal must be in [0, 1], got ${options.reveal}`);
-  let tp = 0, fp = 0, fn = 0, tn = 0, seeds = 0, seedsRight = 0;
+  if ("reveal" in options && !(options.reveal >= 0 && options.reveal <= 1))
+    throw new RangeError(`reveal must be in [0, 1], got ${options.reveal}`);
+  let tp = 0,
+    fp = 0,
+    fn = 0,
+    tn = 0,
+    seeds = 0,
+    seedsRight = 0;
   for (let p = 0; p < data.pages.length; p++) {
-    const from = data.firstRow[p], to = data.firstRow[p + 1];
+    const from = data.firstRow[p],
+      to = data.firstRow[p + 1];
     const gold = data.labels.subarray(from, to);
     const doc = data.pages[p].doc;
     const pageSeeds = random && "reveal" in options ? revealSeeds(gold, options.reveal, random) : heuristicSeeds(doc);

@@ -98,7 +98,9 @@ describe("damaged archives", () => {
     bytes.fill(0xa5, hit.offset + 200, Math.min(end - 20, hit.offset + 400));
     const out = await clean("corrupt-member", [file("corrupt-member.warc.gz", bytes)]);
     expect(ids(out.docs)).toEqual(sampleDocsWithout(hit.recordId));
-    expect(out.rejects).toContainEqual(expect.objectContaining({ source: join(dir, "corrupt-member.warc.gz"), offset: hit.offset, reason: "corrupt" }));
+    expect(out.rejects).toContainEqual(
+      expect.objectContaining({ source: join(dir, "corrupt-member.warc.gz"), offset: hit.offset, reason: "corrupt" }),
+    );
     expect(out.summary.skipped.corrupt).toBe(1);
   });
 
@@ -162,7 +164,11 @@ describe("hostile pages", () => {
     const records = [
       warcResponse({ id: recordId("bin-0"), url: pageUrl("bin-0"), body: articlePage("bin-0") }),
       warcResponse({ id: recordId("binary"), url: pageUrl("binary"), body: noise }),
-      warcResponse({ id: recordId("half"), url: pageUrl("half"), body: Buffer.concat([Buffer.from(articlePage("half").slice(0, 300)), noise.subarray(0, 2000)]) }),
+      warcResponse({
+        id: recordId("half"),
+        url: pageUrl("half"),
+        body: Buffer.concat([Buffer.from(articlePage("half").slice(0, 300)), noise.subarray(0, 2000)]),
+      }),
       warcResponse({ id: recordId("bin-1"), url: pageUrl("bin-1"), body: articlePage("bin-1") }),
     ];
     const out = await clean("binary", [file("binary.warc", Buffer.concat(records))], { workers: 2 });
@@ -177,7 +183,12 @@ describe("hostile pages", () => {
       // Labelled UTF-8, written in windows-1252.
       warcResponse({ id: recordId("cp1252"), url: pageUrl("cp1252"), body: Buffer.from(page("Un café déjà vu"), "latin1") }),
       // Labelled Shift_JIS, written in UTF-8.
-      warcResponse({ id: recordId("utf8"), url: pageUrl("utf8"), body: Buffer.from(page("naïve café"), "utf8"), contentType: "text/html; charset=shift_jis" }),
+      warcResponse({
+        id: recordId("utf8"),
+        url: pageUrl("utf8"),
+        body: Buffer.from(page("naïve café"), "utf8"),
+        contentType: "text/html; charset=shift_jis",
+      }),
       // UTF-8 with a few bytes that cannot be (few next to its many good ones: it is still UTF-8).
       warcResponse({
         id: recordId("broken"),
@@ -195,17 +206,30 @@ describe("hostile pages", () => {
 
   it("a page over --max-page-bytes is skipped and in the rejects as too-large", async () => {
     const big = articlePage("big").replace("</body>", `<p>${"padding ".repeat(20_000)}</p></body>`);
-    const records = [...articleRecords("size", 2), warcResponse({ id: recordId("big"), url: pageUrl("big"), body: big }), ...articleRecords("after", 1)];
+    const records = [
+      ...articleRecords("size", 2),
+      warcResponse({ id: recordId("big"), url: pageUrl("big"), body: big }),
+      ...articleRecords("after", 1),
+    ];
     const out = await clean("too-large", [file("too-large.warc", Buffer.concat(records))], { maxPageBytes: 100_000 });
     expect(ids(out.docs)).toEqual([recordId("size-0"), recordId("size-1"), recordId("after-0")]);
     expect(out.rejects).toEqual([
-      expect.objectContaining({ record_id: recordId("big"), url: pageUrl("big"), reason: "too-large", offset: records[0].length + records[1].length }),
+      expect.objectContaining({
+        record_id: recordId("big"),
+        url: pageUrl("big"),
+        reason: "too-large",
+        offset: records[0].length + records[1].length,
+      }),
     ]);
   });
 
   it("100,000-deep nesting and a 10 MB text node: bounded time, the run completes, the next page is written", async () => {
     const records = [
-      warcResponse({ id: recordId("deep"), url: pageUrl("deep"), body: `<html><body>${"<div>".repeat(100_000)}<p>deep down</p></body></html>` }),
+      warcResponse({
+        id: recordId("deep"),
+        url: pageUrl("deep"),
+        body: `<html><body>${"<div>".repeat(100_000)}<p>deep down</p></body></html>`,
+      }),
       warcResponse({ id: recordId("huge"), url: pageUrl("huge"), body: `<html><body><p>${"word ".repeat(2_000_000)}</p></body></html>` }),
       ...articleRecords("next", 1),
     ];
@@ -225,8 +249,15 @@ describe("hostile pages", () => {
 describe("worker faults", () => {
   it("a worker that throws, exits or dies of an uncaught error fails only its pages; the pool replaces it and goes on", async () => {
     const names = Array.from({ length: 14 }, (_, i) => `fault-${i}`);
-    const markers: Record<number, string> = { 2: "WINNOW-TEST-THROW", 5: "WINNOW-TEST-EXIT", 8: "WINNOW-TEST-UNCAUGHT", 10: "WINNOW-TEST-EXIT" };
-    const records = names.map((name, i) => warcResponse({ id: recordId(name), url: pageUrl(name), body: articlePage(`${name} ${markers[i] ?? ""}`) }));
+    const markers: Record<number, string> = {
+      2: "WINNOW-TEST-THROW",
+      5: "WINNOW-TEST-EXIT",
+      8: "WINNOW-TEST-UNCAUGHT",
+      10: "WINNOW-TEST-EXIT",
+    };
+    const records = names.map((name, i) =>
+      warcResponse({ id: recordId(name), url: pageUrl(name), body: articlePage(`${name} ${markers[i] ?? ""}`) }),
+    );
     // winnow's own worker, except for pages carrying a marker. Four faults on two threads: the
     // later pages are written only if dead threads are replaced.
     const workerModule = file(
@@ -272,7 +303,9 @@ describe("the rejects file", () => {
       reason: "truncated",
       detail: expect.stringContaining("input ends"),
     });
-    expect(out.rejects).toContainEqual(expect.objectContaining({ source: sample, offset: 0, reason: "not-response", detail: "WARC-Type warcinfo" }));
+    expect(out.rejects).toContainEqual(
+      expect.objectContaining({ source: sample, offset: 0, reason: "not-response", detail: "WARC-Type warcinfo" }),
+    );
     const emptied = out.rejects.filter((r) => r.reason === "empty-after-cleaning");
     expect(emptied).toHaveLength(2);
     for (const r of emptied) {
@@ -318,7 +351,16 @@ async function lineIn(path: string, text: string): Promise<void> {
 describe("the CLI", () => {
   it("exits 0 when the run completed with records skipped", async () => {
     const bytes = readFileSync(SAMPLE).subarray(0, sampleRecords[12].offset + 100);
-    const r = await winnow(["clean", file("cli-damaged.warc.gz", bytes), "-o", "cli-damaged.jsonl", "--model", "heuristic", "--workers", "0"]);
+    const r = await winnow([
+      "clean",
+      file("cli-damaged.warc.gz", bytes),
+      "-o",
+      "cli-damaged.jsonl",
+      "--model",
+      "heuristic",
+      "--workers",
+      "0",
+    ]);
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/^winnow: wrote \d+ documents .* skipped \d+ \(.*1 truncated/m);
   });
@@ -350,11 +392,26 @@ describe("the CLI", () => {
     beforeAll(async () => {
       inputs = [0, 1, 2, 3].map((n) => file(`big-${n}.warc`, Buffer.concat(articleRecords(`big${n}`, 400))));
       await runClean({ inputs, output: join(dir, "big-reference.jsonl"), model: "heuristic", workers: 0 });
-      reference = readFileSync(join(dir, "big-reference.jsonl"), "utf8").split("\n").filter((l) => l !== "").sort();
+      reference = readFileSync(join(dir, "big-reference.jsonl"), "utf8")
+        .split("\n")
+        .filter((l) => l !== "")
+        .sort();
       expect(reference).toHaveLength(1600);
     });
 
-    const args = (output: string): string[] => ["clean", ...inputs, "-o", output, "--model", "heuristic", "--workers", "1", "--batch-size", "4", "--resume"];
+    const args = (output: string): string[] => [
+      "clean",
+      ...inputs,
+      "-o",
+      output,
+      "--model",
+      "heuristic",
+      "--workers",
+      "1",
+      "--batch-size",
+      "4",
+      "--resume",
+    ];
     /** Every part of `output`, each line checked to be JSON, sorted. */
     function parts(output: string): string[] {
       const all: string[] = [];

@@ -32,7 +32,10 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const lines = (path: string): string[] => readFileSync(path, "utf8").split("\n").filter((l) => l !== "");
+const lines = (path: string): string[] =>
+  readFileSync(path, "utf8")
+    .split("\n")
+    .filter((l) => l !== "");
 
 /** The lines of every part of `output` (out.jsonl, out.part2.jsonl, ...; rejects.jsonl, ...), sorted. */
 function allParts(output: string): { parts: string[]; lines: string[] } {
@@ -90,7 +93,13 @@ describe("runClean --resume", () => {
     const inputLines = manifest.filter((l): l is InputLine => l.type === "input");
     expect(inputLines[0]).toMatchObject({ path: inputs[0], complete: true, records: 30, documents: 30, part: "out.jsonl" });
     expect(inputLines.every((l) => l.size > 0 && l.mtimeMs > 0)).toBe(true);
-    expect(manifest.at(-1)).toMatchObject({ type: "part", part: "out.jsonl", number: 1, documents: first.documentsWritten, interrupted: true });
+    expect(manifest.at(-1)).toMatchObject({
+      type: "part",
+      part: "out.jsonl",
+      number: 1,
+      documents: first.documentsWritten,
+      interrupted: true,
+    });
 
     const second = await resumable("once", null);
     expect(second.interrupted).toBe(false);
@@ -169,15 +178,25 @@ describe("runClean --resume", () => {
     const moved = join(dir, "moved", "a-moved.warc");
     writeFileSync(moved, readFileSync(inputs[0]));
     await resumable("moved", null, { logger, inputs: [moved] });
-    expect(warnings).toEqual([`none of the inputs is in the manifest; all are read again (were they moved?) (${join(dir, "moved", "out.jsonl.manifest")})`]);
+    expect(warnings).toEqual([
+      `none of the inputs is in the manifest; all are read again (were they moved?) (${join(dir, "moved", "out.jsonl.manifest")})`,
+    ]);
   });
 
   it("refuses what cannot be resumed: standard output, and a part replaced since", async () => {
-    const toStdout = await runClean({ inputs, output: "-", model: "heuristic", workers: 0, resume: true, manifestPath: join(dir, "m") }).catch(
-      (e: unknown) => e,
-    );
+    const toStdout = await runClean({
+      inputs,
+      output: "-",
+      model: "heuristic",
+      workers: 0,
+      resume: true,
+      manifestPath: join(dir, "m"),
+    }).catch((e: unknown) => e);
     expect(toStdout).toBeInstanceOf(CleanRunError);
-    expect(toStdout).toMatchObject({ kind: "resume", what: "cannot resume: resuming needs an output file, as each run writes a part of its own" });
+    expect(toStdout).toMatchObject({
+      kind: "resume",
+      what: "cannot resume: resuming needs an output file, as each run writes a part of its own",
+    });
 
     await resumable("replaced", 20);
     writeFileSync(join(dir, "replaced", "out.jsonl"), "not what the run wrote\n");

@@ -28,7 +28,15 @@ export interface ResumePlan {
 }
 
 export async function planResume(output: string, manifestPath: string, inputs: readonly string[], logger: Logger): Promise<ResumePlan> {
-  if (output === "-" || output.endsWith("/") || output.endsWith(sep) || (await stat(output).then((s) => s.isDirectory(), () => false))) {
+  if (
+    output === "-" ||
+    output.endsWith("/") ||
+    output.endsWith(sep) ||
+    (await stat(output).then(
+      (s) => s.isDirectory(),
+      () => false,
+    ))
+  ) {
     throw new ResumeProblem("resuming needs an output file, as each run writes a part of its own");
   }
   if (inputs.includes("-")) throw new ResumeProblem("standard input cannot be resumed: what it gave cannot be read again");
@@ -54,7 +62,10 @@ export async function planResume(output: string, manifestPath: string, inputs: r
       continue;
     }
     seen.add(path);
-    const stamp = await stat(file).then((s) => ({ size: s.size, mtimeMs: s.mtimeMs }), () => ({ size: -1, mtimeMs: -1 }));
+    const stamp = await stat(file).then(
+      (s) => ({ size: s.size, mtimeMs: s.mtimeMs }),
+      () => ({ size: -1, mtimeMs: -1 }),
+    );
     const known = state?.inputs.get(path);
     const changed = known !== undefined && (known.size !== stamp.size || known.mtimeMs !== stamp.mtimeMs);
     if (known?.complete) {
@@ -63,7 +74,10 @@ export async function planResume(output: string, manifestPath: string, inputs: r
       continue;
     }
     if (changed && known.records > 0) {
-      logger.warn({ input: file }, `input changed since an earlier run read part of it; reading on after its first ${known.records} records (${file})`);
+      logger.warn(
+        { input: file },
+        `input changed since an earlier run read part of it; reading on after its first ${known.records} records (${file})`,
+      );
     }
     plan.files.push(file);
     plan.passOver.push(known?.records ?? 0);

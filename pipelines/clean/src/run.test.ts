@@ -71,7 +71,9 @@ function syntheticWarc(path: string, count: number, extra: (i: number) => string
       `<p>This is the main text of page-${i}. It is long enough to read like a real paragraph of prose, ` +
       `with several clauses, commas and a full stop, so that a content classifier keeps it.${extra(i)}</p>` +
       `<div><a href="/">Home</a> | <a href="/about">About</a></div></body></html>`;
-    const http = Buffer.from(`HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(html)}\r\n\r\n${html}`);
+    const http = Buffer.from(
+      `HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(html)}\r\n\r\n${html}`,
+    );
     const head =
       `WARC/1.0\r\nWARC-Type: response\r\nWARC-Record-ID: <urn:uuid:00000000-0000-4000-8000-${String(i).padStart(12, "0")}>\r\n` +
       `WARC-Date: 2024-01-01T00:00:00Z\r\nWARC-Target-URI: http://test.example/page-${i}\r\n` +
@@ -224,7 +226,14 @@ describe("runClean on many pages", () => {
     expect(urls).toEqual([...pages, "http://example.com/", ...pages]);
     expect(ordered.documentsWritten).toBe(241);
 
-    const unordered = await runClean({ inputs, output: join(dir, "many-u.jsonl"), model: "heuristic", workers: 2, batchSize: 3, unordered: true });
+    const unordered = await runClean({
+      inputs,
+      output: join(dir, "many-u.jsonl"),
+      model: "heuristic",
+      workers: 2,
+      batchSize: 3,
+      unordered: true,
+    });
     expect(unordered.documentsWritten).toBe(241);
     const sorted = (path: string): string[] => readFileSync(path, "utf8").split("\n").sort();
     expect(sorted(join(dir, "many-u.jsonl"))).toEqual(sorted(join(dir, "many.jsonl")));

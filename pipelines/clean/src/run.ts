@@ -98,8 +98,20 @@ export interface CleanProgress {
 export type CleanSkipReason = SkipReason | "no-text" | "decode-error" | "failed" | "empty-after-cleaning";
 
 export const CLEAN_SKIP_REASONS: readonly CleanSkipReason[] = [
-  "not-response", "http-status", "not-html", "too-large", "empty", "bad-http", "bad-encoding",
-  "corrupt", "truncated", "unreadable", "no-text", "decode-error", "failed", "empty-after-cleaning",
+  "not-response",
+  "http-status",
+  "not-html",
+  "too-large",
+  "empty",
+  "bad-http",
+  "bad-encoding",
+  "corrupt",
+  "truncated",
+  "unreadable",
+  "no-text",
+  "decode-error",
+  "failed",
+  "empty-after-cleaning",
 ];
 
 export interface InputFailure {
@@ -178,7 +190,10 @@ export async function outputFormatFor(output: string): Promise<OutputFormat> {
   if (name.endsWith(".xml")) return "xml";
   if (name.endsWith(".txt") || output.endsWith("/") || output.endsWith(sep)) return "text";
   if (name.endsWith(".jsonl") || output === "-") return "jsonl";
-  const isDirectory = await stat(output).then((s) => s.isDirectory(), () => false);
+  const isDirectory = await stat(output).then(
+    (s) => s.isDirectory(),
+    () => false,
+  );
   return isDirectory ? "text" : "jsonl";
 }
 
@@ -227,7 +242,18 @@ export async function runClean(options: CleanRunOptions): Promise<CleanRunSummar
   const inputs = files.length + inputsFailed.length;
   if (todo.length === 0) {
     logger.info(`nothing left to do: earlier runs read all ${plural(files.length, "input")} (${plan?.manifestPath})`);
-    return summarize({ startTime, startCpu, inputs, inputsFailed, output: options.output, format, model: options.model ?? defaultModel(), workers, plan, part: 0 });
+    return summarize({
+      startTime,
+      startCpu,
+      inputs,
+      inputsFailed,
+      output: options.output,
+      format,
+      model: options.model ?? defaultModel(),
+      workers,
+      plan,
+      part: 0,
+    });
   }
 
   // Then the model, so a bad one is refused before the output file is created.
@@ -366,7 +392,8 @@ async function planOrRefuse(options: CleanRunOptions, files: readonly string[], 
   try {
     return await planResume(options.output, manifestPath, files, logger);
   } catch (error) {
-    if (error instanceof ResumeProblem) throw new CleanRunError("resume", `cannot resume: ${error.message}`, manifestPath, { cause: error });
+    if (error instanceof ResumeProblem)
+      throw new CleanRunError("resume", `cannot resume: ${error.message}`, manifestPath, { cause: error });
     throw new CleanRunError("resume", `cannot read the manifest: ${systemReason(error)}`, manifestPath, { cause: error });
   }
 }

@@ -26,7 +26,13 @@ export interface SiteTemplateBatch {
  * Drops the template blocks of one scored page (kept is changed in place). The caller checks
  * that the page has subtrees, i.e. was segmented for site templates.
  */
-export function applySiteTemplates(doc: SegmentedDocument, scores: Float32Array, kept: Uint8Array, batch: SiteTemplateBatch, page: number): void {
+export function applySiteTemplates(
+  doc: SegmentedDocument,
+  scores: Float32Array,
+  kept: Uint8Array,
+  batch: SiteTemplateBatch,
+  page: number,
+): void {
   const set = batch.setOf[page];
   if (set >= 0 && doc.subtrees !== undefined) dropTemplateBlocks(doc.subtrees, batch.sets[set], scores, kept, batch.keepScore);
 }

@@ -44,7 +44,10 @@ function noText(doc: SegmentedDocument): PageOutput {
 }
 
 /** Pass two in performance mode: score the pages pass one parsed, drop template blocks, keep the rest. */
-export async function cleanParsedPages(batch: SiteTemplateBatch & { parsed: ParsedPage[] }, classifier: BlockClassifier): Promise<PageOutput[]> {
+export async function cleanParsedPages(
+  batch: SiteTemplateBatch & { parsed: ParsedPage[] },
+  classifier: BlockClassifier,
+): Promise<PageOutput[]> {
   const { parsed } = batch;
   const outputs = new Array<PageOutput>(parsed.length);
   const docs: SegmentedDocument[] = [];
@@ -64,8 +67,15 @@ export async function cleanParsedPages(batch: SiteTemplateBatch & { parsed: Pars
     const i = slots[k];
     applySiteTemplates(doc, scores, kept, batch, i);
     const blocks: Array<{ text: string; heading: number }> = [];
-    for (let b = 0; b < doc.blocks.length; b++) if (kept[b] === 1) blocks.push({ text: doc.blocks[b].text, heading: doc.blocks[b].heading });
-    outputs[i] = { ok: true, title: doc.title, charset: (parsed[i] as { charset: string }).charset, blocks, blocksTotal: doc.blocks.length };
+    for (let b = 0; b < doc.blocks.length; b++)
+      if (kept[b] === 1) blocks.push({ text: doc.blocks[b].text, heading: doc.blocks[b].heading });
+    outputs[i] = {
+      ok: true,
+      title: doc.title,
+      charset: (parsed[i] as { charset: string }).charset,
+      blocks,
+      blocksTotal: doc.blocks.length,
+    };
   }
   return outputs;
 }

@@ -11,9 +11,13 @@ import { CleanRunError, runClean, type CleanRunOptions } from "../dist/run.js";
 import { gzipEach, warcResponse } from "./test-warcs.js";
 
 const SAMPLE = new URL("../../../fixtures/wcxb-sample/", import.meta.url);
-const ids = readdirSync(new URL("html/", SAMPLE)).map((name) => name.replace(".html.gz", "")).sort();
+const ids = readdirSync(new URL("html/", SAMPLE))
+  .map((name) => name.replace(".html.gz", ""))
+  .sort();
 const html = (id: string) => gunzipSync(readFileSync(new URL(`html/${id}.html.gz`, SAMPLE))).toString("utf8");
-const gold = (id: string) => (JSON.parse(readFileSync(new URL(`ground-truth/${id}.json`, SAMPLE), "utf8")) as { ground_truth: { main_content: string } }).ground_truth.main_content;
+const gold = (id: string) =>
+  (JSON.parse(readFileSync(new URL(`ground-truth/${id}.json`, SAMPLE), "utf8")) as { ground_truth: { main_content: string } }).ground_truth
+    .main_content;
 
 // Prose, not only links: a classifier alone keeps some of it.
 const SITE_TEXTS = [
@@ -41,8 +45,15 @@ function dress(page: string): string {
 let dir: string;
 let warc: string;
 
-interface Line { url: string; text: string }
-const readLines = (path: string): Line[] => readFileSync(path, "utf8").trim().split("\n").map((l) => JSON.parse(l) as Line);
+interface Line {
+  url: string;
+  text: string;
+}
+const readLines = (path: string): Line[] =>
+  readFileSync(path, "utf8")
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l) as Line);
 
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), "winnow-site-templates-"));
@@ -67,7 +78,12 @@ describe("clean --site-templates on a constructed site", () => {
     const plain = readLines((await clean("plain.jsonl")).output);
     const summary = await clean("templates.jsonl", { siteTemplates: {} });
     const lines = readLines(summary.output);
-    expect(summary.siteTemplates).toMatchObject({ mode: "memory", pages: ids.length + 1, hostsWithTemplate: 1, pairsCompared: ids.length - 1 });
+    expect(summary.siteTemplates).toMatchObject({
+      mode: "memory",
+      pages: ids.length + 1,
+      hostsWithTemplate: 1,
+      pairsCompared: ids.length - 1,
+    });
     expect(lines.length).toBe(plain.length);
 
     // Without the rule the classifier keeps some of the site's prose; with it, none on the shared host.
@@ -78,7 +94,8 @@ describe("clean --site-templates on a constructed site", () => {
     expect(alone(lines)).toBe(alone(plain));
 
     // The articles stay: word F1 against each page's gold text is not lower than without the rule.
-    let before = 0, after = 0;
+    let before = 0,
+      after = 0;
     for (const id of ids) {
       const find = (ls: Line[]) => ls.find((l) => l.url.endsWith(`-${id}`))?.text ?? "";
       const f1Before = wordScores(find(plain), gold(id)).f1;
@@ -98,7 +115,9 @@ describe("clean --site-templates on a constructed site", () => {
   });
 
   it("refuses standard input, which cannot be read twice", async () => {
-    const error = await runClean({ inputs: ["-"], output: join(dir, "stdin.jsonl"), workers: 0, siteTemplates: {} }).catch((e: unknown) => e);
+    const error = await runClean({ inputs: ["-"], output: join(dir, "stdin.jsonl"), workers: 0, siteTemplates: {} }).catch(
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(CleanRunError);
     expect((error as CleanRunError).message).toBe("site templates read the inputs twice, so standard input cannot be one (-)");
   });

@@ -79,7 +79,10 @@ const recordKey = (record: { source: string; offset: number }): string => `${rec
  * here for the same reason.
  */
 export async function fitSiteTemplates(
-  files: readonly string[], cleaner: PageCleaner, options: SiteTemplateRunOptions, context: FitContext,
+  files: readonly string[],
+  cleaner: PageCleaner,
+  options: SiteTemplateRunOptions,
+  context: FitContext,
 ): Promise<SiteTemplateFit> {
   const started = performance.now();
   const mode = options.mode ?? "memory";
@@ -131,7 +134,10 @@ export async function fitSiteTemplates(
   await Promise.all(running);
 
   const templates = fitter.fit();
-  let templateFingerprints = 0, pairsCompared = 0, nearDuplicates = 0, hostsWithTemplate = 0;
+  let templateFingerprints = 0,
+    pairsCompared = 0,
+    nearDuplicates = 0,
+    hostsWithTemplate = 0;
   for (const host of templates.hosts()) {
     templateFingerprints += host.fingerprints.length;
     pairsCompared += host.pairsCompared;

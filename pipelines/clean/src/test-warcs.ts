@@ -19,7 +19,10 @@ export interface ResponseSpec {
 export function warcResponse(spec: ResponseSpec): Buffer {
   const body = typeof spec.body === "string" ? Buffer.from(spec.body) : spec.body;
   const http = Buffer.concat([
-    Buffer.from(`HTTP/1.1 200 OK\r\nContent-Type: ${spec.contentType ?? "text/html; charset=utf-8"}\r\nContent-Length: ${body.length}\r\n\r\n`, "latin1"),
+    Buffer.from(
+      `HTTP/1.1 200 OK\r\nContent-Type: ${spec.contentType ?? "text/html; charset=utf-8"}\r\nContent-Length: ${body.length}\r\n\r\n`,
+      "latin1",
+    ),
     body,
   ]);
   const head =

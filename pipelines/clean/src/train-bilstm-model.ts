@@ -13,13 +13,20 @@ import type { PageLabels } from "./training-labels.js";
 
 /** K-fold cross-validation of the BiLSTM recipe, folds split by domain. */
 export function crossValidateBiLstm(
-  data: Dataset, options: BiLstmFitOptions & { folds: number; onFold?: (fold: number, folds: number, validationF1: number) => void },
+  data: Dataset,
+  options: BiLstmFitOptions & { folds: number; onFold?: (fold: number, folds: number, validationF1: number) => void },
 ): EvaluationReport {
   const input = options.input ?? BILSTM_DEFAULTS.input;
-  return crossValidate(data, options.folds, `bilstm ${input}`, (train, test) => {
-    const fitted = fitBiLstm(data, train, options);
-    return { ...fitted, scores: scoreBiLstmPages(data, test, fitted.model) };
-  }, options.onFold);
+  return crossValidate(
+    data,
+    options.folds,
+    `bilstm ${input}`,
+    (train, test) => {
+      const fitted = fitBiLstm(data, train, options);
+      return { ...fitted, scores: scoreBiLstmPages(data, test, fitted.model) };
+    },
+    options.onFold,
+  );
 }
 
 export interface TrainBiLstmModelOptions extends BiLstmFitOptions {
@@ -46,10 +53,15 @@ export interface TrainBiLstmModelResult {
 export async function trainBiLstmModel(options: TrainBiLstmModelOptions): Promise<TrainBiLstmModelResult> {
   const { pages, featureSet } = options;
   const data = trainingDataset(pages, featureSet, options.labels);
-  const crossValidation = options.folds && options.folds > 1
-    ? crossValidateBiLstm(data, { ...options, folds: options.folds, onFold: (f, k) => options.onFold?.(f, k) })
-    : undefined;
-  const fitted = fitBiLstm(data, pages.map((_, i) => i), options);
+  const crossValidation =
+    options.folds && options.folds > 1
+      ? crossValidateBiLstm(data, { ...options, folds: options.folds, onFold: (f, k) => options.onFold?.(f, k) })
+      : undefined;
+  const fitted = fitBiLstm(
+    data,
+    pages.map((_, i) => i),
+    options,
+  );
   const { shape } = fitted.model.layout;
   const usesFeatures = shape.featureSize > 0;
   const cv = crossValidation?.summary.overall;
@@ -62,19 +74,38 @@ export async function trainBiLstmModel(options: TrainBiLstmModelOptions): Promis
     threshold: fitted.threshold,
     trainingFingerprint: "",
     notes: JSON.stringify({
-      input: o.input, projection: shape.projectionSize, hidden: shape.hiddenSize, layers: shape.layers, skip: shape.skip === true,
-      members: fitted.model.members.length, seed: o.seed ?? 1,
-      tags: fitted.model.vocabulary.tags.length, words: fitted.model.vocabulary.words.length,
-      epochs: o.epochs, bestEpochs: fitted.bestEpochs, dropout: o.dropout, pages: pages.length,
-      cvWordF1: cv ? Number(cv.f1.toFixed(4)) : undefined, cvFolds: crossValidation ? options.folds : undefined,
+      input: o.input,
+      projection: shape.projectionSize,
+      hidden: shape.hiddenSize,
+      layers: shape.layers,
+      skip: shape.skip === true,
+      members: fitted.model.members.length,
+      seed: o.seed ?? 1,
+      tags: fitted.model.vocabulary.tags.length,
+      words: fitted.model.vocabulary.words.length,
+      epochs: o.epochs,
+      bestEpochs: fitted.bestEpochs,
+      dropout: o.dropout,
+      pages: pages.length,
+      cvWordF1: cv ? Number(cv.f1.toFixed(4)) : undefined,
+      cvFolds: crossValidation ? options.folds : undefined,
     }),
   };
-  info.trainingFingerprint = trainingFingerprint(pages.map((p) => p.id), labelRule(options.labels), info);
+  info.trainingFingerprint = trainingFingerprint(
+    pages.map((p) => p.id),
+    labelRule(options.labels),
+    info,
+  );
   const temporary = `${options.output}.tmp-${process.pid}`;
   await writeFile(temporary, biLstmToOnnx(fitted.model, info));
   await rename(temporary, options.output);
   return {
-    info, crossValidation, trainPages: fitted.trainPages, validationPages: fitted.validationPages,
-    validationF1: fitted.validationF1, bestEpochs: fitted.bestEpochs, blocks: data.labels.length,
+    info,
+    crossValidation,
+    trainPages: fitted.trainPages,
+    validationPages: fitted.validationPages,
+    validationF1: fitted.validationF1,
+    bestEpochs: fitted.bestEpochs,
+    blocks: data.labels.length,
   };
 }

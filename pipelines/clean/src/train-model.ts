@@ -53,11 +53,16 @@ export function trainingDataset(pages: readonly LabelledPage[], featureSet: Feat
  * (the MLP's feature set; the BiLSTM's input and feature set). The writers and `winnow eval`'s
  * "trained on these pages" check both call this, so they cannot drift apart.
  */
-export function trainingFingerprint(ids: readonly string[], rule: string, info: Pick<ModelInfo, "kind" | "featureSet" | "featureSetVersion" | "inputSize" | "notes">): string {
+export function trainingFingerprint(
+  ids: readonly string[],
+  rule: string,
+  info: Pick<ModelInfo, "kind" | "featureSet" | "featureSetVersion" | "inputSize" | "notes">,
+): string {
   const features = `${info.featureSet}@${info.featureSetVersion}`;
-  const reads = info.kind === "bilstm"
-    ? `bilstm:${(JSON.parse(info.notes || "{}") as { input?: string }).input}@${info.inputSize > 0 ? features : "none"}`
-    : `features:${features}`;
+  const reads =
+    info.kind === "bilstm"
+      ? `bilstm:${(JSON.parse(info.notes || "{}") as { input?: string }).input}@${info.inputSize > 0 ? features : "none"}`
+      : `features:${features}`;
   return fingerprint(ids, `${rule};${reads}`);
 }
 
@@ -74,15 +79,29 @@ export async function trainModel(options: TrainModelOptions): Promise<TrainModel
   if (options.folds && options.folds > 1) {
     crossValidation = crossValidateMlp(data, { ...options, folds: options.folds, onFold: (f, k) => options.onFold?.(f, k) });
   }
-  const fitted = fitMlp(data, pages.map((_, i) => i), options);
+  const fitted = fitMlp(
+    data,
+    pages.map((_, i) => i),
+    options,
+  );
   const cv = crossValidation?.summary.overall;
   const info = await writeMlpModel(fitted, options.output, {
-    featureSet, options, ids: pages.map((p) => p.id), labelRule: labelRule(options.labels),
-    notes: { pages: pages.length, cvWordF1: cv ? Number(cv.f1.toFixed(4)) : undefined, cvFolds: crossValidation ? options.folds : undefined },
+    featureSet,
+    options,
+    ids: pages.map((p) => p.id),
+    labelRule: labelRule(options.labels),
+    notes: {
+      pages: pages.length,
+      cvWordF1: cv ? Number(cv.f1.toFixed(4)) : undefined,
+      cvFolds: crossValidation ? options.folds : undefined,
+    },
   });
   return {
-    info, crossValidation,
-    trainPages: fitted.trainPages, validationPages: fitted.validationPages, validationF1: fitted.validationF1,
+    info,
+    crossValidation,
+    trainPages: fitted.trainPages,
+    validationPages: fitted.validationPages,
+    validationF1: fitted.validationF1,
     blocks: data.labels.length,
   };
 }

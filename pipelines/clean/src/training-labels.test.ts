@@ -24,7 +24,9 @@ const all = (d: Dataset): number[] => d.pages.map((_, p) => p);
 
 describe("withTrainingLabels", () => {
   it("marks null labels and unlabelled pages as unknown and keeps the alignment labels for reporting", () => {
-    const labels: PageLabels[] = data.pages.map((_, p) => (p === 1 ? undefined : alignment(data, p).map((l, b) => (b === 0 ? null : 1 - (l as number)) as BlockLabel)));
+    const labels: PageLabels[] = data.pages.map((_, p) =>
+      p === 1 ? undefined : alignment(data, p).map((l, b) => (b === 0 ? null : 1 - (l as number)) as BlockLabel),
+    );
     const trained = withTrainingLabels(data, labels, "labels");
     expect(trained.labels).toBe(data.labels);
     const t = trained.training!;
@@ -58,7 +60,10 @@ describe("fitMlp on label files' labels", () => {
     const b = { ...a, training: { ...a.training!, labels: flipped } };
     expect(fitMlp(a, all(data), QUICK).members[0].w1).toEqual(fitMlp(b, all(data), QUICK).members[0].w1);
     // ...while flipping labelled blocks does.
-    const c = { ...a, training: { ...a.training!, labels: a.training!.labels.map((l, i) => (a.training!.known[i] === 1 && i % 2 ? 1 - l : l)) } };
+    const c = {
+      ...a,
+      training: { ...a.training!, labels: a.training!.labels.map((l, i) => (a.training!.known[i] === 1 && i % 2 ? 1 - l : l)) },
+    };
     expect(fitMlp(c, all(data), QUICK).members[0].w1).not.toEqual(fitMlp(a, all(data), QUICK).members[0].w1);
   });
 
@@ -78,7 +83,13 @@ describe("trainModel with labels", () => {
     expect(d.pages[3].gold).toBe(labelledText(pages[3], labels[3]));
     const output = join(dir, "m.onnx");
     const a = await trainModel({ pages: noGold, featureSet: TEXREX_EXTENDED, output, labels, ...QUICK });
-    const b = await trainModel({ pages: noGold, featureSet: TEXREX_EXTENDED, output: join(dir, "n.onnx"), labels: labels.map((l) => l.map(() => 1 as const)), ...QUICK });
+    const b = await trainModel({
+      pages: noGold,
+      featureSet: TEXREX_EXTENDED,
+      output: join(dir, "n.onnx"),
+      labels: labels.map((l) => l.map(() => 1 as const)),
+      ...QUICK,
+    });
     expect(a.info.trainingFingerprint).not.toBe(b.info.trainingFingerprint);
     expect(a.validationF1).toBeGreaterThan(0);
     expect(readFileSync(output).byteLength).toBeGreaterThan(1000);

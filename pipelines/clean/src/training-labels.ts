@@ -28,7 +28,10 @@ export function labelsFromFiles(pages: readonly LabelledPage[], files: ReadonlyM
   return pages.map((page) => {
     const file = files.get(page.id);
     if (file === undefined) return undefined;
-    const problem = labelMismatch(file, page.doc.blocks.map((b) => b.text));
+    const problem = labelMismatch(
+      file,
+      page.doc.blocks.map((b) => b.text),
+    );
     if (problem !== undefined) throw new LabelMismatchError(problem);
     return file.labels;
   });
@@ -47,7 +50,8 @@ export function labelledText(page: LabelledPage, labels: PageLabels): string {
  * without labels, get weight 0; the alignment labels stay in `data.labels` for reporting.
  */
 export function withTrainingLabels(data: Dataset, perPage: readonly PageLabels[], validationGold: ValidationGold): Dataset {
-  if (perPage.length !== data.pages.length) throw new RangeError(`labels for ${perPage.length} pages, the dataset has ${data.pages.length}`);
+  if (perPage.length !== data.pages.length)
+    throw new RangeError(`labels for ${perPage.length} pages, the dataset has ${data.pages.length}`);
   const labels = new Uint8Array(data.labels.length);
   const known = new Uint8Array(data.labels.length);
   perPage.forEach((pageLabels, p) => {
@@ -70,7 +74,8 @@ export function withTrainingLabels(data: Dataset, perPage: readonly PageLabels[]
 
 /** The pages that have a label file, with their labels; the rest are counted, not trained on. */
 export function pagesWithLabelFiles(
-  pages: readonly LabelledPage[], files: ReadonlyMap<string, BlockLabelFile>,
+  pages: readonly LabelledPage[],
+  files: ReadonlyMap<string, BlockLabelFile>,
 ): { pages: LabelledPage[]; labels: PageLabels[]; skipped: number } {
   const all = labelsFromFiles(pages, files);
   const kept: LabelledPage[] = [];

@@ -43,7 +43,10 @@ describe("labelled data", () => {
   it("reads JSONL pages and says which line is wrong", async () => {
     const file = join(dir, "pages.jsonl");
     const { writeFileSync } = await import("node:fs");
-    writeFileSync(file, `${JSON.stringify({ url: "https://www.a.org/x", html: "<p>Hello there</p>", text: "Hello there" })}\n\n{"url": 1}\n`);
+    writeFileSync(
+      file,
+      `${JSON.stringify({ url: "https://www.a.org/x", html: "<p>Hello there</p>", text: "Hello there" })}\n\n{"url": 1}\n`,
+    );
     await expect(loadLabelledPages(file)).rejects.toThrow(/pages\.jsonl:3: needs string fields "html" and "text"/);
     writeFileSync(file, `${JSON.stringify({ url: "https://www.a.org/x", html: "<p>Hello there</p>", text: "Hello there" })}\n`);
     const [page] = await loadLabelledPages(file);
@@ -76,10 +79,19 @@ describe("evaluation", () => {
 
 describe("a trained model file", () => {
   it("scores real blocks through ONNX Runtime as the TypeScript forward pass does (within 1e-5)", async () => {
-    const fitted = fitMlp(data, pages.map((_, i) => i), { ...QUICK, ensemble: 2 });
+    const fitted = fitMlp(
+      data,
+      pages.map((_, i) => i),
+      { ...QUICK, ensemble: 2 },
+    );
     const info = {
-      kind: "mlp", featureSet: TEXREX_EXTENDED.name, featureSetVersion: TEXREX_EXTENDED.version,
-      inputSize: TEXREX_EXTENDED.size, threshold: fitted.threshold, trainingFingerprint: "test", notes: "",
+      kind: "mlp",
+      featureSet: TEXREX_EXTENDED.name,
+      featureSetVersion: TEXREX_EXTENDED.version,
+      inputSize: TEXREX_EXTENDED.size,
+      threshold: fitted.threshold,
+      trainingFingerprint: "test",
+      notes: "",
     };
     const classifier = await loadMlpClassifier(mlpToOnnx(fitted.members, info));
     try {
@@ -117,7 +129,13 @@ describe("a trained model file", () => {
   it("is refused, with a clear message, by a winnow whose feature set differs", async () => {
     const fitted = fitMlp(buildDataset(pages.slice(0, 6), TEXREX37), [0, 1, 2, 3, 4, 5], QUICK);
     const stale = mlpToOnnx(fitted.members, {
-      kind: "mlp", featureSet: "texrex37", featureSetVersion: 0, inputSize: 37, threshold: 0.5, trainingFingerprint: "x", notes: "",
+      kind: "mlp",
+      featureSet: "texrex37",
+      featureSetVersion: 0,
+      inputSize: 37,
+      threshold: 0.5,
+      trainingFingerprint: "x",
+      notes: "",
     });
     await expect(loadMlpClassifier(stale, { name: "old.onnx" })).rejects.toThrow(
       /model "old\.onnx" expects feature set texrex37 v0 .* but this winnow computes texrex37 v1 .*retrain it with "winnow train"/,

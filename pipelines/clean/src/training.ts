@@ -56,7 +56,10 @@ export const WINNOW_MLP_DEFAULTS = { epochs: 12, batchSize: 128, learningRate: 0
 
 /** known: 0 for blocks without a label, which then weigh nothing (and don't count in their page's total). */
 function blockWeights(
-  words: Float32Array, weighting: BlockWeighting, pageEnds: Int32Array | undefined, known?: Uint8Array,
+  words: Float32Array,
+  weighting: BlockWeighting,
+  pageEnds: Int32Array | undefined,
+  known?: Uint8Array,
 ): Float32Array | undefined {
   if (weighting === "uniform" && !pageEnds && !known) return undefined;
   const weights = new Float32Array(words.length);
@@ -84,7 +87,8 @@ function blockWeights(
  * unlabelled blocks (stored as 0) as negatives.
  */
 function knownClassRatio(labels: Uint8Array, known: Uint8Array): number | undefined {
-  let positives = 0, negatives = 0;
+  let positives = 0,
+    negatives = 0;
   for (let i = 0; i < labels.length; i++) if (known[i] === 1) labels[i] === 1 ? positives++ : negatives++;
   return positives > 0 && negatives > 0 ? negatives / positives : undefined;
 }
@@ -125,7 +129,11 @@ export function fitMlp(data: Dataset, pageIndexes: readonly number[], options: M
  * Shared by every model kind, so their thresholds are chosen the same way.
  */
 export function splitValidation(data: Dataset, pageIndexes: readonly number[]): { train: number[]; validation: number[] } {
-  const folds = domainFolds(pageIndexes.map((p) => ({ id: data.pages[p].id, domain: data.pages[p].domain })), VALIDATION_FOLDS, 7);
+  const folds = domainFolds(
+    pageIndexes.map((p) => ({ id: data.pages[p].id, domain: data.pages[p].domain })),
+    VALIDATION_FOLDS,
+    7,
+  );
   const train: number[] = [];
   const validation: number[] = [];
   pageIndexes.forEach((p, i) => (folds[i] === 0 ? validation : train).push(p));
@@ -141,7 +149,9 @@ export function splitValidation(data: Dataset, pageIndexes: readonly number[]): 
 
 /** Per-block training weights of the `train` pages (`subset` is selectPages(data, train)). */
 export function trainingWeights(
-  data: Dataset, train: readonly number[], subset: { words: Float32Array; known?: Uint8Array },
+  data: Dataset,
+  train: readonly number[],
+  subset: { words: Float32Array; known?: Uint8Array },
   options: Pick<MlpFitOptions, "equalPages" | "blockWeighting">,
 ): Float32Array | undefined {
   let pageEnds: Int32Array | undefined;
@@ -157,7 +167,11 @@ export function trainingWeights(
  * The keep threshold that maximises the mean word F1 of the validation pages, the measure users
  * judge by; `scores[i]` are the block scores of page `validation[i]`.
  */
-export function chooseThreshold(data: Dataset, validation: readonly number[], scores: readonly ArrayLike<number>[]): { threshold: number; f1: number } {
+export function chooseThreshold(
+  data: Dataset,
+  validation: readonly number[],
+  scores: readonly ArrayLike<number>[],
+): { threshold: number; f1: number } {
   const gold = (p: number): string => data.training?.validationGold[p] ?? data.pages[p].gold;
   const f1s = THRESHOLD_CANDIDATES.map((threshold) => {
     let sum = 0;
@@ -178,7 +192,8 @@ export function chooseThreshold(data: Dataset, validation: readonly number[], sc
 export function scoreMlpPages(data: Dataset, pageIndexes: readonly number[], members: readonly MlpWeights[]): Float32Array[] {
   const size = data.featureSet.size;
   return pageIndexes.map((p) => {
-    const from = data.firstRow[p], to = data.firstRow[p + 1];
+    const from = data.firstRow[p],
+      to = data.firstRow[p + 1];
     return predictMlpEnsemble(members, data.rows.subarray(from * size, to * size), to - from);
   });
 }

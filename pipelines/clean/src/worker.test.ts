@@ -3,8 +3,7 @@ import type { BlockClassifier } from "@winnow/models";
 import { describe, expect, it } from "vitest";
 import { cleanPagesSafely, modelProblem, packPages, unpackPages } from "./worker.js";
 
-const html = (text: string): Uint8Array =>
-  Buffer.from(`<html><head><title>T</title></head><body><p>${text}</p></body></html>`);
+const html = (text: string): Uint8Array => Buffer.from(`<html><head><title>T</title></head><body><p>${text}</p></body></html>`);
 
 const SAMPLE = new URL("../../../fixtures/sample.warc.gz", import.meta.url).pathname;
 
@@ -37,7 +36,9 @@ describe("packPages / unpackPages", () => {
     const task = packPages(records);
     // One buffer per payload handed over, plus one holding copies of the rest.
     expect(task.transfer).toHaveLength(handedOver + 1);
-    expect(task.transfer.at(-1)?.byteLength).toBe(records.filter((r) => transferableBuffer(r.body) === null).reduce((n, r) => n + r.body.byteLength, 0));
+    expect(task.transfer.at(-1)?.byteLength).toBe(
+      records.filter((r) => transferableBuffer(r.body) === null).reduce((n, r) => n + r.body.byteLength, 0),
+    );
     for (const r of records) if (transferableBuffer(r.body) !== null) expect(task.transfer).toContain(r.body.buffer);
     const moved = structuredClone(task, { transfer: task.transfer });
     expect(unpackPages(moved).map((p) => Buffer.from(p.body).toString("latin1"))).toEqual(texts);
@@ -57,7 +58,10 @@ describe("cleanPagesSafely", () => {
       close: async () => {},
     };
     const outputs = await cleanPagesSafely(
-      [{ body: html("one two three"), headerCharset: "" }, { body: html("four five six"), headerCharset: "" }],
+      [
+        { body: html("one two three"), headerCharset: "" },
+        { body: html("four five six"), headerCharset: "" },
+      ],
       broken,
     );
     expect(outputs).toEqual([

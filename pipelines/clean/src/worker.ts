@@ -51,7 +51,9 @@ export async function loadClassifier(model: ModelSpec): Promise<BlockClassifier>
  * output per page, so that one bad batch costs its pages and not the run.
  */
 export async function cleanPagesSafely(
-  pages: readonly PageInput[], classifier: BlockClassifier, siteTemplates?: SiteTemplateBatch,
+  pages: readonly PageInput[],
+  classifier: BlockClassifier,
+  siteTemplates?: SiteTemplateBatch,
 ): Promise<PageOutput[]> {
   try {
     // Per-host models (site templates index the batch as a whole, so they keep the general model).

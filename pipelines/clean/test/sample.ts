@@ -10,7 +10,10 @@ import { loadLabelledPages } from "../src/labelled-data.js";
 export const SAMPLE = fileURLToPath(new URL("../../../fixtures/wcxb-sample", import.meta.url));
 
 /** The sample's pages, their dataset over `featureSet`, and a fresh scratch folder named after `prefix`. */
-export async function loadSample(prefix: string, featureSet: FeatureSet = TEXREX_EXTENDED): Promise<{ pages: LabelledPage[]; data: Dataset; dir: string }> {
+export async function loadSample(
+  prefix: string,
+  featureSet: FeatureSet = TEXREX_EXTENDED,
+): Promise<{ pages: LabelledPage[]; data: Dataset; dir: string }> {
   const pages = await loadLabelledPages(SAMPLE);
   return { pages, data: buildDataset(pages, featureSet), dir: mkdtempSync(join(tmpdir(), prefix)) };
 }

@@ -22,13 +22,34 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe("winnow with a BiLSTM", () => {
   it("trains one, then cleans an archive with the file it wrote", async () => {
-    const train = await winnow(["train", "--model", "bilstm", "--data", SAMPLE, "-o", "b.onnx", ...QUICK, "--ensemble", "1", "--input", "tags-words", "--skip", "--averaging", "0.9"]);
+    const train = await winnow([
+      "train",
+      "--model",
+      "bilstm",
+      "--data",
+      SAMPLE,
+      "-o",
+      "b.onnx",
+      ...QUICK,
+      "--ensemble",
+      "1",
+      "--input",
+      "tags-words",
+      "--skip",
+      "--averaging",
+      "0.9",
+    ]);
     expect(train.code).toBe(0);
-    expect(train.stdout).toMatch(/^wrote b\.onnx: bilstm \(tags-words, 1 x 6 units, skip path\), threshold 0\.\d\d \(validation F1 0\.\d+ on \d+ held-out pages at epoch [12]; trained on \d+ pages/);
+    expect(train.stdout).toMatch(
+      /^wrote b\.onnx: bilstm \(tags-words, 1 x 6 units, skip path\), threshold 0\.\d\d \(validation F1 0\.\d+ on \d+ held-out pages at epoch [12]; trained on \d+ pages/,
+    );
 
     const clean = await winnow(["clean", SAMPLE_WARC, "-o", "out.jsonl", "--model", "b.onnx", "--workers", "1"]);
     expect(clean.code).toBe(0);
-    const docs = readFileSync(join(dir, "out.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l) as { text: string; blocks_total: number });
+    const docs = readFileSync(join(dir, "out.jsonl"), "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { text: string; blocks_total: number });
     expect(docs.length).toBe(14);
     expect(docs.every((d) => d.blocks_total > 0)).toBe(true);
   });
@@ -37,7 +58,10 @@ describe("winnow with a BiLSTM", () => {
     const clean = await winnow(["clean", SAMPLE_WARC, "-o", "shipped.jsonl", "--model", "bilstm", "--workers", "0"]);
     expect(clean.code).toBe(0);
     expect(clean.stderr.trim().split("\n").at(-1)).toMatch(/model bilstm/);
-    const docs = readFileSync(join(dir, "shipped.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l) as { blocks_kept: number; blocks_total: number });
+    const docs = readFileSync(join(dir, "shipped.jsonl"), "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { blocks_kept: number; blocks_total: number });
     expect(docs).toHaveLength(14);
     for (const d of docs) expect(d.blocks_kept).toBeGreaterThan(0);
     expect(docs.filter((d) => d.blocks_kept < d.blocks_total).length).toBeGreaterThanOrEqual(12);
@@ -54,7 +78,9 @@ describe("winnow with a BiLSTM", () => {
   it("trains an ensemble with --ensemble, one file that cleans like any model", async () => {
     const train = await winnow(["train", "--model", "bilstm", "--data", SAMPLE, "-o", "e.onnx", ...QUICK, "--ensemble", "2"]);
     expect(train.code).toBe(0);
-    expect(train.stdout).toMatch(/^wrote e\.onnx: bilstm ×2 \(tags-words-features, 1 x 6 units\), threshold 0\.\d\d \(validation F1 0\.\d+ on \d+ held-out pages at epochs [12], [12];/);
+    expect(train.stdout).toMatch(
+      /^wrote e\.onnx: bilstm ×2 \(tags-words-features, 1 x 6 units\), threshold 0\.\d\d \(validation F1 0\.\d+ on \d+ held-out pages at epochs [12], [12];/,
+    );
     expect(train.stderr).toMatch(/member 2, epoch 2: loss/);
     const clean = await winnow(["clean", SAMPLE_WARC, "-o", "e.jsonl", "--model", "e.onnx", "--workers", "0"]);
     expect(clean.code).toBe(0);
@@ -64,7 +90,12 @@ describe("winnow with a BiLSTM", () => {
   it("refuses the other model's flags instead of ignoring them", async () => {
     const r = await winnow(["train", "--model", "bilstm", "--data", SAMPLE, "-o", "x.onnx", "--optimizer", "rprop"]);
     expect(r.code).toBe(2);
-    expect(r.stderr.trim().split("\n").filter((l) => !l.startsWith("{"))).toEqual(["winnow: --optimizer applies to the MLP only, not to --model bilstm"]);
+    expect(
+      r.stderr
+        .trim()
+        .split("\n")
+        .filter((l) => !l.startsWith("{")),
+    ).toEqual(["winnow: --optimizer applies to the MLP only, not to --model bilstm"]);
     const e = await winnow(["eval", "--data", SAMPLE, "--folds", "2", "--input", "tags-words"]);
     expect(e.code).toBe(2);
     expect(e.stderr).toMatch(/winnow: --input applies to the BiLSTM only, not to --model mlp/);
@@ -77,6 +108,11 @@ describe("winnow with a BiLSTM", () => {
   it("refuses other kinds with --folds, in one line", async () => {
     const r = await winnow(["eval", "--data", SAMPLE, "--model", "heuristic", "--folds", "2"]);
     expect(r.code).toBe(2);
-    expect(r.stderr.trim().split("\n").filter((l) => !l.startsWith("{"))).toEqual(['winnow: with --folds, --model must be mlp or bilstm, not "heuristic"']);
+    expect(
+      r.stderr
+        .trim()
+        .split("\n")
+        .filter((l) => !l.startsWith("{")),
+    ).toEqual(['winnow: with --folds, --model must be mlp or bilstm, not "heuristic"']);
   });
 });

@@ -10,7 +10,6 @@ import { parseByteSize, parseCount } from "./parse.js";
 
 const WARC = fileURLToPath(new URL("../../../fixtures/warc/", import.meta.url));
 
-
 function winnow(args: string[], feed?: (child: ChildProcess) => void): Promise<WinnowResult> {
   return runWinnow(args, dir, feed);
 }
@@ -50,9 +49,22 @@ describe("a reader that stops early", () => {
 
 describe("winnow clean", () => {
   it("cleans archives: exit 0, the output written, a one-line summary last on stderr", async () => {
-    const r = await winnow(["clean", `${WARC}example.warc.gz`, `${WARC}example.arc`, "-o", "out.jsonl", "--model", "heuristic", "--workers", "0"]);
+    const r = await winnow([
+      "clean",
+      `${WARC}example.warc.gz`,
+      `${WARC}example.arc`,
+      "-o",
+      "out.jsonl",
+      "--model",
+      "heuristic",
+      "--workers",
+      "0",
+    ]);
     expect(r.code).toBe(0);
-    const docs = readFileSync(join(dir, "out.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l) as { url: string; text: string });
+    const docs = readFileSync(join(dir, "out.jsonl"), "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { url: string; text: string });
     expect(docs.map((d) => d.url)).toEqual(["http://example.com/", "http://example.com/"]);
     expect(docs[0].text).toContain("illustrative examples");
     expect(r.stdout).toBe("");
@@ -63,7 +75,20 @@ describe("winnow clean", () => {
   });
 
   it("writes to standard output with -o -", async () => {
-    const r = await winnow(["clean", `${WARC}example-iana.org-chunked.warc`, "-o", "-", "--format", "xml", "--model", "heuristic", "--workers", "0", "--log-level", "warn"]);
+    const r = await winnow([
+      "clean",
+      `${WARC}example-iana.org-chunked.warc`,
+      "-o",
+      "-",
+      "--format",
+      "xml",
+      "--model",
+      "heuristic",
+      "--workers",
+      "0",
+      "--log-level",
+      "warn",
+    ]);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^<\?xml [^]*<doc url="http:\/\/www\.iana\.org\/"[^]*<\/corpus>\n$/);
     expect(r.stderr).toBe("");
@@ -128,9 +153,23 @@ describe("winnow clean", () => {
   });
 
   it("exits 2 when asked to resume what cannot be resumed", async () => {
-    const r = await winnow(["clean", `${WARC}example.warc.gz`, "-o", "-", "--resume", "--manifest", "m.manifest", "--model", "heuristic", "--workers", "0"]);
+    const r = await winnow([
+      "clean",
+      `${WARC}example.warc.gz`,
+      "-o",
+      "-",
+      "--resume",
+      "--manifest",
+      "m.manifest",
+      "--model",
+      "heuristic",
+      "--workers",
+      "0",
+    ]);
     expect(r.code).toBe(2);
-    expect(plainLines(r.stderr)).toEqual(["winnow: cannot resume: resuming needs an output file, as each run writes a part of its own (m.manifest)"]);
+    expect(plainLines(r.stderr)).toEqual([
+      "winnow: cannot resume: resuming needs an output file, as each run writes a part of its own (m.manifest)",
+    ]);
     expect(r.stdout).toBe("");
   });
 
@@ -145,13 +184,28 @@ describe("winnow clean", () => {
     });
     const second = await winnow(args);
     expect(second.code).toBe(0);
-    expect(second.stderr.trim().split("\n").at(-1)).toBe("winnow: nothing left to do: earlier runs read all 1 input (manifest resumed.jsonl.manifest)");
+    expect(second.stderr.trim().split("\n").at(-1)).toBe(
+      "winnow: nothing left to do: earlier runs read all 1 input (manifest resumed.jsonl.manifest)",
+    );
   });
 
   it("documents every flag and the exit statuses", async () => {
     const r = await winnow(["clean", "--help"]);
     expect(r.code).toBe(0);
-    for (const flag of ["--output", "--format", "--model", "--workers", "--batch-size", "--max-page-bytes", "--rejects", "--unordered", "--resume", "--manifest", "--log-level", "--no-progress"]) {
+    for (const flag of [
+      "--output",
+      "--format",
+      "--model",
+      "--workers",
+      "--batch-size",
+      "--max-page-bytes",
+      "--rejects",
+      "--unordered",
+      "--resume",
+      "--manifest",
+      "--log-level",
+      "--no-progress",
+    ]) {
       expect(r.stdout).toContain(flag);
     }
     expect(r.stdout).toMatch(/^Resuming \(--resume\):\n[^]*out\.part2\.jsonl[^]*exactly once/m);

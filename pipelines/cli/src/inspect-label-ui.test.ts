@@ -55,7 +55,10 @@ describe("winnow inspect", () => {
     expect(model.code).toBe(2);
     expect(model.stderr).toMatch(/^winnow: cannot load model: .*\(no-such-model\.onnx\)\n$/);
     const output = await winnow(["inspect", SAMPLE_WARC, "-o", "no/dir/r.html", "--model", "heuristic"]);
-    expect([output.code, output.stderr.trim()]).toEqual([4, "winnow: cannot write the report: its directory does not exist (no/dir/r.html)"]);
+    expect([output.code, output.stderr.trim()]).toEqual([
+      4,
+      "winnow: cannot write the report: its directory does not exist (no/dir/r.html)",
+    ]);
   });
 });
 
@@ -96,7 +99,9 @@ describe("winnow label-ui", () => {
     expect(broken.code).toBe(2);
     expect(broken.stderr).toMatch(/^winnow: .*broken\.labels\.json: not valid JSON \(--labels \.\)\n$/);
     const taken = createServer();
-    const port = await new Promise<number>((resolve) => taken.listen(0, "127.0.0.1", () => resolve((taken.address() as { port: number }).port)));
+    const port = await new Promise<number>((resolve) =>
+      taken.listen(0, "127.0.0.1", () => resolve((taken.address() as { port: number }).port)),
+    );
     try {
       const busy = await winnow(["label-ui", "--data", SAMPLE_WARC, "--labels", "labels", "--port", String(port), "--model", "heuristic"]);
       expect([busy.code, busy.stderr.trim()]).toEqual([2, `winnow: port ${port} on 127.0.0.1 is in use (--port ${port})`]);

@@ -50,7 +50,9 @@ describe("winnow label and train --labels", () => {
     writeFileSync(file, JSON.stringify({ ...stored, fingerprint: "0123456789abcdef" }));
     const train = await winnow(["train", "--data", SAMPLE, "--labels", "sample-labels", "-o", "x.onnx", ...QUICK]);
     expect(train.code).toBe(2);
-    expect(plainLines(train.stderr)).toEqual([`winnow: labels of page ${stored.id} were made for different block texts (the page or winnow's segmenter changed); relabel it`]);
+    expect(plainLines(train.stderr)).toEqual([
+      `winnow: labels of page ${stored.id} were made for different block texts (the page or winnow's segmenter changed); relabel it`,
+    ]);
 
     const evaluate = await winnow(["eval", "--data", SAMPLE, "--seeds", "heuristic"]);
     expect(evaluate.code).toBe(2);

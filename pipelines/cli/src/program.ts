@@ -14,7 +14,14 @@ import { CliError } from "./errors.js";
 import { EXIT, EXIT_CODES_HELP } from "./exit-codes.js";
 
 /** One module per subcommand under src/commands/, each adding itself with program.command(). */
-const COMMANDS: ReadonlyArray<(program: Command) => void> = [registerClean, registerEval, registerTrain, registerLabel, registerInspect, registerLabelUi];
+const COMMANDS: ReadonlyArray<(program: Command) => void> = [
+  registerClean,
+  registerEval,
+  registerTrain,
+  registerLabel,
+  registerInspect,
+  registerLabelUi,
+];
 
 const { version } = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string };
 

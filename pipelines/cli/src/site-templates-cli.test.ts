@@ -18,7 +18,22 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 describe("winnow clean --site-templates", () => {
   it("runs both passes in performance mode and says so in the summary line", async () => {
     const r = await runWinnow(
-      ["clean", WARC, "-o", "out.jsonl", "--model", "heuristic", "--workers", "0", "--site-templates", "remove", "--site-templates-mode", "performance", "--template-min-pairs", "2"],
+      [
+        "clean",
+        WARC,
+        "-o",
+        "out.jsonl",
+        "--model",
+        "heuristic",
+        "--workers",
+        "0",
+        "--site-templates",
+        "remove",
+        "--site-templates-mode",
+        "performance",
+        "--template-min-pairs",
+        "2",
+      ],
       dir,
     );
     expect(r.code).toBe(0);
@@ -39,7 +54,9 @@ describe("winnow clean --site-templates", () => {
   });
 
   it("refuses standard input with one line", async () => {
-    const r = await runWinnow(["clean", "-", "-o", "stdin.jsonl", "--workers", "0", "--site-templates"], dir, (child) => child.stdin?.end());
+    const r = await runWinnow(["clean", "-", "-o", "stdin.jsonl", "--workers", "0", "--site-templates"], dir, (child) =>
+      child.stdin?.end(),
+    );
     expect(r.code).toBe(3);
     expect(r.stderr.trim()).toBe("winnow: site templates read the inputs twice, so standard input cannot be one (-)");
   });

@@ -1,7 +1,6 @@
 // The labelling page's client: fetches pages from the label-ui API, shows their blocks with the
 // labels to correct, and saves them. Page text only ever goes through textContent.
 (() => {
-  
   var list = document.getElementById("page-list");
   var main = document.getElementById("page");
   var status = document.getElementById("status");
@@ -26,10 +25,12 @@
   }
 
   function api(path, init) {
-    return fetch(path, init).then((response) => response.json().then((body) => {
+    return fetch(path, init).then((response) =>
+      response.json().then((body) => {
         if (!response.ok) throw new Error(body?.error ? body.error : `HTTP ${response.status}`);
         return body;
-      }));
+      }),
+    );
   }
 
   function pageIndex(id) {
@@ -85,7 +86,9 @@
     var head = el("header", "page-head");
     head.appendChild(el("h2", "", detail.title || "(no title)"));
     head.appendChild(el("p", "url", detail.url));
-    head.appendChild(el("p", "meta", `id ${detail.id} · labels shown: ${detail.from === "model" ? "the model's pre-labels" : `saved (${detail.from})`}`));
+    head.appendChild(
+      el("p", "meta", `id ${detail.id} · labels shown: ${detail.from === "model" ? "the model's pre-labels" : `saved (${detail.from})`}`),
+    );
     if (detail.note) head.appendChild(el("p", "note", detail.note));
     head.appendChild(el("p", "counts", ""));
     head.lastChild.id = "counts";
@@ -97,8 +100,19 @@
       var top = el("div", "block-head");
       top.appendChild(el("span", "label", ""));
       top.appendChild(el("span", "score", `model ${b.score.toFixed(3)}`));
-      top.appendChild(el("span", "where", (b.heading && b.features.container !== `h${b.heading}` ? `h${b.heading} · ` : "") + b.features.container + " · " +
-        b.features.words + " words · links " + Math.round(b.features.linkDensity * 100) + "%"));
+      top.appendChild(
+        el(
+          "span",
+          "where",
+          (b.heading && b.features.container !== `h${b.heading}` ? `h${b.heading} · ` : "") +
+            b.features.container +
+            " · " +
+            b.features.words +
+            " words · links " +
+            Math.round(b.features.linkDensity * 100) +
+            "%",
+        ),
+      );
       node.appendChild(top);
       node.appendChild(el(b.heading ? "h3" : "p", "text", b.text));
       node.title = b.features.tagPath + (b.features.classIds ? ` · ${b.features.classIds}` : "");
@@ -128,28 +142,33 @@
       method: "POST",
       headers: { "Content-Type": "application/json" },
       body: JSON.stringify({ fingerprint: page.fingerprint, labels: sent }),
-    }).then(() => {
-      saving = null;
-      var p = pages[pageIndex(id)];
-      if (p) p.saved = "hand";
-      if (page && page.id === id) {
-        page.from = "hand";
-        // Changes made while the request was out stay unsaved.
-        dirty = labels.some((l, i) => l !== sent[i]);
-        render();
-      }
-      buildList();
-      setStatus(dirty ? "unsaved changes" : "saved", dirty ? "" : "ok");
-    }, (error) => {
-      saving = null;
-      setStatus(`not saved: ${error.message}`, "error");
-      throw error;
-    });
+    }).then(
+      () => {
+        saving = null;
+        var p = pages[pageIndex(id)];
+        if (p) p.saved = "hand";
+        if (page && page.id === id) {
+          page.from = "hand";
+          // Changes made while the request was out stay unsaved.
+          dirty = labels.some((l, i) => l !== sent[i]);
+          render();
+        }
+        buildList();
+        setStatus(dirty ? "unsaved changes" : "saved", dirty ? "" : "ok");
+      },
+      (error) => {
+        saving = null;
+        setStatus(`not saved: ${error.message}`, "error");
+        throw error;
+      },
+    );
     return saving;
   }
 
   function go(id) {
-    var next = () => { location.hash = `#${encodeURIComponent(id)}`; };
+    var next = () => {
+      location.hash = `#${encodeURIComponent(id)}`;
+    };
     if (dirty) save().then(next, () => {});
     else next();
   }
@@ -184,12 +203,22 @@
     setLabels((l) => 1 - l);
   });
   // Shift-click would otherwise select the page's text as well.
-  main.addEventListener("mousedown", (event) => { if (event.shiftKey) event.preventDefault(); });
+  main.addEventListener("mousedown", (event) => {
+    if (event.shiftKey) event.preventDefault();
+  });
 
-  document.getElementById("mark-content").addEventListener("click", () => { setLabels(() => 1); });
-  document.getElementById("mark-boilerplate").addEventListener("click", () => { setLabels(() => 0); });
-  document.getElementById("toggle").addEventListener("click", () => { setLabels((l) => 1 - l); });
-  document.getElementById("save").addEventListener("click", () => { save().catch(() => {}); });
+  document.getElementById("mark-content").addEventListener("click", () => {
+    setLabels(() => 1);
+  });
+  document.getElementById("mark-boilerplate").addEventListener("click", () => {
+    setLabels(() => 0);
+  });
+  document.getElementById("toggle").addEventListener("click", () => {
+    setLabels((l) => 1 - l);
+  });
+  document.getElementById("save").addEventListener("click", () => {
+    save().catch(() => {});
+  });
 
   document.addEventListener("keydown", (event) => {
     if (!page || event.ctrlKey || event.metaKey || event.altKey) return;
@@ -218,20 +247,29 @@
   window.addEventListener("hashchange", () => {
     var id = decodeURIComponent(location.hash.slice(1));
     if (page && id === page.id) return;
-    if (dirty) save().then(() => { load(id); }, () => {});
+    if (dirty)
+      save().then(
+        () => {
+          load(id);
+        },
+        () => {},
+      );
     else load(id);
   });
   window.addEventListener("beforeunload", (event) => {
     if (dirty) event.preventDefault();
   });
 
-  api("/api/pages").then((body) => {
-    pages = body.pages;
-    document.getElementById("model").textContent = `${pages.length} pages · pre-labels from ${body.model} · saving to ${body.labelsDir}`;
-    buildList();
-    var id = decodeURIComponent(location.hash.slice(1));
-    load(pageIndex(id) >= 0 ? id : pages[0].id);
-  }, (error) => {
-    setStatus(error.message, "error");
-  });
+  api("/api/pages").then(
+    (body) => {
+      pages = body.pages;
+      document.getElementById("model").textContent = `${pages.length} pages · pre-labels from ${body.model} · saving to ${body.labelsDir}`;
+      buildList();
+      var id = decodeURIComponent(location.hash.slice(1));
+      load(pageIndex(id) >= 0 ? id : pages[0].id);
+    },
+    (error) => {
+      setStatus(error.message, "error");
+    },
+  );
 })();

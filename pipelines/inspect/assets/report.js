@@ -1,7 +1,6 @@
 // Renders the report from its JSON data element. Every piece of page text goes through
 // textContent (or an attribute value), never innerHTML, so page text cannot become markup.
 (() => {
-  
   var data = JSON.parse(document.getElementById("winnow-data").textContent);
   var docs = data.documents;
   var list = document.getElementById("document-list");
@@ -24,13 +23,22 @@
   function summary() {
     var skipped = Object.keys(data.skipped).map((k) => `${data.skipped[k]} ${k}`);
     document.getElementById("run").textContent =
-      plural(docs.length, "document") + " from " + plural(data.inputs.length, "input") +
-      " · model " + data.model.split("/").pop() + " (keeps blocks scoring ≥ " + data.threshold + ")" +
+      plural(docs.length, "document") +
+      " from " +
+      plural(data.inputs.length, "input") +
+      " · model " +
+      data.model.split("/").pop() +
+      " (keeps blocks scoring ≥ " +
+      data.threshold +
+      ")" +
       (skipped.length ? ` · skipped: ${skipped.join(", ")}` : "") +
-      " · " + data.generated;
+      " · " +
+      data.generated;
     if (data.limited) {
       var note = document.getElementById("limited");
-      note.textContent = "Limited: this report shows only the first " + plural(data.limit, "document") +
+      note.textContent =
+        "Limited: this report shows only the first " +
+        plural(data.limit, "document") +
         "; the inputs hold more (raise --limit to see them).";
       note.hidden = false;
     }
@@ -54,13 +62,19 @@
     var q = find.value.toLowerCase();
     Array.prototype.forEach.call(list.children, (item, i) => {
       var d = docs[i];
-      item.hidden = q !== "" && (`${d.title} ${d.url}`).toLowerCase().indexOf(q) < 0;
+      item.hidden = q !== "" && `${d.title} ${d.url}`.toLowerCase().indexOf(q) < 0;
     });
   }
 
   var FEATURE_NAMES = [
-    ["words", "words"], ["linkDensity", "link density"], ["links", "links"], ["container", "container"],
-    ["tagPath", "tag path"], ["classIds", "class/id words"], ["markupChars", "markup chars before"], ["textChars", "text chars"],
+    ["words", "words"],
+    ["linkDensity", "link density"],
+    ["links", "links"],
+    ["container", "container"],
+    ["tagPath", "tag path"],
+    ["classIds", "class/id words"],
+    ["markupChars", "markup chars before"],
+    ["textChars", "text chars"],
   ];
 
   function featureList(f) {
@@ -79,8 +93,19 @@
     var head = el("div", "block-head");
     head.appendChild(el("span", "verdict", b.kept ? "content" : "boilerplate"));
     head.appendChild(el("span", "score", b.score.toFixed(3)));
-    head.appendChild(el("span", "where", (b.heading && b.features.container !== `h${b.heading}` ? `h${b.heading} · ` : "") + b.features.container + " · " +
-      plural(b.features.words, "word") + " · links " + Math.round(b.features.linkDensity * 100) + "%"));
+    head.appendChild(
+      el(
+        "span",
+        "where",
+        (b.heading && b.features.container !== `h${b.heading}` ? `h${b.heading} · ` : "") +
+          b.features.container +
+          " · " +
+          plural(b.features.words, "word") +
+          " · links " +
+          Math.round(b.features.linkDensity * 100) +
+          "%",
+      ),
+    );
     var more = el("button", "more", "features");
     more.type = "button";
     more.setAttribute("aria-expanded", "false");
@@ -107,12 +132,34 @@
     var url = el("p", "url", d.url);
     head.appendChild(url);
     head.appendChild(el("p", "meta", `${d.id} · ${d.source} · ${d.charset}`));
-    var keptWords = 0, totalWords = 0;
-    d.blocks.forEach((b) => { totalWords += b.features.words; if (b.kept) keptWords += b.features.words; });
-    head.appendChild(el("p", "counts", "kept " + d.blocksKept + " of " + plural(d.blocksTotal, "block") +
-      " (" + keptWords + " of " + plural(totalWords, "word") + "); dropped " + (d.blocksTotal - d.blocksKept)));
+    var keptWords = 0,
+      totalWords = 0;
+    d.blocks.forEach((b) => {
+      totalWords += b.features.words;
+      if (b.kept) keptWords += b.features.words;
+    });
+    head.appendChild(
+      el(
+        "p",
+        "counts",
+        "kept " +
+          d.blocksKept +
+          " of " +
+          plural(d.blocksTotal, "block") +
+          " (" +
+          keptWords +
+          " of " +
+          plural(totalWords, "word") +
+          "); dropped " +
+          (d.blocksTotal - d.blocksKept),
+      ),
+    );
     var filters = el("div", "filters");
-    [["all", "all blocks"], ["kept", "content only"], ["dropped", "boilerplate only"]].forEach((f) => {
+    [
+      ["all", "all blocks"],
+      ["kept", "content only"],
+      ["dropped", "boilerplate only"],
+    ].forEach((f) => {
       var button = el("button", f[0] === filter ? "on" : "", f[1]);
       button.type = "button";
       button.dataset.filter = f[0];
@@ -121,7 +168,9 @@
     head.appendChild(filters);
     main.appendChild(head);
     var blocks = el("div", `blocks filter-${filter}`);
-    d.blocks.forEach((b, k) => { blocks.appendChild(blockNode(b, k)); });
+    d.blocks.forEach((b, k) => {
+      blocks.appendChild(blockNode(b, k));
+    });
     main.appendChild(blocks);
     main.scrollTop = 0;
   }

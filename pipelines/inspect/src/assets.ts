@@ -14,7 +14,8 @@ export function readAsset(name: AssetName): string {
   if (text === undefined) {
     text = readFileSync(new URL(`../assets/${name}`, import.meta.url), "utf8");
     // Inlined as is: text that could close its element would break the page.
-    if (/<\/(script|style)/i.test(text) || text.includes("<!--")) throw new Error(`asset ${name} contains markup that would end its element early`);
+    if (/<\/(script|style)/i.test(text) || text.includes("<!--"))
+      throw new Error(`asset ${name} contains markup that would end its element early`);
     cache.set(name, text);
   }
   return text;

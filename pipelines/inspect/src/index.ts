@@ -5,6 +5,14 @@ export { blockViews, blockFeatures, type BlockView, type BlockFeatures } from ".
 export { jsonForScript } from "./json-script.js";
 export { loadLabelPages, LabelDataError, type LabelPage, type LoadLabelPagesOptions } from "./label-data.js";
 export { LabelStore } from "./label-store.js";
-export { startLabelServer, DEFAULT_LABEL_PORT, LABEL_HOST, LabelServerError, type LabelServerOptions, type RunningLabelServer, type PageDetail } from "./label-server.js";
+export {
+  startLabelServer,
+  DEFAULT_LABEL_PORT,
+  LABEL_HOST,
+  LabelServerError,
+  type LabelServerOptions,
+  type RunningLabelServer,
+  type PageDetail,
+} from "./label-server.js";
 export { renderLabelPage } from "./label-html.js";
 export { LabelFileError } from "@winnow/labels";

@@ -25,7 +25,10 @@ describe("pages to label", () => {
       ].join("\n"),
     );
     const pages = await loadLabelPages([file]);
-    expect(pages.map((p) => [p.id, p.url])).toEqual([["first", "https://a.example/"], ["2", "https://b.example/"]]);
+    expect(pages.map((p) => [p.id, p.url])).toEqual([
+      ["first", "https://a.example/"],
+      ["2", "https://b.example/"],
+    ]);
   });
 
   it("takes HTML files by their path relative to the given directory, and WARC records by record id", async () => {

@@ -26,7 +26,11 @@ interface Reply {
 }
 
 /** A raw request, so that tests can send any Host, Origin or body. */
-function send(method: string, path: string, options: { body?: string; headers?: Record<string, string>; port?: number } = {}): Promise<Reply> {
+function send(
+  method: string,
+  path: string,
+  options: { body?: string; headers?: Record<string, string>; port?: number } = {},
+): Promise<Reply> {
   return new Promise((resolve, reject) => {
     const req = request({ host: LABEL_HOST, port: options.port ?? server.port, method, path, headers: options.headers }, (res) => {
       let body = "";
@@ -84,7 +88,13 @@ describe("label-ui server", () => {
     const list = json(await send("GET", "/api/pages"));
     expect(list.model).toBe("heuristic");
     expect(list.pages).toEqual([
-      { id: "markup.html", url: expect.stringMatching(/^file:/), title: "Markup <b>as</b> text", blocks: pages[0].blockTexts.length, saved: null },
+      {
+        id: "markup.html",
+        url: expect.stringMatching(/^file:/),
+        title: "Markup <b>as</b> text",
+        blocks: pages[0].blockTexts.length,
+        saved: null,
+      },
       { id: join("sub", "plain.html"), url: expect.any(String), title: "Plain", blocks: pages[1].blockTexts.length, saved: null },
     ]);
     const reply = await send("GET", pageUrl(pages[0]));
@@ -109,12 +119,12 @@ describe("label-ui server", () => {
     expect(readdirSync(labelsDir)).toEqual([labelFileName("markup.html")]);
     const stored = (await readLabelDir(labelsDir)).get("markup.html")!;
     expect(stored).toEqual(makeLabelFile(page, labels, "hand"));
-    expect((json(await send("GET", pageUrl(page))) as PageDetail)).toMatchObject({ from: "hand", labels });
+    expect(json(await send("GET", pageUrl(page))) as PageDetail).toMatchObject({ from: "hand", labels });
     expect(json(await send("GET", "/api/pages")).pages[0].saved).toBe("hand");
 
     await server.close();
     server = await start();
-    expect((json(await send("GET", pageUrl(page))) as PageDetail)).toMatchObject({ from: "hand", labels });
+    expect(json(await send("GET", pageUrl(page))) as PageDetail).toMatchObject({ from: "hand", labels });
   });
 
   it("keeps the last of quick successive saves of a page", async () => {
@@ -131,7 +141,11 @@ describe("label-ui server", () => {
 
   it("shows the model's labels, and says why, when saved labels no longer fit the blocks", async () => {
     const page = pages[0];
-    const stale = makeLabelFile({ ...page, blockTexts: page.blockTexts.map((t) => `${t}!`) }, page.blockTexts.map(() => 1), "hand");
+    const stale = makeLabelFile(
+      { ...page, blockTexts: page.blockTexts.map((t) => `${t}!`) },
+      page.blockTexts.map(() => 1),
+      "hand",
+    );
     writeFileSync(join(labelsDir, labelFileName(page.id)), JSON.stringify(stale));
     await server.close();
     server = await start();
@@ -142,7 +156,11 @@ describe("label-ui server", () => {
 
   it("fills blocks a saved file leaves unlabelled with the model's labels", async () => {
     const page = pages[0];
-    const partial = makeLabelFile(page, page.blockTexts.map((_, i) => (i === 0 ? 1 : null)), "propagated");
+    const partial = makeLabelFile(
+      page,
+      page.blockTexts.map((_, i) => (i === 0 ? 1 : null)),
+      "propagated",
+    );
     writeFileSync(join(labelsDir, labelFileName(page.id)), JSON.stringify(partial));
     await server.close();
     server = await start();
@@ -165,7 +183,11 @@ describe("label-ui server", () => {
       [save(page, "all"), 400, /"labels" must be an array/],
       [save(page, new Array(n).fill(1), "0000000000000000"), 409, /"fingerprint" does not match/],
       [send("POST", saveUrl(page), { body: "{}", headers: { "Content-Type": "text/plain" } }), 415, /application\/json/],
-      [send("POST", saveUrl(page), { body: "{}", headers: { ...JSON_TYPE, Origin: "https://evil.example" } }), 403, /only allowed from the labelling page/],
+      [
+        send("POST", saveUrl(page), { body: "{}", headers: { ...JSON_TYPE, Origin: "https://evil.example" } }),
+        403,
+        /only allowed from the labelling page/,
+      ],
       [send("GET", "/api/pages", { headers: { Host: `evil.example:${server.port}` } }), 403, /must be addressed to 127\.0\.0\.1/],
       [send("GET", saveUrl(page)), 405, /use POST/],
       [send("POST", "/api/pages", { headers: JSON_TYPE }), 405, /use GET/],

@@ -60,7 +60,11 @@ export interface PageDetail {
 }
 
 class HttpProblem extends Error {
-  constructor(readonly status: number, message: string, readonly headers: Record<string, string> = {}) {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
     super(message);
   }
 }
@@ -83,8 +87,13 @@ export async function startLabelServer(options: LabelServerOptions): Promise<Run
   const pageDetail = async (page: LabelPage): Promise<PageDetail> => {
     const blocks = await viewsOf(page);
     const detail: PageDetail = {
-      id: page.id, url: page.url, title: page.title, fingerprint: blockFingerprint(page.blockTexts),
-      blocks, labels: blocks.map((b) => b.kept), from: "model",
+      id: page.id,
+      url: page.url,
+      title: page.title,
+      fingerprint: blockFingerprint(page.blockTexts),
+      blocks,
+      labels: blocks.map((b) => b.kept),
+      from: "model",
     };
     const saved = options.store.get(page.id);
     if (saved !== undefined) {
@@ -124,7 +133,11 @@ export async function startLabelServer(options: LabelServerOptions): Promise<Run
           threshold: options.classifier.threshold,
           labelsDir: options.store.dir,
           pages: options.pages.map((p) => ({
-            id: p.id, url: p.url, title: p.title, blocks: p.blockTexts.length, saved: options.store.get(p.id)?.source ?? null,
+            id: p.id,
+            url: p.url,
+            title: p.title,
+            blocks: p.blockTexts.length,
+            saved: options.store.get(p.id)?.source ?? null,
           })),
         });
         return;
@@ -140,8 +153,10 @@ export async function startLabelServer(options: LabelServerOptions): Promise<Run
         return;
       }
     }
-    if (["/", "/api/pages", "/api/page"].includes(url.pathname)) throw new HttpProblem(405, `${request.method} is not allowed on ${url.pathname}; use GET`, { Allow: "GET" });
-    if (url.pathname === "/api/labels") throw new HttpProblem(405, `${request.method} is not allowed on /api/labels; use POST`, { Allow: "POST" });
+    if (["/", "/api/pages", "/api/page"].includes(url.pathname))
+      throw new HttpProblem(405, `${request.method} is not allowed on ${url.pathname}; use GET`, { Allow: "GET" });
+    if (url.pathname === "/api/labels")
+      throw new HttpProblem(405, `${request.method} is not allowed on /api/labels; use POST`, { Allow: "POST" });
     throw new HttpProblem(404, `nothing at ${url.pathname}`);
   };
 
@@ -166,7 +181,8 @@ export async function startLabelServer(options: LabelServerOptions): Promise<Run
 function listen(server: Server, port: number): Promise<number> {
   return new Promise((resolve, reject) => {
     server.once("error", (error: NodeJS.ErrnoException) => {
-      const why = error.code === "EADDRINUSE" ? "is in use" : error.code === "EACCES" ? "needs privileges" : `cannot be used: ${error.message}`;
+      const why =
+        error.code === "EADDRINUSE" ? "is in use" : error.code === "EACCES" ? "needs privileges" : `cannot be used: ${error.message}`;
       reject(new LabelServerError(`port ${port} on ${LABEL_HOST} ${why}`));
     });
     server.listen(port, LABEL_HOST, () => resolve((server.address() as AddressInfo).port));
@@ -191,7 +207,8 @@ function checkSameOrigin(request: IncomingMessage, port: number): void {
     throw new HttpProblem(403, `saving is only allowed from the labelling page (Origin was ${JSON.stringify(origin)})`);
   }
   const type = (request.headers["content-type"] ?? "").split(";")[0].trim().toLowerCase();
-  if (type !== "application/json") throw new HttpProblem(415, `send the labels as application/json (Content-Type was ${JSON.stringify(type)})`);
+  if (type !== "application/json")
+    throw new HttpProblem(415, `send the labels as application/json (Content-Type was ${JSON.stringify(type)})`);
 }
 
 async function readJsonBody(request: IncomingMessage): Promise<unknown> {
@@ -211,7 +228,8 @@ async function readJsonBody(request: IncomingMessage): Promise<unknown> {
 
 /** Checks {fingerprint, labels} against the page; every block needs a 0 or a 1. */
 export function parseSaveRequest(body: unknown, page: LabelPage): Array<0 | 1> {
-  if (typeof body !== "object" || body === null || Array.isArray(body)) throw new HttpProblem(400, 'expected a JSON object {"fingerprint": ..., "labels": [...]}');
+  if (typeof body !== "object" || body === null || Array.isArray(body))
+    throw new HttpProblem(400, 'expected a JSON object {"fingerprint": ..., "labels": [...]}');
   const { fingerprint, labels } = body as { fingerprint?: unknown; labels?: unknown };
   if (fingerprint !== blockFingerprint(page.blockTexts)) {
     throw new HttpProblem(409, `"fingerprint" does not match the blocks of page ${page.id}; reload the page`);

@@ -11,7 +11,10 @@ export class LabelStore {
   /** Saves of one page run one after another, so two quick saves cannot interleave their renames. */
   private readonly writing = new Map<string, Promise<unknown>>();
 
-  private constructor(readonly dir: string, files: Map<string, BlockLabelFile>) {
+  private constructor(
+    readonly dir: string,
+    files: Map<string, BlockLabelFile>,
+  ) {
     this.files = files;
   }
 

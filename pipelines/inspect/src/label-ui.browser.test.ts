@@ -87,10 +87,12 @@ describe.skipIf(CHROMIUM_PATH === undefined)("label-ui in Chromium", () => {
     const texts = await page.locator("main .block .text").allTextContents();
     expect(texts.some((t) => t.includes(SCRIPT_TEXT))).toBe(true);
     expect(texts.some((t) => t.includes(IMG_TEXT))).toBe(true);
-    expect(await page.evaluate(() => ({
-      pwned: (window as unknown as { __pwned?: string }).__pwned,
-      scripts: document.querySelectorAll("script").length,
-      images: document.querySelectorAll("img").length,
-    }))).toEqual({ pwned: undefined, scripts: 1, images: 0 });
+    expect(
+      await page.evaluate(() => ({
+        pwned: (window as unknown as { __pwned?: string }).__pwned,
+        scripts: document.querySelectorAll("script").length,
+        images: document.querySelectorAll("img").length,
+      })),
+    ).toEqual({ pwned: undefined, scripts: 1, images: 0 });
   });
 });

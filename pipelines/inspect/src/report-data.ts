@@ -76,7 +76,10 @@ export async function buildReportData(inputs: readonly string[], options: Report
   let limited = false;
 
   const flush = async (): Promise<void> => {
-    const scored = await scorePages(pending.map((p) => p.doc), options.classifier);
+    const scored = await scorePages(
+      pending.map((p) => p.doc),
+      options.classifier,
+    );
     for (let i = 0; i < scored.length; i++) documents.push(reportDocument(pending[i], scored[i].scores, scored[i].kept));
     pending = [];
   };

@@ -58,7 +58,9 @@ describe.skipIf(CHROMIUM_PATH === undefined)("inspect report in Chromium", () =>
     );
     expect(await page.locator("main .counts").textContent()).toContain(`kept ${doc.blocksKept} of ${doc.blocksTotal} blocks`);
     // The document list shows every document with its counts, and the report says it was limited.
-    expect(await page.locator("#document-list .doc-counts").allTextContents()).toEqual(data.documents.map((d) => `${d.blocksKept}/${d.blocksTotal}`));
+    expect(await page.locator("#document-list .doc-counts").allTextContents()).toEqual(
+      data.documents.map((d) => `${d.blocksKept}/${d.blocksTotal}`),
+    );
     expect(await page.locator("#limited").textContent()).toMatch(/only the first 4 documents/);
   });
 
@@ -69,9 +71,9 @@ describe.skipIf(CHROMIUM_PATH === undefined)("inspect report in Chromium", () =>
     await first.locator("button.more").click();
     expect(await first.locator("dl.features").textContent()).toContain("link density");
     await page.getByRole("button", { name: "content only" }).click();
-    const visible = await page.locator("main .block").evaluateAll((nodes) =>
-      nodes.filter((n) => (n as HTMLElement).offsetParent !== null).map((n) => n.classList.contains("kept")),
-    );
+    const visible = await page
+      .locator("main .block")
+      .evaluateAll((nodes) => nodes.filter((n) => (n as HTMLElement).offsetParent !== null).map((n) => n.classList.contains("kept")));
     expect(visible).toEqual(new Array(data.documents[2].blocksKept).fill(true));
   });
 
@@ -82,11 +84,13 @@ describe.skipIf(CHROMIUM_PATH === undefined)("inspect report in Chromium", () =>
     expect(texts.some((t) => t.includes(SCRIPT_TEXT))).toBe(true);
     expect(texts.some((t) => t.includes(IMG_TEXT))).toBe(true);
     expect(await page.locator("main h2").textContent()).toBe("Markup <b>as</b> text");
-    expect(await page.evaluate(() => ({
-      pwned: (window as unknown as { __pwned?: string }).__pwned,
-      scripts: document.querySelectorAll("script").length,
-      images: document.querySelectorAll("img").length,
-      bold: document.querySelectorAll("main b").length,
-    }))).toEqual({ pwned: undefined, scripts: 2, images: 0, bold: 0 });
+    expect(
+      await page.evaluate(() => ({
+        pwned: (window as unknown as { __pwned?: string }).__pwned,
+        scripts: document.querySelectorAll("script").length,
+        images: document.querySelectorAll("img").length,
+        bold: document.querySelectorAll("main b").length,
+      })),
+    ).toEqual({ pwned: undefined, scripts: 2, images: 0, bold: 0 });
   });
 });

@@ -61,7 +61,9 @@ describe("report data", () => {
     const limited = await buildReportData([WCXB_SAMPLE], { classifier: heuristicClassifier(), limit: 3 });
     expect(limited.documents).toHaveLength(3);
     expect(limited.limited).toBe(true);
-    expect(limited.documents.map((d) => d.source)).toEqual(["0437", "0541", "0575"].map((id) => join(WCXB_SAMPLE, "html", `${id}.html.gz`)));
+    expect(limited.documents.map((d) => d.source)).toEqual(
+      ["0437", "0541", "0575"].map((id) => join(WCXB_SAMPLE, "html", `${id}.html.gz`)),
+    );
     // Exactly as many documents as the limit: nothing was left out.
     const exact = await buildReportData([SAMPLE_WARC], { classifier: heuristicClassifier(), limit: 14 });
     expect(exact.documents).toHaveLength(14);
@@ -122,7 +124,9 @@ describe("writeInspectReport", () => {
       kind: "model",
       message: expect.stringMatching(/^cannot load model: .* \(.*markup\.html\)$/),
     });
-    await expect(writeInspectReport({ inputs: [site], output: join(site, "no", "such", "dir.html"), model: "heuristic" })).rejects.toMatchObject({
+    await expect(
+      writeInspectReport({ inputs: [site], output: join(site, "no", "such", "dir.html"), model: "heuristic" }),
+    ).rejects.toMatchObject({
       kind: "output",
       message: expect.stringContaining("its directory does not exist"),
     });

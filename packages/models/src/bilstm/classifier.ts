@@ -20,7 +20,8 @@ export function biLstmMetadata(meta: ReadonlyMap<string, string>, source: string
   if (raw === undefined) throw new ModelLoadError(source, `it is not a BiLSTM model (no "${BILSTM_METADATA_KEY}" metadata)`);
   try {
     const parsed = JSON.parse(raw) as BiLstmMetadata;
-    if (!Array.isArray(parsed.vocabulary?.tags) || !Array.isArray(parsed.vocabulary?.words) || !(parsed.shape?.hiddenSize > 0)) throw new Error();
+    if (!Array.isArray(parsed.vocabulary?.tags) || !Array.isArray(parsed.vocabulary?.words) || !(parsed.shape?.hiddenSize > 0))
+      throw new Error();
     if (parsed.members !== undefined && !(Number.isInteger(parsed.members) && parsed.members >= 1)) throw new Error();
     return parsed;
   } catch {
@@ -28,7 +29,10 @@ export function biLstmMetadata(meta: ReadonlyMap<string, string>, source: string
   }
 }
 
-export async function loadBiLstmClassifier(path: string | Uint8Array, options: { name?: string; intraOpThreads?: number } = {}): Promise<BlockClassifier> {
+export async function loadBiLstmClassifier(
+  path: string | Uint8Array,
+  options: { name?: string; intraOpThreads?: number } = {},
+): Promise<BlockClassifier> {
   const source = typeof path === "string" ? path : IN_MEMORY_SOURCE;
   const name = options.name ?? source;
   const bytes = typeof path === "string" ? await readModelBytes(path) : path;
@@ -104,8 +108,10 @@ export async function loadBiLstmClassifier(path: string | Uint8Array, options: {
  */
 function sparseTokenFeeds(ort: typeof Ort, encoder: BlockEncoder): (doc: SegmentedDocument) => Record<string, Ort.Tensor> {
   let capacity = 0;
-  let slot64 = new BigInt64Array(0), block64 = new BigInt64Array(0);
-  let slot32 = new Int32Array(0), block32 = new Int32Array(0);
+  let slot64 = new BigInt64Array(0),
+    block64 = new BigInt64Array(0);
+  let slot32 = new Int32Array(0),
+    block32 = new Int32Array(0);
   let value = new Float32Array(0);
   const count = new BigInt64Array(1);
   const grow = (to: number): void => {

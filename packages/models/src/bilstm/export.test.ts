@@ -14,13 +14,19 @@ import { initialParameters } from "./train.js";
 import { BlockEncoder, buildVocabulary } from "./vocabulary.js";
 
 const HTML_DIR = new URL("../../../../fixtures/wcxb-sample/html/", import.meta.url);
-const docs: SegmentedDocument[] = readdirSync(HTML_DIR).sort().map((name) => segmentHtml(gunzipSync(readFileSync(new URL(name, HTML_DIR))).toString("utf8")));
+const docs: SegmentedDocument[] = readdirSync(HTML_DIR)
+  .sort()
+  .map((name) => segmentHtml(gunzipSync(readFileSync(new URL(name, HTML_DIR))).toString("utf8")));
 
 function info(featureSize: number): ModelInfo {
   return {
-    kind: "bilstm", featureSet: featureSize > 0 ? TEXREX_EXTENDED.name : "none",
-    featureSetVersion: featureSize > 0 ? TEXREX_EXTENDED.version : 0, inputSize: featureSize,
-    threshold: 0.4, trainingFingerprint: "test", notes: "{}",
+    kind: "bilstm",
+    featureSet: featureSize > 0 ? TEXREX_EXTENDED.name : "none",
+    featureSetVersion: featureSize > 0 ? TEXREX_EXTENDED.version : 0,
+    inputSize: featureSize,
+    threshold: 0.4,
+    trainingFingerprint: "test",
+    notes: "{}",
   };
 }
 
@@ -41,17 +47,24 @@ describe("BiLSTM export to ONNX", () => {
   const variants: Array<[string, BiLstmShape]> = [
     ["tags and words, one layer", { tokenSlots: encoder.slots, featureSize: 0, projectionSize: 16, hiddenSize: 8, layers: 1 }],
     ["tags, words and features, two layers", { tokenSlots: encoder.slots, featureSize: F, projectionSize: 16, hiddenSize: 8, layers: 2 }],
-    ["tags, words and features, skip path", { tokenSlots: encoder.slots, featureSize: F, projectionSize: 16, hiddenSize: 8, layers: 1, skip: true }],
+    [
+      "tags, words and features, skip path",
+      { tokenSlots: encoder.slots, featureSize: F, projectionSize: 16, hiddenSize: 8, layers: 1, skip: true },
+    ],
   ];
   for (const [what, shape] of variants) {
     it(`scores real pages as the trainer's forward pass does, within 1e-4 (${what})`, async () => {
       const layout = biLstmLayout(shape);
       const params = initialParameters(layout, 9);
       for (let i = 0; i < params.length; i++) params[i] *= 1.5;
-      const bytes = biLstmToOnnx({ layout, members: [params], vocabulary, scaling: shape.featureSize > 0 ? scaling : undefined }, info(shape.featureSize));
+      const bytes = biLstmToOnnx(
+        { layout, members: [params], vocabulary, scaling: shape.featureSize > 0 ? scaling : undefined },
+        info(shape.featureSize),
+      );
       const classifier = await loadBiLstmClassifier(bytes);
       const onnx = await classifier.score(docs);
-      let worst = 0, spread = 0;
+      let worst = 0,
+        spread = 0;
       docs.forEach((doc, i) => {
         const seq = blockSequence(doc, encoder, shape.featureSize > 0 ? { set: TEXREX_EXTENDED, scaling } : undefined);
         const ours = predictSequence(params, layout, seq);
@@ -69,18 +82,29 @@ describe("BiLSTM export to ONNX", () => {
   }
 
   const ensembles: Array<[string, BiLstmShape]> = [
-    ["three members, tags, words and features", { tokenSlots: encoder.slots, featureSize: F, projectionSize: 12, hiddenSize: 6, layers: 1 }],
-    ["two members, two layers, skip path", { tokenSlots: encoder.slots, featureSize: F, projectionSize: 8, hiddenSize: 5, layers: 2, skip: true }],
+    [
+      "three members, tags, words and features",
+      { tokenSlots: encoder.slots, featureSize: F, projectionSize: 12, hiddenSize: 6, layers: 1 },
+    ],
+    [
+      "two members, two layers, skip path",
+      { tokenSlots: encoder.slots, featureSize: F, projectionSize: 8, hiddenSize: 5, layers: 2, skip: true },
+    ],
     ["two members, tags and words only", { tokenSlots: encoder.slots, featureSize: 0, projectionSize: 8, hiddenSize: 4, layers: 1 }],
   ];
   for (const [what, shape] of ensembles) {
     it(`scores an ensemble as the mean of its members' forward passes, within 1e-4 (${what})`, async () => {
       const layout = biLstmLayout(shape);
-      const members = Array.from({ length: what.startsWith("three") ? 3 : 2 }, (_, m) => initialParameters(layout, 20 + m).map((p) => p * 1.5));
+      const members = Array.from({ length: what.startsWith("three") ? 3 : 2 }, (_, m) =>
+        initialParameters(layout, 20 + m).map((p) => p * 1.5),
+      );
       const features = shape.featureSize > 0 ? { set: TEXREX_EXTENDED, scaling } : undefined;
-      const classifier = await loadBiLstmClassifier(biLstmToOnnx({ layout, members, vocabulary, scaling: features?.scaling }, info(shape.featureSize)));
+      const classifier = await loadBiLstmClassifier(
+        biLstmToOnnx({ layout, members, vocabulary, scaling: features?.scaling }, info(shape.featureSize)),
+      );
       const onnx = await classifier.score(docs);
-      let worst = 0, apart = 0;
+      let worst = 0,
+        apart = 0;
       docs.forEach((doc, i) => {
         const seq = blockSequence(doc, encoder, features);
         const each = members.map((p) => predictSequence(p, layout, seq));
@@ -148,7 +172,12 @@ describe("BiLSTM export to ONNX", () => {
   it("refuses a model whose feature set this build does not compute", async () => {
     const shape: BiLstmShape = { tokenSlots: encoder.slots, featureSize: F, projectionSize: 4, hiddenSize: 2, layers: 1 };
     const layout = biLstmLayout(shape);
-    const bytes = biLstmToOnnx({ layout, members: [initialParameters(layout, 1)], vocabulary, scaling }, { ...info(F), featureSetVersion: 999 });
-    await expect(loadBiLstmClassifier(bytes, { name: "old.onnx" })).rejects.toThrow(/model "old.onnx" expects feature set texrex37\+ext v999/);
+    const bytes = biLstmToOnnx(
+      { layout, members: [initialParameters(layout, 1)], vocabulary, scaling },
+      { ...info(F), featureSetVersion: 999 },
+    );
+    await expect(loadBiLstmClassifier(bytes, { name: "old.onnx" })).rejects.toThrow(
+      /model "old.onnx" expects feature set texrex37\+ext v999/,
+    );
   });
 });

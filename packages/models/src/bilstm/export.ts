@@ -23,7 +23,21 @@
  * copied as they are; the trainer's single bias goes in the W half of ONNX's B, the R half is zero.
  * The vocabulary and shape travel in metadata_props ("winnow.bilstm"), beside the usual ModelInfo.
  */
-import { attrInt, attrInts, attrString, attrTensor, encodeModel, floatTensor, int64Tensor, makeGraph, makeNode, TensorDataType, tensorValueInfo, type NodeProto, type TensorProto } from "../onnx/graph.js";
+import {
+  attrInt,
+  attrInts,
+  attrString,
+  attrTensor,
+  encodeModel,
+  floatTensor,
+  int64Tensor,
+  makeGraph,
+  makeNode,
+  TensorDataType,
+  tensorValueInfo,
+  type NodeProto,
+  type TensorProto,
+} from "../onnx/graph.js";
 import { FEATURES_INPUT, SCORES_OUTPUT } from "../onnx/contract.js";
 import { modelInfoToMetadata } from "../onnx/metadata.js";
 import type { InputScaling } from "../mlp/scaling.js";
@@ -112,13 +126,20 @@ export function biLstmToOnnx(model: BiLstmModel, info: ModelInfo): Uint8Array {
       tensorValueInfo(block, TensorDataType.INT64, ["N", 1]),
       tensorValueInfo(blocks, TensorDataType.INT64, [1]),
     );
-    init.push(floatTensor("token_weights", [V, MD], sideBySide(model, layout.tokenWeights, V, D)), int64Tensor("projection_width", [1], [MD]));
+    init.push(
+      floatTensor("token_weights", [V, MD], sideBySide(model, layout.tokenWeights, V, D)),
+      int64Tensor("projection_width", [1], [MD]),
+    );
     nodes.push(
       makeNode("Gather", ["token_weights", slot], ["token_rows"], [attrInt("axis", 0)], { name: "embed_tokens" }),
       makeNode("Mul", ["token_rows", value], ["token_terms"], [], { name: "weigh_tokens" }),
       makeNode("Concat", [blocks, "projection_width"], ["token_part_shape"], [attrInt("axis", 0)], { name: "token_part_shape" }),
-      makeNode("ConstantOfShape", ["token_part_shape"], ["token_zeros"], [attrTensor("value", floatTensor("zero", [1], [0]))], { name: "token_zeros" }),
-      makeNode("ScatterND", ["token_zeros", block, "token_terms"], ["token_part"], [attrString("reduction", "add")], { name: "sum_tokens" }),
+      makeNode("ConstantOfShape", ["token_part_shape"], ["token_zeros"], [attrTensor("value", floatTensor("zero", [1], [0]))], {
+        name: "token_zeros",
+      }),
+      makeNode("ScatterND", ["token_zeros", block, "token_terms"], ["token_part"], [attrString("reduction", "add")], {
+        name: "sum_tokens",
+      }),
     );
     terms.push("token_part");
   }
@@ -139,7 +160,9 @@ export function biLstmToOnnx(model: BiLstmModel, info: ModelInfo): Uint8Array {
   init.push(floatTensor("projection_bias", [MD], sideBySide(model, layout.projectionBias, 1, D)));
   if (terms.length === 2) nodes.push(makeNode("Add", terms, ["projection_sum"], [], { name: "join" }));
   nodes.push(
-    makeNode("Add", [terms.length === 2 ? "projection_sum" : terms[0], "projection_bias"], ["projection_pre"], [], { name: "projection_bias" }),
+    makeNode("Add", [terms.length === 2 ? "projection_sum" : terms[0], "projection_bias"], ["projection_pre"], [], {
+      name: "projection_bias",
+    }),
     makeNode("Relu", ["projection_pre"], ["projection"], [], { name: "projection_relu" }),
   );
   init.push(
@@ -149,7 +172,15 @@ export function biLstmToOnnx(model: BiLstmModel, info: ModelInfo): Uint8Array {
   );
   const name = (m: number, base: string): string => memberName(M, m, base);
   if (M > 1) {
-    nodes.push(makeNode("Split", ["projection"], members.map((_, m) => name(m, "projection")), [attrInt("axis", 1)], { name: "split_members" }));
+    nodes.push(
+      makeNode(
+        "Split",
+        ["projection"],
+        members.map((_, m) => name(m, "projection")),
+        [attrInt("axis", 1)],
+        { name: "split_members" },
+      ),
+    );
   }
   const tops: string[] = [];
   members.forEach((params, m) => {
@@ -168,13 +199,20 @@ export function biLstmToOnnx(model: BiLstmModel, info: ModelInfo): Uint8Array {
       const [w, r, b] = [`lstm${l}_w`, `lstm${l}_r`, `lstm${l}_b`].map((n) => name(m, n));
       init.push(floatTensor(w, [2, 4 * H, In], W), floatTensor(r, [2, 4 * H, H], R), floatTensor(b, [2, 8 * H], B));
       nodes.push(
-        makeNode("LSTM", [name(m, `layer${l}_in`), w, r, b], [name(m, `lstm${l}_y`)], [
-          attrInt("hidden_size", H),
-          attrString("direction", "bidirectional"),
-        ], { name: name(m, `lstm${l}`) }),
+        makeNode(
+          "LSTM",
+          [name(m, `layer${l}_in`), w, r, b],
+          [name(m, `lstm${l}_y`)],
+          [attrInt("hidden_size", H), attrString("direction", "bidirectional")],
+          { name: name(m, `lstm${l}`) },
+        ),
         // Y is [T, directions, batch, H]; the next layer wants [T, batch, 2H], forward then backward.
-        makeNode("Transpose", [name(m, `lstm${l}_y`)], [name(m, `lstm${l}_t`)], [attrInts("perm", [0, 2, 1, 3])], { name: name(m, `lstm${l}_transpose`) }),
-        makeNode("Reshape", [name(m, `lstm${l}_t`), "sequence_shape"], [name(m, `layer${l + 1}_in`)], [], { name: name(m, `lstm${l}_join`) }),
+        makeNode("Transpose", [name(m, `lstm${l}_y`)], [name(m, `lstm${l}_t`)], [attrInts("perm", [0, 2, 1, 3])], {
+          name: name(m, `lstm${l}_transpose`),
+        }),
+        makeNode("Reshape", [name(m, `lstm${l}_t`), "sequence_shape"], [name(m, `layer${l + 1}_in`)], [], {
+          name: name(m, `lstm${l}_join`),
+        }),
       );
     });
     const top = name(m, `layer${layout.lstm.length}_in`);

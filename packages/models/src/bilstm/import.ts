@@ -48,11 +48,14 @@ export function biLstmFromOnnx(bytes: Uint8Array, source: string = IN_MEMORY_SOU
   if (F > 0) putSideBySide(layout.featureWeights, take("feature_weights", F * M * D), F, D);
   putSideBySide(layout.projectionBias, take("projection_bias", M * D), 1, D);
   members.forEach((params, m) => {
-    const put = (at: number, values: Float32Array, from: number, count: number): void => params.set(values.subarray(from, from + count), at);
+    const put = (at: number, values: Float32Array, from: number, count: number): void =>
+      params.set(values.subarray(from, from + count), at);
     layout.lstm.forEach((directions, l) => {
       const In = directions[0].input;
       const name = (base: string): string => memberName(M, m, base);
-      const W = take(name(`lstm${l}_w`), 2 * 4 * H * In), R = take(name(`lstm${l}_r`), 2 * 4 * H * H), B = take(name(`lstm${l}_b`), 2 * 8 * H);
+      const W = take(name(`lstm${l}_w`), 2 * 4 * H * In),
+        R = take(name(`lstm${l}_r`), 2 * 4 * H * H),
+        B = take(name(`lstm${l}_b`), 2 * 8 * H);
       directions.forEach((o, dir) => {
         put(o.w, W, dir * 4 * H * In, 4 * H * In);
         put(o.r, R, dir * 4 * H * H, 4 * H * H);

@@ -19,7 +19,11 @@ function randomPage(shape: BiLstmShape, T: number, seed: number) {
     start[t + 1] = index.length;
   }
   const features = Float64Array.from({ length: T * shape.featureSize }, () => rng.nextGaussian());
-  const sequence: BlockSequence = { length: T, tokens: { start, index: Int32Array.from(index), value: Float64Array.from(value) }, features };
+  const sequence: BlockSequence = {
+    length: T,
+    tokens: { start, index: Int32Array.from(index), value: Float64Array.from(value) },
+    features,
+  };
   const labels = Uint8Array.from({ length: T }, () => (rng.next() < 0.4 ? 1 : 0));
   const weights = Float32Array.from({ length: T }, () => 0.5 + rng.next());
   return { sequence, labels, weights };
@@ -37,7 +41,12 @@ describe("BiLSTM backward pass", () => {
   // the skip path adds a second route from the projection to the logit.
   const shape: BiLstmShape = { tokenSlots: 9, featureSize: 4, projectionSize: 5, hiddenSize: 3, layers: 2 };
 
-  for (const [dropoutSeed, skip] of [[undefined, false], [11, false], [undefined, true], [11, true]] as const) {
+  for (const [dropoutSeed, skip] of [
+    [undefined, false],
+    [11, false],
+    [undefined, true],
+    [11, true],
+  ] as const) {
     it(`matches central finite differences on every parameter${dropoutSeed ? " (with a fixed dropout mask)" : ""}${skip ? " (skip path)" : ""}`, () => {
       const netShape: BiLstmShape = { ...shape, skip };
       const layout = biLstmLayout(netShape);

@@ -96,7 +96,10 @@ const sigmoid = (x: number): number => 1 / (1 + Math.exp(-x));
  * `random`) is applied to the last layer's output, as in training.
  */
 export function forward(
-  params: Float64Array, layout: BiLstmLayout, seq: BlockSequence, dropout?: { rate: number; random: () => number },
+  params: Float64Array,
+  layout: BiLstmLayout,
+  seq: BlockSequence,
+  dropout?: { rate: number; random: () => number },
 ): ForwardCache {
   const { projectionSize: D, hiddenSize: H, featureSize: F } = layout.shape;
   const T = seq.length;
@@ -171,8 +174,17 @@ export function forward(
  * and tanh(cells) at each block's own position, and h into `output` (T x 2H) at column `column`.
  */
 function lstmForward(
-  params: Float64Array, o: LstmOffsets, H: number, input: Float64Array, T: number, reverse: boolean,
-  gates: Float64Array, cells: Float64Array, cellTanh: Float64Array, output: Float64Array, column: number,
+  params: Float64Array,
+  o: LstmOffsets,
+  H: number,
+  input: Float64Array,
+  T: number,
+  reverse: boolean,
+  gates: Float64Array,
+  cells: Float64Array,
+  cellTanh: Float64Array,
+  output: Float64Array,
+  column: number,
 ): void {
   const In = o.input;
   const G = 4 * H;
@@ -280,8 +292,15 @@ export function backward(params: Float64Array, layout: BiLstmLayout, cache: Forw
 
 /** Backpropagation through time for one direction of one layer. */
 function lstmBackward(
-  params: Float64Array, o: LstmOffsets, H: number, layer: ForwardCache["layers"][number], dir: number, T: number,
-  dOut: Float64Array, dInput: Float64Array, grad: Float64Array,
+  params: Float64Array,
+  o: LstmOffsets,
+  H: number,
+  layer: ForwardCache["layers"][number],
+  dir: number,
+  T: number,
+  dOut: Float64Array,
+  dInput: Float64Array,
+  grad: Float64Array,
 ): void {
   const reverse = dir === 1;
   const In = o.input;
@@ -299,7 +318,10 @@ function lstmBackward(
     const g = t * G;
     for (let k = 0; k < H; k++) {
       const dhk = dh[k] + dOut[t * 2 * H + column + k];
-      const i = gates[g + k], og = gates[g + H + k], f = gates[g + 2 * H + k], cc = gates[g + 3 * H + k];
+      const i = gates[g + k],
+        og = gates[g + H + k],
+        f = gates[g + 2 * H + k],
+        cc = gates[g + 3 * H + k];
       const tc = cellTanh[t * H + k];
       const dc = dhk * og * (1 - tc * tc) + dcNext[k];
       const cPrev = prev >= 0 ? cells[prev * H + k] : 0;
@@ -337,7 +359,12 @@ function lstmBackward(
  * Weighted binary cross-entropy over one page's logits: adds the loss to the return value and
  * writes dLoss/dLogit into `dLogits`. Computed from logits (softplus) to stay finite.
  */
-export function weightedLogLoss(logits: Float64Array, labels: Uint8Array, weights: Float32Array | Float64Array, dLogits: Float64Array): number {
+export function weightedLogLoss(
+  logits: Float64Array,
+  labels: Uint8Array,
+  weights: Float32Array | Float64Array,
+  dLogits: Float64Array,
+): number {
   let loss = 0;
   for (let t = 0; t < logits.length; t++) {
     const z = logits[t];

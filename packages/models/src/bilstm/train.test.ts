@@ -32,7 +32,12 @@ describe("trainBiLstm", () => {
     const raw: Float64Array[] = [];
     const averaged: Float64Array[] = [];
     const plain = trainBiLstm(data, shape, { epochs: 2, pagesPerStep: 2, onEpoch: (_, __, params) => void raw.push(params.slice()) });
-    const smooth = trainBiLstm(data, shape, { epochs: 2, pagesPerStep: 2, averaging: 0.9, onEpoch: (_, __, params) => void averaged.push(params.slice()) });
+    const smooth = trainBiLstm(data, shape, {
+      epochs: 2,
+      pagesPerStep: 2,
+      averaging: 0.9,
+      onEpoch: (_, __, params) => void averaged.push(params.slice()),
+    });
     // Same seed and data, so the raw trajectories agree; the average lags behind them.
     expect(plain.losses).toEqual(smooth.losses);
     let differ = 0;

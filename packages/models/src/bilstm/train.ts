@@ -39,7 +39,14 @@ export interface BiLstmTrainOptions {
 }
 
 export const BILSTM_TRAIN_DEFAULTS = {
-  epochs: 10, learningRate: 0.003, pagesPerStep: 8, dropout: 0.5, window: 1024, clipNorm: 5, seed: 1, averaging: 0,
+  epochs: 10,
+  learningRate: 0.003,
+  pagesPerStep: 8,
+  dropout: 0.5,
+  window: 1024,
+  clipNorm: 5,
+  seed: 1,
+  averaging: 0,
 } as const;
 
 export interface TrainedBiLstm {
@@ -80,7 +87,8 @@ export function sliceSequence(seq: BlockSequence, from: number, to: number, feat
   const out: BlockSequence = { length: to - from };
   if (seq.tokens) {
     const { start, index, value } = seq.tokens;
-    const a = start[from], b = start[to];
+    const a = start[from],
+      b = start[to];
     const s = new Int32Array(to - from + 1);
     for (let t = from; t <= to; t++) s[t - from] = start[t] - a;
     out.tokens = { start: s, index: index.subarray(a, b), value: value.subarray(a, b) };
@@ -97,12 +105,17 @@ function windows(pages: readonly TrainingSequence[], size: number, featureSize: 
     // Equal windows rather than size, size, ..., remainder: no tiny tail window.
     const count = Math.ceil(T / size);
     for (let w = 0; w < count; w++) {
-      const from = Math.floor((w * T) / count), to = Math.floor(((w + 1) * T) / count);
-      out.push(count === 1 ? page : {
-        sequence: sliceSequence(page.sequence, from, to, featureSize),
-        labels: page.labels.subarray(from, to),
-        weights: page.weights.subarray(from, to),
-      });
+      const from = Math.floor((w * T) / count),
+        to = Math.floor(((w + 1) * T) / count);
+      out.push(
+        count === 1
+          ? page
+          : {
+              sequence: sliceSequence(page.sequence, from, to, featureSize),
+              labels: page.labels.subarray(from, to),
+              weights: page.weights.subarray(from, to),
+            },
+      );
     }
   }
   return out;
@@ -126,7 +139,8 @@ export function trainBiLstm(pages: readonly TrainingSequence[], shape: BiLstmSha
   const losses: number[] = [];
   for (let epoch = 1; epoch <= o.epochs; epoch++) {
     shuffleInPlace(order, rng);
-    let lossSum = 0, weightSum = 0;
+    let lossSum = 0,
+      weightSum = 0;
     for (let start = 0; start < order.length; start += o.pagesPerStep) {
       grad.fill(0);
       let stepWeight = 0;

@@ -5,7 +5,9 @@ import { segmentHtml, type SegmentedDocument } from "@winnow/segment";
 import { BlockEncoder, buildVocabulary, forEachTag, forEachWord, type BlockVocabulary } from "./vocabulary.js";
 
 const HTML_DIR = new URL("../../../../fixtures/wcxb-sample/html/", import.meta.url);
-const docs: SegmentedDocument[] = readdirSync(HTML_DIR).sort().map((name) => segmentHtml(gunzipSync(readFileSync(new URL(name, HTML_DIR))).toString("utf8")));
+const docs: SegmentedDocument[] = readdirSync(HTML_DIR)
+  .sort()
+  .map((name) => segmentHtml(gunzipSync(readFileSync(new URL(name, HTML_DIR))).toString("utf8")));
 
 /** The counts by the definition: forEachTag and forEachWord, looked up in Maps. */
 function reference(doc: SegmentedDocument, vocabulary: BlockVocabulary): Array<Array<[number, number]>> {
@@ -41,7 +43,8 @@ describe("BlockEncoder", () => {
   });
 
   it("lower-cases as String#toLowerCase does, non-ASCII words included", () => {
-    const html = `<html><body><div><p>Straße STRASSE İstanbul ΟΔΟΣ οδος Ünïcode ünïcode THE The the 東京 x×y</p>` +
+    const html =
+      `<html><body><div><p>Straße STRASSE İstanbul ΟΔΟΣ οδος Ünïcode ünïcode THE The the 東京 x×y</p>` +
       `<p>ΟΔΟΣ'Α and Σ. W3C w3c ZOO Zoo zoo AZ az</p></div></body></html>`;
     const doc = segmentHtml(html);
     const vocabulary: BlockVocabulary = {

@@ -39,8 +39,12 @@ export function vocabularySlots(vocabulary: BlockVocabulary): number {
  * U+00BF outside the general- and CJK-punctuation blocks and other than × and ÷.
  */
 function isWordUnit(c: number): boolean {
-  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) ||
-    (c >= 0xc0 && !(c >= 0x2000 && c <= 0x206f) && !(c >= 0x3000 && c <= 0x303f) && c !== 0xd7 && c !== 0xf7);
+  return (
+    (c >= 97 && c <= 122) ||
+    (c >= 65 && c <= 90) ||
+    (c >= 48 && c <= 57) ||
+    (c >= 0xc0 && !(c >= 0x2000 && c <= 0x206f) && !(c >= 0x3000 && c <= 0x303f) && c !== 0xd7 && c !== 0xf7)
+  );
 }
 
 /**
@@ -94,8 +98,14 @@ export function buildVocabulary(docs: Iterable<SegmentedDocument>, options: Voca
     }
   }
   const top = (counts: Map<string, number>, k: number): string[] =>
-    [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, k).map(([name]) => name);
-  return { tags: top(tagCounts, options.tags ?? VOCABULARY_DEFAULTS.tags), words: top(wordCounts, options.words ?? VOCABULARY_DEFAULTS.words) };
+    [...counts]
+      .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+      .slice(0, k)
+      .map(([name]) => name);
+  return {
+    tags: top(tagCounts, options.tags ?? VOCABULARY_DEFAULTS.tags),
+    words: top(wordCounts, options.words ?? VOCABULARY_DEFAULTS.words),
+  };
 }
 
 /** Receives one non-zero slot of one block: blocks in order, slots ascending within a block. */

@@ -1,14 +1,5 @@
 import type { MlpWeights, ModelInfo } from "../types.js";
-import {
-  attrInt,
-  attrInts,
-  encodeModel,
-  floatTensor,
-  makeGraph,
-  makeNode,
-  TensorDataType,
-  tensorValueInfo,
-} from "../onnx/graph.js";
+import { attrInt, attrInts, encodeModel, floatTensor, makeGraph, makeNode, TensorDataType, tensorValueInfo } from "../onnx/graph.js";
 import { BATCH_DIM, FEATURES_INPUT, SCORES_OUTPUT } from "../onnx/contract.js";
 import { modelInfoToMetadata } from "../onnx/metadata.js";
 
@@ -30,7 +21,13 @@ export function mlpToOnnx(weights: MlpWeights | readonly MlpWeights[], info: Mod
     throw new RangeError(`mlpToOnnx: info.inputSize ${info.inputSize} differs from the weights' ${D}`);
   }
   for (const m of members) {
-    if (m.inputSize !== D || m.hiddenSize !== H || m.activation !== activation || !sameValues(m.inputShift, first.inputShift) || !sameValues(m.inputFactor, first.inputFactor)) {
+    if (
+      m.inputSize !== D ||
+      m.hiddenSize !== H ||
+      m.activation !== activation ||
+      !sameValues(m.inputShift, first.inputShift) ||
+      !sameValues(m.inputFactor, first.inputFactor)
+    ) {
       throw new RangeError("mlpToOnnx: ensemble members must share input size, hidden size, activation and input scaling");
     }
   }

@@ -24,7 +24,15 @@ describe("MlpNetwork gradient", () => {
 
       // Visiting rows through `order` must give the same gradient as visiting them in place.
       net.zeroGrad();
-      net.accumulate(X, y, w, Uint32Array.from({ length: n }, (_, i) => i), 0, n, false);
+      net.accumulate(
+        X,
+        y,
+        w,
+        Uint32Array.from({ length: n }, (_, i) => i),
+        0,
+        n,
+        false,
+      );
       const viaOrder = Float64Array.from(net.grad);
       loss(net, X, y, w);
       const analytic = Float64Array.from(net.grad);

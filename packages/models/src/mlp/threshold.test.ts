@@ -36,7 +36,7 @@ describe("chooseThreshold", () => {
 
   it("agrees with a brute-force search on random data", () => {
     let s = 7;
-    const rand = () => ((s = (s * 1103515245 + 12345) % 2147483648) / 2147483648);
+    const rand = () => (s = (s * 1103515245 + 12345) % 2147483648) / 2147483648;
     const n = 500;
     const scores = new Float32Array(n);
     const labels = new Uint8Array(n);
@@ -48,7 +48,10 @@ describe("chooseThreshold", () => {
       const got = chooseThreshold(scores, labels, metric);
       let best = -1;
       for (const t of [...new Set(scores)]) {
-        let tp = 0, fp = 0, fn = 0, tn = 0;
+        let tp = 0,
+          fp = 0,
+          fn = 0,
+          tn = 0;
         for (let i = 0; i < n; i++) {
           const keep = scores[i] >= t;
           if (keep && labels[i]) tp++;

@@ -13,11 +13,7 @@ export interface ThresholdChoice {
  * swept from the top; the threshold lands midway between adjacent distinct scores
  * so it does not sit exactly on a validation example. Ties keep the higher threshold.
  */
-export function chooseThreshold(
-  scores: Float32Array,
-  labels: Uint8Array,
-  metric: ThresholdMetric = "f1",
-): ThresholdChoice {
+export function chooseThreshold(scores: Float32Array, labels: Uint8Array, metric: ThresholdMetric = "f1"): ThresholdChoice {
   const n = scores.length;
   if (labels.length !== n) throw new RangeError(`chooseThreshold: ${n} scores but ${labels.length} labels`);
   if (n === 0) throw new RangeError("chooseThreshold: no scores");

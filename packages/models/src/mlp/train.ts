@@ -26,19 +26,12 @@ export const MLP_TRAIN_DEFAULTS = {
  * Trains a D-H-1 perceptron with class-weighted binary cross-entropy.
  * X is row-major n x dims, y holds 0/1. Deterministic for equal inputs and seed.
  */
-export function trainMlp(
-  X: Float32Array,
-  y: Uint8Array,
-  n: number,
-  dims: number,
-  options: MlpTrainOptions = {},
-): MlpWeights {
+export function trainMlp(X: Float32Array, y: Uint8Array, n: number, dims: number, options: MlpTrainOptions = {}): MlpWeights {
   validateInputs(X, y, n, dims, options.sampleWeight);
   const hiddenSize = options.hiddenSize ?? MLP_TRAIN_DEFAULTS.hiddenSize;
   const activation = options.activation ?? MLP_TRAIN_DEFAULTS.activation;
   const optimizer = options.optimizer ?? MLP_TRAIN_DEFAULTS.optimizer;
-  const epochs =
-    options.epochs ?? (optimizer === "rprop" ? MLP_TRAIN_DEFAULTS.rpropEpochs : MLP_TRAIN_DEFAULTS.adamEpochs);
+  const epochs = options.epochs ?? (optimizer === "rprop" ? MLP_TRAIN_DEFAULTS.rpropEpochs : MLP_TRAIN_DEFAULTS.adamEpochs);
   const l2 = options.l2 ?? MLP_TRAIN_DEFAULTS.l2;
   const seed = options.seed ?? MLP_TRAIN_DEFAULTS.seed;
   if (activation !== "tanh" && activation !== "relu") throw new RangeError(`trainMlp: unknown activation ${String(activation)}`);
@@ -142,12 +135,7 @@ function trainFullBatch(
   }
 }
 
-function toWeights(
-  net: MlpNetwork,
-  shift: Float32Array,
-  factor: Float32Array,
-  activation: "tanh" | "relu",
-): MlpWeights {
+function toWeights(net: MlpNetwork, shift: Float32Array, factor: Float32Array, activation: "tanh" | "relu"): MlpWeights {
   const p = net.params;
   return {
     inputSize: net.inputSize,

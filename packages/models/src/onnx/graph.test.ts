@@ -82,16 +82,24 @@ describe("ONNX graph builder", () => {
 
   it("builds an LSTM node that onnxruntime accepts (int, string and strings attributes)", async () => {
     // Zero weights with a forget-gate bias: h stays 0, so only the plumbing is under test.
-    const T = 3, B = 2, I = 4, H = 5;
+    const T = 3,
+      B = 2,
+      I = 4,
+      H = 5;
     const graph = makeGraph({
       name: "lstm",
       nodes: [
-        makeNode("LSTM", ["X", "W", "R", "B"], ["", "Y_h"], [
-          attrInt("hidden_size", H),
-          attrString("direction", "bidirectional"),
-          attrStrings("activations", ["Sigmoid", "Tanh", "Tanh", "Sigmoid", "Tanh", "Tanh"]),
-          attrFloat("clip", 10),
-        ]),
+        makeNode(
+          "LSTM",
+          ["X", "W", "R", "B"],
+          ["", "Y_h"],
+          [
+            attrInt("hidden_size", H),
+            attrString("direction", "bidirectional"),
+            attrStrings("activations", ["Sigmoid", "Tanh", "Tanh", "Sigmoid", "Tanh", "Tanh"]),
+            attrFloat("clip", 10),
+          ],
+        ),
       ],
       inputs: [tensorValueInfo("X", TensorDataType.FLOAT, ["T", "B", I])],
       outputs: [tensorValueInfo("Y_h", TensorDataType.FLOAT, [2, "B", H])],

@@ -191,11 +191,7 @@ export function makeNode(
 }
 
 /** Tensor value info; a string dimension is symbolic (dynamic), a number is fixed. */
-export function tensorValueInfo(
-  name: string,
-  elemType: number,
-  shape: readonly (number | string)[],
-): ValueInfoProto {
+export function tensorValueInfo(name: string, elemType: number, shape: readonly (number | string)[]): ValueInfoProto {
   const dim = shape.map((d): DimensionProto => (typeof d === "string" ? { dimParam: d } : { dimValue: d }));
   return { name, type: { tensorType: { elemType, shape: { dim } } } };
 }

@@ -69,15 +69,19 @@ describe("mlpToOnnx + OnnxBlockScorer", () => {
   }
 
   it("exports an ensemble as one graph that scores like the mean of its members", async () => {
-    const members = [weights, { ...randomWeights(37, 18, "tanh"), inputShift: weights.inputShift, inputFactor: weights.inputFactor },
-      { ...randomWeights(37, 18, "tanh"), inputShift: weights.inputShift, inputFactor: weights.inputFactor }];
+    const members = [
+      weights,
+      { ...randomWeights(37, 18, "tanh"), inputShift: weights.inputShift, inputFactor: weights.inputFactor },
+      { ...randomWeights(37, 18, "tanh"), inputShift: weights.inputShift, inputFactor: weights.inputFactor },
+    ];
     const scorer = await OnnxBlockScorer.load(mlpToOnnx(members, info));
     const n = 500;
     const X = gaussian(n * 37, 4);
     const got = await scorer.score(X, n);
     const want = predictMlpEnsemble(members, X, n);
     const one = predictMlp(members[1], X, n);
-    let worst = 0, differs = 0;
+    let worst = 0,
+      differs = 0;
     for (let i = 0; i < n; i++) {
       worst = Math.max(worst, Math.abs(got[i] - want[i]));
       differs = Math.max(differs, Math.abs(want[i] - one[i]));
@@ -85,7 +89,9 @@ describe("mlpToOnnx + OnnxBlockScorer", () => {
     expect(worst).toBeLessThan(1e-5);
     expect(differs).toBeGreaterThan(0.01); // the mean is not just one member
     await scorer.close();
-    expect(() => mlpToOnnx([weights, randomWeights(37, 18, "tanh")], info)).toThrow(/share input size, hidden size, activation and input scaling/);
+    expect(() => mlpToOnnx([weights, randomWeights(37, 18, "tanh")], info)).toThrow(
+      /share input size, hidden size, activation and input scaling/,
+    );
   });
 
   it("reads only n rows of a longer buffer and handles n = 0", async () => {
@@ -125,7 +131,9 @@ describe("mlpToOnnx + OnnxBlockScorer", () => {
       `model "${modelPath}" expects feature set texrex37 v1 but this winnow computes texrex37+ext v2; ` +
         `retrain it with "winnow train" or pick another --model`,
     );
-    await expect(load({ featureSet: "texrex37", featureSetVersion: 2 })).rejects.toThrow(/expects feature set texrex37 v1 but this winnow computes texrex37 v2/);
+    await expect(load({ featureSet: "texrex37", featureSetVersion: 2 })).rejects.toThrow(
+      /expects feature set texrex37 v1 but this winnow computes texrex37 v2/,
+    );
     const err = await load({ featureSet: "texrex37", featureSetVersion: 1, inputSize: 38 }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ModelMismatchError);
     expect((err as Error).message).toBe(

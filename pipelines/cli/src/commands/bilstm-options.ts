@@ -17,20 +17,34 @@ export interface BiLstmFlags {
 export function bilstmOptions(command: Command): void {
   command
     .addOption(
-      new Option("--input <kind>", "what the BiLSTM reads per block: tags-words (BoilerNet: ancestor tags and words) or tags-words-features (also the --feature-set values)")
+      new Option(
+        "--input <kind>",
+        "what the BiLSTM reads per block: tags-words (BoilerNet: ancestor tags and words) or tags-words-features (also the --feature-set values)",
+      )
         .choices(["tags-words", "tags-words-features"])
         .default(BILSTM_DEFAULTS.input),
     )
     .option("--layers <n>", `stacked bidirectional LSTM layers of the BiLSTM (default: ${BILSTM_DEFAULTS.layers})`, parseCount(1))
     .option("--skip", "let the BiLSTM's output layer also read each block's own projection (a per-block path beside the sequence path)")
-    .option("--averaging <decay>", "keep a moving average of the BiLSTM's weights with this decay per step (0: the raw weights)", parseUnitFraction);
+    .option(
+      "--averaging <decay>",
+      "keep a moving average of the BiLSTM's weights with this decay per step (0: the raw weights)",
+      parseUnitFraction,
+    );
 }
 
 /** The flags as fitBiLstm's options; --hidden sets both the projection width and the LSTM units. */
 export function bilstmOptionsFrom(flags: BiLstmFlags & { ensemble?: number }): BiLstmFitOptions {
   return {
-    input: flags.input, layers: flags.layers, hiddenSize: flags.hidden, projectionSize: flags.hidden, epochs: flags.epochs, seed: flags.seed,
-    skip: flags.skip, averaging: flags.averaging, ensemble: flags.ensemble,
+    input: flags.input,
+    layers: flags.layers,
+    hiddenSize: flags.hidden,
+    projectionSize: flags.hidden,
+    epochs: flags.epochs,
+    seed: flags.seed,
+    skip: flags.skip,
+    averaging: flags.averaging,
+    ensemble: flags.ensemble,
   };
 }
 

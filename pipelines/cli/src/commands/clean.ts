@@ -95,15 +95,25 @@ export function registerClean(program: Command): void {
         "and write them as one corpus. Damaged records are skipped and counted; reading goes on.",
     )
     .argument("<input...>", 'WARC/ARC files, HTML files, directories of them (searched recursively), or "-" for standard input')
-    .requiredOption("-o, --output <path>", 'output file, "-" for standard output, or a directory (text format: one file per document); a name ending in .gz is gzip-compressed')
-    .addOption(
-      new Option("--format <format>", "output format (default: from the output name: .jsonl → jsonl, .xml → xml, .txt or a directory → text, also with .gz; otherwise jsonl)")
-        .choices(["jsonl", "xml", "text"]),
+    .requiredOption(
+      "-o, --output <path>",
+      'output file, "-" for standard output, or a directory (text format: one file per document); a name ending in .gz is gzip-compressed',
     )
-    .option("--model <model>", '"heuristic", "mlp" or "bilstm" (the models shipped with winnow), or a model file made by winnow train (default: mlp, or the heuristic with a warning when it is not installed)')
     .addOption(
-      new Option("--models <dir>", "a folder made by winnow train --per-host: each page is scored by its host's model (host from the record's URL), others by the general model")
-        .conflicts("model"),
+      new Option(
+        "--format <format>",
+        "output format (default: from the output name: .jsonl → jsonl, .xml → xml, .txt or a directory → text, also with .gz; otherwise jsonl)",
+      ).choices(["jsonl", "xml", "text"]),
+    )
+    .option(
+      "--model <model>",
+      '"heuristic", "mlp" or "bilstm" (the models shipped with winnow), or a model file made by winnow train (default: mlp, or the heuristic with a warning when it is not installed)',
+    )
+    .addOption(
+      new Option(
+        "--models <dir>",
+        "a folder made by winnow train --per-host: each page is scored by its host's model (host from the record's URL), others by the general model",
+      ).conflicts("model"),
     )
     .addOption(
       new Option("--workers <n>", "worker threads cleaning pages; 0 cleans on the main thread")
@@ -116,24 +126,48 @@ export function registerClean(program: Command): void {
         .argParser(parseByteSize)
         .default(DEFAULT_MAX_PAGE_BYTES, `${DEFAULT_MAX_PAGE_BYTES >> 20}M`),
     )
-    .option("--rejects <file>", "also write one JSON line per record that did not become a document: {source, offset, record_id, url, reason, detail}")
+    .option(
+      "--rejects <file>",
+      "also write one JSON line per record that did not become a document: {source, offset, record_id, url, reason, detail}",
+    )
     .option("--unordered", "write documents as they are done instead of in input order (keeps all threads busy when page sizes vary)")
-    .option("--resume", "make the run resumable, or resume it: skip inputs done by earlier runs and write a new output part (see Resuming below; needs an output file, and inputs other than standard input)")
+    .option(
+      "--resume",
+      "make the run resumable, or resume it: skip inputs done by earlier runs and write a new output part (see Resuming below; needs an output file, and inputs other than standard input)",
+    )
     .option("--manifest <file>", "the manifest of a --resume run (default: <output>.manifest)")
     .addOption(
-      new Option("--site-templates [use]", "read the inputs twice: find each host's site template (subtrees its URL-neighbour pages share), then drop the blocks in it (see Site templates below)")
-        .choices(["remove"]),
+      new Option(
+        "--site-templates [use]",
+        "read the inputs twice: find each host's site template (subtrees its URL-neighbour pages share), then drop the blocks in it (see Site templates below)",
+      ).choices(["remove"]),
     )
     .addOption(
-      new Option("--site-templates-mode <mode>", "memory: keep only fingerprints between the passes and parse again; performance: also keep every parsed page (for small inputs)")
+      new Option(
+        "--site-templates-mode <mode>",
+        "memory: keep only fingerprints between the passes and parse again; performance: also keep every parsed page (for small inputs)",
+      )
         .choices(SITE_TEMPLATE_MODES)
         .default("memory"),
     )
     .option("--template-min-pairs <n>", "a subtree is template when at least this many neighbouring page pairs share it", parseCount(1), 1)
-    .option("--near-duplicate-iou <x>", "a page pair sharing more than this fraction of its subtrees (intersection over union) is a duplicate, not compared", parseFraction, 0.9)
-    .option("--template-keep-score <x>", "keep template blocks the classifier scores at least this high; above 1 drops them all", parseScore, DEFAULT_TEMPLATE_KEEP_SCORE)
+    .option(
+      "--near-duplicate-iou <x>",
+      "a page pair sharing more than this fraction of its subtrees (intersection over union) is a duplicate, not compared",
+      parseFraction,
+      0.9,
+    )
+    .option(
+      "--template-keep-score <x>",
+      "keep template blocks the classifier scores at least this high; above 1 drops them all",
+      parseScore,
+      DEFAULT_TEMPLATE_KEEP_SCORE,
+    )
     .addOption(
-      new Option("--log-level <level>", "how much to log on stderr: JSON lines unless stderr is a terminal; the closing summary line shows at info and more verbose levels")
+      new Option(
+        "--log-level <level>",
+        "how much to log on stderr: JSON lines unless stderr is a terminal; the closing summary line shows at info and more verbose levels",
+      )
         .choices(LOG_LEVELS)
         .default("info"),
     )
@@ -218,7 +252,8 @@ export function summaryLine(s: CleanRunSummary): string {
     .map(([reason, n]) => `${n} ${reason}`);
   const skipped = skips.length === 0 ? "none skipped" : `skipped ${total(s.skipped)} (${skips.join(", ")})`;
   const failed = s.inputsFailed.length > 0 ? `; ${s.inputsFailed.length} of ${s.inputs} inputs unreadable` : "";
-  if (s.resume?.part === 0) return `nothing left to do: earlier runs read all ${plural(s.inputs - s.inputsFailed.length, "input")} (manifest ${s.resume.manifest})`;
+  if (s.resume?.part === 0)
+    return `nothing left to do: earlier runs read all ${plural(s.inputs - s.inputsFailed.length, "input")} (manifest ${s.resume.manifest})`;
   const resumed =
     s.resume !== undefined && (s.resume.inputsDone > 0 || s.resume.recordsPassedOver > 0)
       ? `; resumed: ${plural(s.resume.inputsDone, "input")} done before, ${plural(s.resume.recordsPassedOver, "record")} passed over`

@@ -29,7 +29,14 @@ import { createLogger } from "../logger.js";
 import { parseCount } from "../parse.js";
 import { bilstmOptions, bilstmOptionsFrom, foreignFlags, type BiLstmFlags } from "./bilstm-options.js";
 import {
-  SEEDS_HELP, featureSetOption, loadPagesOrFail, orUsageError, readLabelDirOrFail, seedSourceOrFail, trainingOptions, trainingOptionsFrom,
+  SEEDS_HELP,
+  featureSetOption,
+  loadPagesOrFail,
+  orUsageError,
+  readLabelDirOrFail,
+  seedSourceOrFail,
+  trainingOptions,
+  trainingOptionsFrom,
   type TrainingFlags,
 } from "./shared.js";
 
@@ -53,14 +60,22 @@ export function registerEval(program: Command): void {
         "scores the held-out one, folds split by domain so no site is on both sides. Without --folds, a fixed " +
         "--model is scored. The 'all text' line (keep every block) is always shown as the floor.",
     )
-    .requiredOption("--data <path>", "labelled pages: a folder in the WCXB layout (html/, ground-truth/, metadata.json) or a JSONL file of {url, html, text}")
-    .option("--model <model>", 'without --folds: "heuristic", "all-text", "mlp" or "bilstm" (the shipped models), or a model file (default: mlp); with --folds: the kind to train, "mlp" (default) or "bilstm"')
+    .requiredOption(
+      "--data <path>",
+      "labelled pages: a folder in the WCXB layout (html/, ground-truth/, metadata.json) or a JSONL file of {url, html, text}",
+    )
+    .option(
+      "--model <model>",
+      'without --folds: "heuristic", "all-text", "mlp" or "bilstm" (the shipped models), or a model file (default: mlp); with --folds: the kind to train, "mlp" (default) or "bilstm"',
+    )
     .option("--folds <k>", "cross-validate a freshly trained MLP (or BiLSTM, with --model bilstm) over K domain folds", parseCount(2))
     .option("--json <file>", "also write the per-page results and summaries as JSON")
     .option("--limit <n>", "use only the first N pages (for a quick look)", parseCount(1))
     .addOption(
-      new Option("--labels <dir>", "with --folds: train on the block labels of these label files instead of the alignment's (scores still use the gold text)")
-        .conflicts("seeds"),
+      new Option(
+        "--labels <dir>",
+        "with --folds: train on the block labels of these label files instead of the alignment's (scores still use the gold text)",
+      ).conflicts("seeds"),
     )
     .option("--seeds <source>", `with --folds: train on labels propagated from these seeds (--seed also draws reveal:F); ${SEEDS_HELP}`);
   featureSetOption(command);
@@ -91,12 +106,15 @@ async function evaluate(flags: EvalFlags): Promise<void> {
     reports.push(evaluateAllText(data));
     const kind = flags.model ?? "mlp";
     if (kind !== "mlp" && kind !== "bilstm") throw new CliError(EXIT.usage, [`with --folds, --model must be mlp or bilstm, not "${kind}"`]);
-    logger.info(`cross-validating the ${kind === "mlp" ? `MLP (${featureSet.name})` : "BiLSTM"} over ${flags.folds} domain folds of ${pages.length} pages`);
+    logger.info(
+      `cross-validating the ${kind === "mlp" ? `MLP (${featureSet.name})` : "BiLSTM"} over ${flags.folds} domain folds of ${pages.length} pages`,
+    );
     const started = Date.now();
     const onFold = (f: number, k: number): void => logger.info(`fold ${f + 1}/${k} done (${((Date.now() - started) / 1000).toFixed(0)} s)`);
-    const cv = kind === "bilstm"
-      ? crossValidateBiLstm(data, { ...bilstmOptionsFrom(flags), folds: flags.folds, onFold })
-      : crossValidateMlp(data, { ...trainingOptionsFrom(flags), folds: flags.folds, onFold });
+    const cv =
+      kind === "bilstm"
+        ? crossValidateBiLstm(data, { ...bilstmOptionsFrom(flags), folds: flags.folds, onFold })
+        : crossValidateMlp(data, { ...trainingOptionsFrom(flags), folds: flags.folds, onFold });
     const labelSource = flags.seeds ?? (flags.labels !== undefined ? "label files" : undefined);
     reports.push(labelSource === undefined ? cv : { ...cv, method: `mlp on ${labelSource}` });
   } else {
@@ -108,7 +126,11 @@ async function evaluate(flags: EvalFlags): Promise<void> {
       reports.push(evaluateAllText(data));
       if (flags.model !== "all-text") reports.push(await evaluateClassifier(data, classifier));
       if (classifier.info) {
-        const own = trainingFingerprint(pages.map((p) => p.id), labelRule(undefined), classifier.info);
+        const own = trainingFingerprint(
+          pages.map((p) => p.id),
+          labelRule(undefined),
+          classifier.info,
+        );
         trainedOnThese = own === classifier.info.trainingFingerprint;
       }
     } finally {
@@ -139,14 +161,18 @@ async function withLabelSource(data: Dataset, flags: EvalFlags, logger: Logger):
     const files = await readLabelDirOrFail(flags.labels);
     const labels = orUsageError(() => labelsFromFiles(data.pages, files));
     const missing = labels.filter((l) => l === undefined).length;
-    logger.info(`training on the label files of ${flags.labels}: ${data.pages.length - missing} pages labelled, ${missing} without a file (not trained on, still scored)`);
+    logger.info(
+      `training on the label files of ${flags.labels}: ${data.pages.length - missing} pages labelled, ${missing} without a file (not trained on, still scored)`,
+    );
     return withTrainingLabels(data, labels, "labels");
   }
   if (flags.seeds !== undefined) {
     const source = await seedSourceOrFail(flags.seeds, flags.seed ?? 1);
     const { labels, summary } = orUsageError(() => propagateDatasetLabels(data, source));
     const check = summary.check ? `, ${(100 * summary.check.accuracy).toFixed(1)}% agree with the alignment` : "";
-    logger.info(`training on labels propagated from ${flags.seeds}: ${summary.pagesLabelled} of ${summary.pages} pages, ${summary.seeds} seeds${check}`);
+    logger.info(
+      `training on labels propagated from ${flags.seeds}: ${summary.pagesLabelled} of ${summary.pages} pages, ${summary.seeds} seeds${check}`,
+    );
     return withTrainingLabels(data, labels, "labels");
   }
   return data;
@@ -167,14 +193,21 @@ const f3 = (x: number) => (Number.isFinite(x) ? x.toFixed(3) : "  -  ");
 export function formatReports(reports: readonly EvaluationReport[], pages: number): string {
   const types = Object.keys(reports[0]?.summary.byType ?? {});
   const lines: string[] = [];
-  lines.push(`word-level scores over ${pages} pages (mean per page${reports.some((r) => r.folds) ? `; cross-validated, ${reports.find((r) => r.folds)?.folds} domain folds` : ""})`);
+  lines.push(
+    `word-level scores over ${pages} pages (mean per page${reports.some((r) => r.folds) ? `; cross-validated, ${reports.find((r) => r.folds)?.folds} domain folds` : ""})`,
+  );
   lines.push("");
   lines.push(["method".padEnd(22), "P    ", "R    ", "F1   ", "with ", "w/out", ...types.map((t) => t.slice(0, 8).padEnd(8))].join("  "));
   for (const r of reports) {
     const o = r.summary.overall;
     lines.push(
       [
-        r.method.padEnd(22), f3(o.precision), f3(o.recall), f3(o.f1), f3(o.extra.withRate ?? NaN), f3(o.extra.withoutRate ?? NaN),
+        r.method.padEnd(22),
+        f3(o.precision),
+        f3(o.recall),
+        f3(o.f1),
+        f3(o.extra.withRate ?? NaN),
+        f3(o.extra.withoutRate ?? NaN),
         ...types.map((t) => f3(r.summary.byType[t]?.f1 ?? NaN).padEnd(8)),
       ].join("  "),
     );

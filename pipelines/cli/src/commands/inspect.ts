@@ -31,7 +31,10 @@ export function registerInspect(program: Command): void {
     )
     .argument("<input...>", "WARC/ARC files, HTML files, or directories of them (searched recursively)")
     .requiredOption("-o, --output <file>", "the HTML report to write")
-    .option("--model <model>", '"heuristic", "mlp" or "bilstm" (the shipped models), or a model file made by winnow train (default: the shipped default model)')
+    .option(
+      "--model <model>",
+      '"heuristic", "mlp" or "bilstm" (the shipped models), or a model file made by winnow train (default: the shipped default model)',
+    )
     .option("--limit <n>", "most documents in the report; the report says when the inputs held more", parseCount(1), DEFAULT_REPORT_LIMIT)
     .addOption(
       new Option("--max-page-bytes <n>", "skip pages whose payload is larger than this (suffixes K, M, G)")
@@ -47,7 +50,11 @@ async function inspect(inputs: string[], flags: InspectFlags): Promise<void> {
   if (inputs.includes("-")) throw new CliError(EXIT.usage, ["inspect reads files, not standard input (-)"]);
   try {
     const s = await writeInspectReport({
-      inputs, output: flags.output, model: resolveModel(flags.model, logger), limit: flags.limit, maxPageBytes: flags.maxPageBytes,
+      inputs,
+      output: flags.output,
+      model: resolveModel(flags.model, logger),
+      limit: flags.limit,
+      maxPageBytes: flags.maxPageBytes,
     });
     const skipped = Object.entries(s.skipped).map(([reason, n]) => `${n} ${reason}`);
     const limited = s.limited ? ` (limited to the first ${s.limit}; --limit shows more)` : "";

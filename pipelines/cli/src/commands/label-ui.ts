@@ -6,7 +6,15 @@
 import { type Command, Option } from "commander";
 import { resolveModel } from "@winnow/pipeline";
 import {
-  DEFAULT_LABEL_PORT, InspectError, LabelDataError, LabelFileError, LabelServerError, LabelStore, loadLabelPages, openClassifier, startLabelServer,
+  DEFAULT_LABEL_PORT,
+  InspectError,
+  LabelDataError,
+  LabelFileError,
+  LabelServerError,
+  LabelStore,
+  loadLabelPages,
+  openClassifier,
+  startLabelServer,
 } from "@winnow/inspect";
 import { CliError } from "../errors.js";
 import { EXIT } from "../exit-codes.js";
@@ -37,7 +45,10 @@ export function registerLabelUi(program: Command): void {
     )
     .requiredOption("--labels <dir>", "directory of label files (created on first save; files already there are shown)")
     .option("--port <n>", "port on 127.0.0.1; 0 picks a free one", parseCount(0), DEFAULT_LABEL_PORT)
-    .option("--model <model>", '"heuristic", "mlp" or "bilstm" (the shipped models), or a model file made by winnow train: its decisions are the pre-labels (default: the shipped default model)')
+    .option(
+      "--model <model>",
+      '"heuristic", "mlp" or "bilstm" (the shipped models), or a model file made by winnow train: its decisions are the pre-labels (default: the shipped default model)',
+    )
     .option("--limit <n>", "label only the first N pages", parseCount(1))
     .addOption(new Option("--log-level <level>", "how much to log on stderr").choices(LOG_LEVELS).default("info"))
     .action((flags: LabelUiFlags) => labelUi(flags));

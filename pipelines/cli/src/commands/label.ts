@@ -35,10 +35,13 @@ export function registerLabel(program: Command): void {
     .summary("label every block of your pages from a few seed labels (label propagation)")
     .description(
       "Build each page's block graph, take seed labels from --seeds, propagate them to the other blocks, and write " +
-        "one label file per page (source \"propagated\"; hand labels keep their value) for winnow train --labels. " +
+        'one label file per page (source "propagated"; hand labels keep their value) for winnow train --labels. ' +
         "When the pages have gold text, the labels are also checked against the alignment labels.",
     )
-    .requiredOption("--data <path>", "pages: a folder in the WCXB layout, a JSONL file of {url, html, text}, or a folder of .html files (ids are their relative paths)")
+    .requiredOption(
+      "--data <path>",
+      "pages: a folder in the WCXB layout, a JSONL file of {url, html, text}, or a folder of .html files (ids are their relative paths)",
+    )
     .requiredOption("-o, --output <dir>", "the folder to write the *.labels.json files into")
     .requiredOption("--seeds <source>", SEEDS_HELP)
     .option("--seed <n>", "random seed of reveal:F", parseCount(0), 1)

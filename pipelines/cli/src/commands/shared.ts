@@ -3,8 +3,16 @@ import { type Command, Option } from "commander";
 import type { Logger } from "pino";
 import { TEXREX37, TEXREX_EXTENDED } from "@winnow/features";
 import {
-  LabelFileError, LabelMismatchError, LabelledDataError, SeedSourceError, loadLabelledPages, parseSeedSource, readLabelDir,
-  type BlockLabelFile, type LabelledPage, type SeedSource,
+  LabelFileError,
+  LabelMismatchError,
+  LabelledDataError,
+  SeedSourceError,
+  loadLabelledPages,
+  parseSeedSource,
+  readLabelDir,
+  type BlockLabelFile,
+  type LabelledPage,
+  type SeedSource,
 } from "@winnow/pipeline";
 import { CliError } from "../errors.js";
 import { EXIT } from "../exit-codes.js";
@@ -26,7 +34,10 @@ export function trainingOptionsFrom(flags: TrainingFlags) {
 
 export function featureSetOption(command: Command): void {
   command.addOption(
-    new Option("--feature-set <name>", `block features the MLP reads: ${TEXREX37.name} (the paper's 37) or ${TEXREX_EXTENDED.name} (${TEXREX_EXTENDED.size} values)`)
+    new Option(
+      "--feature-set <name>",
+      `block features the MLP reads: ${TEXREX37.name} (the paper's 37) or ${TEXREX_EXTENDED.name} (${TEXREX_EXTENDED.size} values)`,
+    )
       .choices([TEXREX37.name, TEXREX_EXTENDED.name])
       .default(TEXREX_EXTENDED.name),
   );
@@ -34,11 +45,25 @@ export function featureSetOption(command: Command): void {
 
 export function trainingOptions(command: Command): void {
   command
-    .option("--hidden <n>", "hidden units of the MLP (default: 18, the paper's rule), or per direction of the BiLSTM, which also sets its projection width (default: 32)", parseCount(1))
-    .option("--epochs <n>", "training epochs (default: 12 for adam, 150 for rprop, 8 for the BiLSTM, which keeps its best epoch)", parseCount(1))
-    .addOption(new Option("--optimizer <name>", "adam (mini-batch) or rprop (full batch, as in the texrex paper)").choices(["adam", "rprop"]))
+    .option(
+      "--hidden <n>",
+      "hidden units of the MLP (default: 18, the paper's rule), or per direction of the BiLSTM, which also sets its projection width (default: 32)",
+      parseCount(1),
+    )
+    .option(
+      "--epochs <n>",
+      "training epochs (default: 12 for adam, 150 for rprop, 8 for the BiLSTM, which keeps its best epoch)",
+      parseCount(1),
+    )
+    .addOption(
+      new Option("--optimizer <name>", "adam (mini-batch) or rprop (full batch, as in the texrex paper)").choices(["adam", "rprop"]),
+    )
     .option("--seed <n>", "random seed; the same seed and data give the same model (default: 1)", parseCount(0))
-    .option("--ensemble <k>", "train K models (MLPs, or BiLSTMs with --model bilstm) with seeds seed..seed+K-1 and average their scores, exported as one ONNX graph (default: 3)", parseCount(1));
+    .option(
+      "--ensemble <k>",
+      "train K models (MLPs, or BiLSTMs with --model bilstm) with seeds seed..seed+K-1 and average their scores, exported as one ONNX graph (default: 3)",
+      parseCount(1),
+    );
 }
 
 export async function loadPagesOrFail(path: string, limit: number | undefined, logger: Logger): Promise<LabelledPage[]> {

@@ -13,14 +13,24 @@ export interface PerHostFlags extends MlpFitOptions {
 }
 
 export async function trainHosts(
-  flags: PerHostFlags, pages: LabelledPage[], labels: PageLabels[] | undefined, featureSet: FeatureSet, logger: Logger,
+  flags: PerHostFlags,
+  pages: LabelledPage[],
+  labels: PageLabels[] | undefined,
+  featureSet: FeatureSet,
+  logger: Logger,
 ): Promise<void> {
   if (flags.folds) throw new CliError(EXIT.usage, ["--folds does not go with --per-host; cross-validate with winnow eval --folds"]);
   if (flags.model !== "mlp") throw new CliError(EXIT.usage, ["--per-host trains MLPs only; leave out --model"]);
   const started = Date.now();
   const results = await trainPerHost({
-    ...flags, pages, labels, featureSet, outputDir: flags.output, minPages: flags.minPages,
-    onModel: (host, done, total) => logger.info(`model ${done}/${total} (${host ?? "general"}) done (${((Date.now() - started) / 1000).toFixed(0)} s)`),
+    ...flags,
+    pages,
+    labels,
+    featureSet,
+    outputDir: flags.output,
+    minPages: flags.minPages,
+    onModel: (host, done, total) =>
+      logger.info(`model ${done}/${total} (${host ?? "general"}) done (${((Date.now() - started) / 1000).toFixed(0)} s)`),
   });
   for (const r of results) {
     process.stdout.write(
@@ -28,5 +38,7 @@ export async function trainHosts(
         `(validation F1 ${r.validationF1.toFixed(3)} on ${r.validationPages} held-out pages)\n`,
     );
   }
-  process.stdout.write(`wrote ${results.length} models and models.json to ${flags.output} (${results.length - 1} hosts with >= ${flags.minPages} pages)\n`);
+  process.stdout.write(
+    `wrote ${results.length} models and models.json to ${flags.output} (${results.length - 1} hosts with >= ${flags.minPages} pages)\n`,
+  );
 }

@@ -14,7 +14,13 @@ import { parseCount } from "../parse.js";
 import { bilstmOptions, bilstmOptionsFrom, foreignFlags, type BiLstmFlags } from "./bilstm-options.js";
 import { formatReports } from "./eval.js";
 import {
-  featureSetOption, loadPagesOrFail, orUsageError, readLabelDirOrFail, trainingOptions, trainingOptionsFrom, type TrainingFlags,
+  featureSetOption,
+  loadPagesOrFail,
+  orUsageError,
+  readLabelDirOrFail,
+  trainingOptions,
+  trainingOptionsFrom,
+  type TrainingFlags,
 } from "./shared.js";
 
 interface TrainFlags extends TrainingFlags, BiLstmFlags {
@@ -37,9 +43,19 @@ export function registerTrain(program: Command): void {
         "every block's feature vector (or, with --model bilstm, a BiLSTM over each page's blocks in order), choose the " +
         "keep threshold on held-out domains, and write an ONNX model file for winnow clean --model.",
     )
-    .requiredOption("--data <path>", "labelled pages: a folder in the WCXB layout (html/, ground-truth/, metadata.json) or a JSONL file of {url, html, text}")
+    .requiredOption(
+      "--data <path>",
+      "labelled pages: a folder in the WCXB layout (html/, ground-truth/, metadata.json) or a JSONL file of {url, html, text}",
+    )
     .requiredOption("-o, --output <path>", "the model file to write (.onnx); with --per-host, the folder for the models")
-    .addOption(new Option("--model <kind>", "the kind of model to train: mlp (block features, the default) or bilstm (a sequence model over the page's blocks, slower and more accurate)").choices(["mlp", "bilstm"]).default("mlp"))
+    .addOption(
+      new Option(
+        "--model <kind>",
+        "the kind of model to train: mlp (block features, the default) or bilstm (a sequence model over the page's blocks, slower and more accurate)",
+      )
+        .choices(["mlp", "bilstm"])
+        .default("mlp"),
+    )
     .option("--folds <k>", "first cross-validate over K domain folds and print the figures", parseCount(2))
     .option("--limit <n>", "use only the first N pages", parseCount(1))
     .option(
@@ -71,8 +87,17 @@ async function train(flags: TrainFlags): Promise<void> {
   const { pages, labels, skipped } = await pagesAndLabels(flags, logger);
   const featureSet = featureSetByName(flags.featureSet);
   const started = Date.now();
-  if (flags.perHost) return trainHosts({ output: flags.output, minPages: flags.minPages, folds: flags.folds, model: flags.model, ...trainingOptionsFrom(flags) }, pages, labels, featureSet, logger);
-  logger.info(`training an MLP on ${featureSet.name} (${featureSet.size} features)${flags.folds ? `, after ${flags.folds}-fold cross-validation` : ""}`);
+  if (flags.perHost)
+    return trainHosts(
+      { output: flags.output, minPages: flags.minPages, folds: flags.folds, model: flags.model, ...trainingOptionsFrom(flags) },
+      pages,
+      labels,
+      featureSet,
+      logger,
+    );
+  logger.info(
+    `training an MLP on ${featureSet.name} (${featureSet.size} features)${flags.folds ? `, after ${flags.folds}-fold cross-validation` : ""}`,
+  );
   const result = await trainModel({
     pages,
     featureSet,
@@ -98,7 +123,9 @@ async function trainBiLstm(flags: TrainFlags): Promise<void> {
   const featureSet = featureSetByName(flags.featureSet);
   const started = Date.now();
   const options = bilstmOptionsFrom(flags);
-  logger.info(`training a BiLSTM on ${options.input ?? "its default input"}${flags.folds ? `, after ${flags.folds}-fold cross-validation` : ""}`);
+  logger.info(
+    `training a BiLSTM on ${options.input ?? "its default input"}${flags.folds ? `, after ${flags.folds}-fold cross-validation` : ""}`,
+  );
   const result = await trainBiLstmModel({
     ...options,
     pages,
@@ -107,7 +134,9 @@ async function trainBiLstm(flags: TrainFlags): Promise<void> {
     folds: flags.folds,
     labels,
     onEpoch: (epoch, loss, f1, member) =>
-      logger.info(`${(options.ensemble ?? BILSTM_DEFAULTS.ensemble) > 1 ? `member ${member + 1}, ` : ""}epoch ${epoch}: loss ${loss.toFixed(4)}, validation word F1 ${f1.toFixed(3)}`),
+      logger.info(
+        `${(options.ensemble ?? BILSTM_DEFAULTS.ensemble) > 1 ? `member ${member + 1}, ` : ""}epoch ${epoch}: loss ${loss.toFixed(4)}, validation word F1 ${f1.toFixed(3)}`,
+      ),
     onFold: (f, k) => logger.info(`fold ${f + 1}/${k} done (${((Date.now() - started) / 1000).toFixed(0)} s)`),
   });
   if (result.crossValidation) process.stdout.write(`${formatReports([result.crossValidation], pages.length)}\n`);
@@ -122,12 +151,17 @@ async function trainBiLstm(flags: TrainFlags): Promise<void> {
 }
 
 /** The pages to train on, and with --labels their labels: pages without a label file are left out, with a count. */
-async function pagesAndLabels(flags: TrainFlags, logger: Logger): Promise<{ pages: LabelledPage[]; labels?: PageLabels[]; skipped: number }> {
+async function pagesAndLabels(
+  flags: TrainFlags,
+  logger: Logger,
+): Promise<{ pages: LabelledPage[]; labels?: PageLabels[]; skipped: number }> {
   const files = flags.labels === undefined ? undefined : await readLabelDirOrFail(flags.labels);
   const all = await loadPagesOrFail(flags.data, flags.limit, logger);
   if (files === undefined) return { pages: all, skipped: 0 };
   const chosen = orUsageError(() => pagesWithLabelFiles(all, files));
   if (chosen.pages.length === 0) throw new CliError(EXIT.usage, [`no page of ${flags.data} has a label file (${flags.labels})`]);
-  logger.info(`training on the labels of ${chosen.pages.length} pages; skipped ${chosen.skipped} pages without a label file (${flags.labels})`);
+  logger.info(
+    `training on the labels of ${chosen.pages.length} pages; skipped ${chosen.skipped} pages without a label file (${flags.labels})`,
+  );
   return chosen;
 }
