@@ -178,8 +178,8 @@ export async function endToEnd(options = {}, log = console.error) {
   if (options.single !== false) {
     log("end to end, single-threaded:");
     // The shipped BiLSTM is measured beside the MLP when this build has it.
-    const { DEFAULT_BILSTM_PATH } = await importBuilt("@winnow/models");
-    const bilstm = existsSync(DEFAULT_BILSTM_PATH) ? ["bilstm"] : [];
+    const { builtinModelPath } = await importBuilt("@winnow/models");
+    const bilstm = existsSync(builtinModelPath("bilstm")) ? ["bilstm"] : [];
     const methods = ["read", "parse", "parse-skipping", "readability", "heuristic", "mlp", ...bilstm];
     const subset = await singleThreaded("subset", subsetInput, methods, model.path, runs, log);
     out.subset = subset;

@@ -197,13 +197,11 @@ export async function micro(options = {}, log = console.error) {
 
   // The shipped BiLSTM as the pipeline runs it: one session.run per page, its token counts and
   // feature rows computed inside the timed call (the MLP rows above get their features ready-made).
-  const bilstm = existsSync(models.DEFAULT_BILSTM_PATH) ? await models.loadModelClassifier(models.DEFAULT_BILSTM_PATH) : undefined;
+  const bilstmPath = models.builtinModelPath("bilstm");
+  const bilstm = existsSync(bilstmPath) ? await models.loadModelClassifier(bilstmPath) : undefined;
   if (bilstm) {
     const notes = JSON.parse(bilstm.info.notes);
-    const { vocabulary } = models.biLstmMetadata(
-      models.decodeModelMetadata(readFileSync(models.DEFAULT_BILSTM_PATH)),
-      models.DEFAULT_BILSTM_PATH,
-    );
+    const { vocabulary } = models.biLstmMetadata(models.decodeModelMetadata(readFileSync(bilstmPath)), bilstmPath);
     const encoder = new models.BlockEncoder(vocabulary);
     add("BiLSTM: token counts alone (BlockEncoder)", { kind: "µs/block", amount: blocks, extra: `${encoder.slots} slots` }, () => {
       for (const d of docs) encoder.encode(d, noop);

@@ -58,7 +58,7 @@ const needed = [
 const missing = needed.filter((f) => !existsSync(join(DATA_DIR, f)));
 try {
   if (missing.length > 0) sourceDir(flags.data);
-  await importBuilt("@winnow/pipeline");
+  await importBuilt("@winnow/clean");
 } catch (error) {
   if (error instanceof SetupError) fail(`${error.message}${missing.length ? ` (needed to generate ${missing.join(", ")})` : ""}`);
   throw error;

@@ -19,7 +19,8 @@ import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { decodeHtml, readRecords } from "@winnow/archive";
 import { Segmenter } from "@winnow/segment";
-import { SiteTemplateFitter, hostOf, pageFingerprints } from "@winnow/templates";
+import { hostOf } from "@winnow/archive";
+import { SiteTemplateFitter, pageFingerprints } from "@winnow/templates";
 import { ROOT, ensureWarc } from "./lib/common.js";
 
 function flag(name, fallback) {

@@ -8,7 +8,6 @@ import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { chromium } from "playwright-core";
 import { writeInspectReport } from "@winnow/inspect";
-import { DEFAULT_MODEL_PATH } from "@winnow/models";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const output = join(root, "docs", "inspect-report.png");
@@ -16,7 +15,7 @@ const dir = mkdtempSync(join(tmpdir(), "winnow-screenshot-"));
 try {
   const report = join(dir, "report.html");
   process.chdir(root); // the report names its input as given: fixtures/sample.warc.gz
-  await writeInspectReport({ inputs: ["fixtures/sample.warc.gz"], output: report, model: DEFAULT_MODEL_PATH });
+  await writeInspectReport({ inputs: ["fixtures/sample.warc.gz"], output: report, model: "mlp" });
   const browser = await chromium.launch({
     executablePath: process.env.WINNOW_CHROMIUM ?? "/usr/bin/chromium",
     args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"],

@@ -38,7 +38,7 @@ const STAGE = join(DATA_DIR, "device-stage");
 const LIMIT = 64 * 2 ** 20;
 
 /** Packages the benchmark imports at run time; everything else is reached through their dependencies. */
-const ROOTS = ["@winnow/pipeline", "@mozilla/readability", "linkedom", "tinybench"];
+const ROOTS = ["@winnow/clean", "@mozilla/readability", "linkedom", "tinybench"];
 
 /** Never needed to run (typings, source maps, docs) or not for linux-x64. */
 function keep(path) {

@@ -72,7 +72,8 @@ export function ensureWarc({ limit, repeat = 1, data, log = console.error } = {}
  */
 export async function benchModel({ data, log = console.error } = {}) {
   const models = await importBuilt("@winnow/models");
-  if (models.hasDefaultModel()) return { path: models.DEFAULT_MODEL_PATH, kind: "default" };
+  const shipped = models.builtinModelPath(models.DEFAULT_MODEL);
+  if (existsSync(shipped)) return { path: shipped, kind: "default" };
   const path = join(DATA_DIR, "bench-model.onnx");
   if (existsSync(path)) {
     try {

@@ -176,7 +176,7 @@ try {
       return { ...counts, documents, detail: `failures ${failures}` };
     });
   } else if (method === "heuristic" || method === "mlp" || method === "bilstm") {
-    const { runClean } = await import("@winnow/pipeline");
+    const { runClean } = await import("@winnow/clean");
     const main0 = mainThreadCpu();
     // bilstm without --model runs the shipped BiLSTM, by its built-in name.
     const model = method === "heuristic" ? "heuristic" : method === "bilstm" ? (flags.model ?? "bilstm") : flags.model;

@@ -8,3 +8,4 @@ export { decodeHtml, decodeHtmlPieces, normalizeCharset, PIECE_BYTES } from "./c
 export { sniffIsHtml } from "./sniff.js";
 export { transferableBuffer } from "./owned.js";
 export type { ArchiveRecord, SkipReason, SkipEvent, ReadOptions, DecodedHtml, DecodedHtmlPieces } from "./types.js";
+export { hostOf, normaliseHost } from "./host.js";

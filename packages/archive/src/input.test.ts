@@ -51,7 +51,7 @@ describe("expandInputs", () => {
     expect(err).toBeInstanceOf(ArchiveOpenError);
     expect((err as ArchiveOpenError).path).toBe(missing);
     expect((err as ArchiveOpenError).code).toBe("ENOENT");
-    expect((err as Error).message).toBe(`cannot open ${missing}: no such file or directory`);
+    expect((err as Error).message).toBe(`cannot open input: no such file or directory (${missing})`);
   });
 });
 
@@ -68,7 +68,7 @@ describe("readRecords: opening", () => {
     const dir = tempDir();
     const err = await collect(dir).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ArchiveOpenError);
-    expect((err as Error).message).toBe(`cannot open ${dir}: is a directory`);
+    expect((err as Error).message).toBe(`cannot open input: is a directory (${dir})`);
   });
 
   it.runIf(process.platform === "linux" && fs.existsSync("/proc/self/mem"))(

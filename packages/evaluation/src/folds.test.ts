@@ -1,6 +1,7 @@
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { domainFolds, domainKey } from "./folds.js";
+import { normaliseHost } from "@winnow/archive";
+import { domainFolds } from "./folds.js";
 import { listWcxb } from "./wcxb.js";
 
 const FIXTURE = fileURLToPath(new URL("../../../fixtures/wcxb-sample", import.meta.url));
@@ -24,14 +25,6 @@ function foldSizes(folds: number[], k: number): number[] {
   return sizes;
 }
 
-describe("domainKey", () => {
-  it("drops a leading www. and lowercases", () => {
-    expect(domainKey("WWW.Example.com")).toBe("example.com");
-    expect(domainKey("example.com")).toBe("example.com");
-    expect(domainKey("wwwexample.com")).toBe("wwwexample.com");
-  });
-});
-
 describe("domainFolds", () => {
   const sizes = [10, 7, 5, 3, 3, 2, ...new Array<number>(20).fill(1)];
   const pages = pagesOf(sizes);
@@ -40,7 +33,7 @@ describe("domainFolds", () => {
     const folds = domainFolds(pages, 4, 7);
     const foldOf = new Map<string, number>();
     pages.forEach((p, i) => {
-      const key = domainKey(p.domain);
+      const key = normaliseHost(p.domain);
       expect(folds[i]).toBeGreaterThanOrEqual(0);
       expect(folds[i]).toBeLessThan(4);
       if (foldOf.has(key)) expect(folds[i]).toBe(foldOf.get(key));

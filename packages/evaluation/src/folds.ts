@@ -1,8 +1,4 @@
-/** Grouping key of a domain: lowercased, a leading "www." dropped ("www.x.com" ≡ "x.com"). */
-export function domainKey(domain: string): string {
-  const d = domain.trim().toLowerCase();
-  return d.startsWith("www.") ? d.slice(4) : d;
-}
+import { normaliseHost } from "@winnow/archive";
 
 /**
  * Assigns each page a fold in [0, k) so that no domain spans two folds (pages of one site share
@@ -19,7 +15,7 @@ export function domainFolds(pages: ReadonlyArray<{ id: string; domain: string }>
   if (!Number.isInteger(k) || k < 1) throw new RangeError(`k must be a positive integer, got ${k}`);
   const groups = new Map<string, number[]>();
   pages.forEach((p, index) => {
-    const d = domainKey(p.domain);
+    const d = normaliseHost(p.domain);
     const key = d === "" ? `\u0000${p.id}` : d; // NUL prefix: can't collide with a host name
     const g = groups.get(key);
     if (g === undefined) groups.set(key, [index]);

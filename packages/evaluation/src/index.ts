@@ -1,16 +1,14 @@
-export { wordTokens } from "./tokens.js";
-export { wordScores, bagScores, type WordScores } from "./scores.js";
-export { snippetRates, normaliseSnippetText, type SnippetRates } from "./snippets.js";
-export { summarise, type PageResult, type GroupSummary, type Summary } from "./summary.js";
+// Public API of @winnow/evaluation: labelled pages and how they are read, word scores against gold
+// text, block labels by alignment, and folds that keep each domain on one side.
+
 export { alignBlockLabels, type AlignOptions, type BlockAlignment } from "./align.js";
-export { alignTokens, type TokenAlignment } from "./lcs.js";
-export {
-  listWcxb,
-  loadWcxb,
-  loadWcxbSync,
-  type WcxbEntry,
-  type WcxbPage,
-  type WcxbOptions,
-} from "./wcxb.js";
-export { domainFolds, domainKey } from "./folds.js";
+export { LabelledDataError } from "./errors.js";
 export { fingerprint } from "./fingerprint.js";
+export { domainFolds } from "./folds.js";
+export { type LoadLabelledOptions, loadLabelledPages } from "./labelled-data.js";
+export { keptText, type LabelledPage, labelPage } from "./labelled-page.js";
+export { wordScores, type WordScores } from "./scores.js";
+export { normaliseSnippetText, snippetRates, type SnippetRates } from "./snippets.js";
+export { type GroupSummary, type PageResult, type Summary, summarise } from "./summary.js";
+export { wordTokens } from "./tokens.js";
+export { listWcxb, loadWcxb, loadWcxbSync, type WcxbEntry, type WcxbOptions, type WcxbPage } from "./wcxb.js";

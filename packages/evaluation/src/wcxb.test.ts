@@ -112,7 +112,7 @@ describe("WCXB layout errors and gaps", () => {
   it("falls back to the URL host and tolerates absent fields", () => {
     const gt = { url: "https://www.example.org/t/1", ground_truth: { title: "T", with: ["a"] } };
     const [p] = loadWcxbSync(makeLayout(undefined, "", gt));
-    expect(p).toMatchObject({ domain: "www.example.org", gold: "", withSnippets: ["a"], withoutSnippets: [] });
+    expect(p).toMatchObject({ domain: "example.org", gold: "", withSnippets: ["a"], withoutSnippets: [] });
     expect(p.html).toBe("<p>héllo</p>");
   });
 });

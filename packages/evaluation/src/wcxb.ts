@@ -3,6 +3,8 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { gunzip, gunzipSync } from "node:zlib";
+import { hostOf } from "@winnow/archive";
+import { LabelledDataError } from "./errors.js";
 
 const gunzipAsync = promisify(gunzip);
 
@@ -64,7 +66,10 @@ async function readPage(dir: string, entry: WcxbEntry): Promise<WcxbPage> {
   const htmlPath = requireFile(dir, "html", `${entry.id}.html.gz`);
   const gtPath = requireFile(dir, "ground-truth", `${entry.id}.json`);
   const [gz, gt] = await Promise.all([readFile(htmlPath), readFile(gtPath, "utf8")]);
-  return toPage(entry, (await gunzipAsync(gz)).toString("utf8"), parseJson(gt, gtPath));
+  const html = await gunzipAsync(gz).catch((error: unknown) => {
+    throw new LabelledDataError(`not a whole gzip file: ${(error as Error).message}`, htmlPath);
+  });
+  return toPage(entry, html.toString("utf8"), parseJson(gt, gtPath));
 }
 
 /** All selected pages at once (≈ the whole dev split fits comfortably in memory). */
@@ -72,28 +77,38 @@ export function loadWcxbSync(dir: string, options: WcxbOptions = {}): WcxbPage[]
   return listWcxb(dir, options).map((entry) => {
     const htmlPath = requireFile(dir, "html", `${entry.id}.html.gz`);
     const gtPath = requireFile(dir, "ground-truth", `${entry.id}.json`);
-    const html = gunzipSync(readFileSync(htmlPath)).toString("utf8");
+    let html: string;
+    try {
+      html = gunzipSync(readFileSync(htmlPath)).toString("utf8");
+    } catch (error) {
+      throw new LabelledDataError(`not a whole gzip file: ${(error as Error).message}`, htmlPath);
+    }
     return toPage(entry, html, parseJson(readFileSync(gtPath, "utf8"), gtPath));
   });
 }
 
 type MetaFiles = Record<string, Record<string, unknown>>;
 
+/** A page id as WCXB writes them ("0437"): letters, digits, ".", "_" and "-", not starting with ".". */
+const SAFE_ID = /^[A-Za-z0-9_-][A-Za-z0-9._-]*$/;
+
 function readMetadata(dir: string): MetaFiles {
   const path = requireFile(dir, "metadata.json");
   for (const sub of ["html", "ground-truth"]) requireFile(dir, sub);
   const meta = parseJson(readFileSync(path, "utf8"), path);
   const files = isRecord(meta) ? meta.files : undefined;
-  if (!isRecord(files)) throw new Error(`not in the WCXB layout: ${path} has no "files" object`);
+  if (!isRecord(files)) throw new LabelledDataError(`not in the WCXB layout: ${path} has no "files" object`);
   return files as MetaFiles;
 }
 
 function selectIds(files: MetaFiles, ids: readonly string[] | undefined): string[] {
-  if (ids === undefined) return Object.keys(files).sort();
-  for (const id of ids) {
-    if (!Object.hasOwn(files, id)) throw new Error(`WCXB page "${id}" is not in metadata.json`);
+  const chosen = ids ?? Object.keys(files).sort();
+  for (const id of chosen) {
+    if (!Object.hasOwn(files, id)) throw new LabelledDataError(`WCXB page "${id}" is not in metadata.json`);
+    // Ids name files under the folder; one that could reach outside it is refused, never followed.
+    if (!SAFE_ID.test(id)) throw new LabelledDataError(`WCXB page id "${id}" is not a plain file name`);
   }
-  return [...ids];
+  return [...chosen];
 }
 
 function toEntry(id: string, m: Record<string, unknown>): WcxbEntry {
@@ -126,7 +141,7 @@ function toPage(entry: WcxbEntry, html: string, gtFile: unknown): WcxbPage {
 /** Path of a required file or folder, or an error naming exactly what is missing. */
 function requireFile(dir: string, ...parts: string[]): string {
   const path = join(dir, ...parts);
-  if (!existsSync(path)) throw new Error(`not in the WCXB layout: ${path} is missing`);
+  if (!existsSync(path)) throw new LabelledDataError(`not in the WCXB layout: ${path} is missing`);
   return path;
 }
 
@@ -134,15 +149,7 @@ function parseJson(text: string, path: string): unknown {
   try {
     return JSON.parse(text);
   } catch (e) {
-    throw new Error(`invalid JSON in ${path}: ${(e as Error).message}`);
-  }
-}
-
-function hostOf(url: string): string {
-  try {
-    return new URL(url).hostname;
-  } catch {
-    return "";
+    throw new LabelledDataError(`invalid JSON: ${(e as Error).message}`, path);
   }
 }
 

@@ -18,6 +18,7 @@
 import { createHash } from "node:crypto";
 import { mkdir, readdir, readFile, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { UsageError } from "@winnow/errors";
 
 export const LABEL_FORMAT = "winnow-block-labels";
 export const LABEL_FORMAT_VERSION = 1;
@@ -40,8 +41,9 @@ export interface BlockLabelFile {
   labels: BlockLabel[];
 }
 
-export class LabelFileError extends Error {
-  override name = "LabelFileError";
+/** A label file (or folder of them) that cannot be read or does not fit its page (exit 2: --labels names it). */
+export class LabelFileError extends UsageError {
+  override readonly name: string = "LabelFileError";
 }
 
 /**

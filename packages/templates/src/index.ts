@@ -2,7 +2,6 @@ export { pageFingerprints, intersectionSize, forEachShared, hasFingerprint, temp
 export {
   SiteTemplateFitter,
   SiteTemplates,
-  hostOf,
   DEFAULT_MIN_SHARED_PAIRS,
   DEFAULT_NEAR_DUPLICATE_IOU,
   type SiteTemplateOptions,

@@ -1,6 +1,6 @@
 import { Segmenter } from "@winnow/segment";
 import { describe, expect, it } from "vitest";
-import { SiteTemplateFitter, dropTemplateBlocks, hostOf, intersectionSize, pageFingerprints, templateBlocks } from "./index.js";
+import { SiteTemplateFitter, dropTemplateBlocks, intersectionSize, pageFingerprints, templateBlocks } from "./index.js";
 
 const segmenter = new Segmenter({ subtrees: true });
 const HEADER = `<header><div class=logo>Example News</div><nav><ul><li>World</li><li>Sport</li><li>Culture</li></ul></nav></header>`;
@@ -8,16 +8,6 @@ const FOOTER = `<footer><div>© 2024 Example News. All rights reserved.</div><ul
 const page = (article: string) =>
   segmenter.segment(`<html><body>${HEADER}<div class=main><article><p>${article}</p></article></div>${FOOTER}</body></html>`);
 const texts = (doc: ReturnType<typeof page>, flags: Uint8Array) => doc.blocks.filter((_, b) => flags[b] === 1).map((b) => b.text);
-
-describe("hostOf", () => {
-  it("takes the host name, lowercased and without www., and nothing from URLs without one", () => {
-    expect(hostOf("https://WWW.Example.com/a?b")).toBe("example.com");
-    expect(hostOf("http://news.example.com:8080/")).toBe("news.example.com");
-    expect(hostOf("file:///tmp/page.html")).toBe("");
-    expect(hostOf("")).toBe("");
-    expect(hostOf("not a url")).toBe("");
-  });
-});
 
 describe("fingerprint sets", () => {
   it("are sorted, unique and leave out text-less subtrees", () => {

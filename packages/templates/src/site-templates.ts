@@ -9,6 +9,7 @@
  * Only fingerprints are kept, never pages: a few hundred numbers per page.
  */
 import { forEachShared, intersectionSize } from "./fingerprints.js";
+import { hostOf } from "@winnow/archive";
 
 export interface SiteTemplateOptions {
   /** A fingerprint is template when at least this many compared pairs share it (default 1). */
@@ -34,21 +35,6 @@ export interface HostTemplate {
 interface HostPages {
   urls: string[];
   fingerprints: Float64Array[];
-}
-
-/**
- * The host a page belongs to: the URL's host name, lowercased, without a leading "www.".
- * "" when the URL has none (a local file): such pages are never compared.
- */
-export function hostOf(url: string): string {
-  if (!url.includes("://")) return "";
-  let host: string;
-  try {
-    host = new URL(url).hostname.toLowerCase();
-  } catch {
-    return "";
-  }
-  return host.startsWith("www.") ? host.slice(4) : host;
 }
 
 /** Collects pages' fingerprints by host (pass one), then finds each host's template. */

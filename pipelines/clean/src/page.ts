@@ -4,6 +4,7 @@
  * before the writer happens here, in a worker thread or inline.
  */
 import { decodeHtmlPieces } from "@winnow/archive";
+import { errorMessage } from "@winnow/errors";
 import { scoreBatch, type BlockClassifier, type ScoreBatch } from "@winnow/models";
 import { MAX_NESTING, segmentHtml, type SegmentedDocument } from "@winnow/segment";
 import { applySiteTemplates, type SiteTemplateBatch } from "./site-templates-batch.js";
@@ -27,23 +28,6 @@ export type PageOutput =
       blocksTotal: number;
     }
   | { ok: false; reason: "decode-error" | "no-text" | "failed"; detail: string };
-
-/** Segmented pages with their scores, for callers that want more than the kept text (eval, inspect). */
-export interface ScoredPage {
-  doc: SegmentedDocument;
-  scores: Float32Array;
-  kept: Uint8Array;
-}
-
-export async function scorePages(docs: SegmentedDocument[], classifier: BlockClassifier): Promise<ScoredPage[]> {
-  const scores = await classifier.score(docs);
-  return docs.map((doc, i) => {
-    const s = scores[i];
-    const kept = new Uint8Array(s.length);
-    for (let b = 0; b < s.length; b++) kept[b] = s[b] >= classifier.threshold ? 1 : 0;
-    return { doc, scores: s, kept };
-  });
-}
 
 /** What the output needs of a page segmented and handed to the scorer, once its parse is dropped. */
 interface PageLeft {
@@ -111,7 +95,7 @@ async function takePage(input: PageInput, slot: number, batch: ScoreBatch, keepD
     charset = decoded.charset;
     doc = segmentHtml(decoded.pieces, { subtrees: keepDoc });
   } catch (error) {
-    return { ok: false, reason: "decode-error", detail: message(error) };
+    return { ok: false, reason: "decode-error", detail: errorMessage(error) };
   }
   if (doc.blocks.length === 0) {
     const detail = doc.truncated
@@ -139,8 +123,4 @@ async function takePage(input: PageInput, slot: number, batch: ScoreBatch, keepD
  */
 function own(text: string): string {
   return text.length < 13 ? text : `${text} `.slice(0, -1);
-}
-
-export function message(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -5,21 +5,12 @@
  */
 import { fileURLToPath } from "node:url";
 import type { ArchiveRecord } from "@winnow/archive";
-import type { BlockClassifier } from "@winnow/models";
+import { errorMessage, ModelError, WinnowError } from "@winnow/errors";
+import { type BlockClassifier, loadClassifier, type ModelSpec } from "@winnow/models";
 import { Piscina } from "piscina";
-import { message, type PageOutput } from "./page.js";
+import type { PageOutput } from "./page.js";
 import { fingerprintPages, type FingerprintedPage, type SiteTemplateBatch } from "./site-templates-page.js";
-import {
-  cleanPagesSafely,
-  failedPages,
-  loadClassifier,
-  modelProblem,
-  packPages,
-  type ClassifierDescription,
-  type CleanTask,
-  type CleanWorkerData,
-  type ModelSpec,
-} from "./worker.js";
+import { cleanPagesSafely, failedPages, packPages, type ClassifierDescription, type CleanTask, type CleanWorkerData } from "./worker.js";
 
 export interface PageCleaner {
   /** The classifier's name, as it will be reported. */
@@ -43,17 +34,6 @@ export interface PageCleaner {
   destroy(): Promise<void>;
 }
 
-/** The model is missing, unreadable, or not one this winnow can use. */
-export class ModelProblem extends Error {
-  override readonly name = "ModelProblem";
-  constructor(
-    readonly model: ModelSpec,
-    problem: string,
-  ) {
-    super(problem);
-  }
-}
-
 const EMPTY = new Uint8Array(0);
 
 /** Cleans on the calling thread: no startup or transfer cost, for small runs and debugging. */
@@ -62,7 +42,8 @@ export async function openInlineCleaner(model: ModelSpec): Promise<PageCleaner> 
   try {
     classifier = await loadClassifier(model);
   } catch (error) {
-    throw new ModelProblem(model, modelProblem(model, error));
+    if (error instanceof WinnowError) throw error;
+    throw new ModelError(`cannot load model: ${errorMessage(error)}`, model, { cause: error });
   }
   return {
     model: classifier.name,
@@ -164,7 +145,7 @@ export async function openPoolCleaner(options: PoolCleanerOptions): Promise<Page
   }
   if (!description.ok) {
     await pool.destroy();
-    throw new ModelProblem(options.model, description.problem);
+    throw new ModelError(description.problem, options.model);
   }
 
   return {
@@ -176,7 +157,7 @@ export async function openPoolCleaner(options: PoolCleanerOptions): Promise<Page
       // The payloads now belong to the task (moved, or copied into its buffer); let go of the reader's.
       for (let i = 0; i < records.length; i++) records[i].body = EMPTY;
       return run<PageOutput[]>(task, { transferList: task.transfer }).catch((error: unknown) =>
-        failedPages(records.length, `worker failed: ${message(error)}`),
+        failedPages(records.length, `worker failed: ${errorMessage(error)}`),
       );
     },
     fingerprint(records, keepParsed) {

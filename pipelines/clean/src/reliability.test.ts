@@ -13,7 +13,7 @@ import { readRecords, type ArchiveRecord } from "@winnow/archive";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runClean, type CleanRunOptions, type CleanRunSummary } from "../dist/run.js";
 import { partPath } from "./manifest.js";
-import { articlePage, articleRecords, pageUrl, recordId, warcResponse } from "./test-warcs.js";
+import { articlePage, articleRecords, pageUrl, recordId, warcResponse } from "../test/test-warcs.js";
 
 const SAMPLE = fileURLToPath(new URL("../../../fixtures/sample.warc.gz", import.meta.url));
 const BIN = fileURLToPath(new URL("../../cli/bin/winnow.js", import.meta.url));

@@ -8,9 +8,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CleanRunError, runClean, type CleanRunOptions, type CleanRunSummary } from "../dist/run.js";
+import { UsageError } from "@winnow/errors";
+import { runClean, type CleanRunOptions } from "../dist/run.js";
+import type { CleanRunSummary } from "../dist/summary.js";
 import { partPath, readManifest, type InputLine, type PartLine } from "./manifest.js";
-import { articleRecords, gzipEach } from "./test-warcs.js";
+import { articleRecords, gzipEach } from "../test/test-warcs.js";
 
 const SAMPLE = new URL("../../../fixtures/sample.warc.gz", import.meta.url).pathname;
 const DAMAGED = new URL("../../../fixtures/warc/example-trunc.warc", import.meta.url).pathname;
@@ -71,7 +73,7 @@ function resumable(name: string, stopAfter: number | null, options: Partial<Clea
     resume: true,
     signal: controller.signal,
     onProgress: (p) => {
-      if (stopAfter !== null && p.documentsKept >= stopAfter) controller.abort();
+      if (stopAfter !== null && p.documentsWritten >= stopAfter) controller.abort();
     },
     ...options,
   });
@@ -192,16 +194,16 @@ describe("runClean --resume", () => {
       resume: true,
       manifestPath: join(dir, "m"),
     }).catch((e: unknown) => e);
-    expect(toStdout).toBeInstanceOf(CleanRunError);
+    expect(toStdout).toBeInstanceOf(UsageError);
     expect(toStdout).toMatchObject({
-      kind: "resume",
+      kind: "usage",
       what: "cannot resume: resuming needs an output file, as each run writes a part of its own",
     });
 
     await resumable("replaced", 20);
     writeFileSync(join(dir, "replaced", "out.jsonl"), "not what the run wrote\n");
     const error = await resumable("replaced", null).catch((e: unknown) => e);
-    expect(error).toMatchObject({ kind: "resume", where: join(dir, "replaced", "out.jsonl.manifest") });
+    expect(error).toMatchObject({ kind: "usage", where: join(dir, "replaced", "out.jsonl.manifest") });
     expect((error as Error).message).toMatch(/out\.jsonl is not the file an earlier run wrote/);
     expect(readdirSync(join(dir, "replaced"))).not.toContain("out.part2.jsonl");
   });

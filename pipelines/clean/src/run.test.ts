@@ -10,7 +10,9 @@ import { TEXREX37 } from "@winnow/features";
 import { mlpToOnnx, type MlpWeights } from "@winnow/models";
 import { Parser } from "htmlparser2";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CleanRunError, runClean, type CleanRunOptions, type CleanRunSummary } from "../dist/run.js";
+import { InputError, ModelError } from "@winnow/errors";
+import { runClean, type CleanRunOptions } from "../dist/run.js";
+import type { CleanRunSummary } from "../dist/summary.js";
 
 const WARC = new URL("../../../fixtures/warc/", import.meta.url).pathname;
 const SAMPLES = ["example.warc.gz", "example.arc", "example-iana.org-chunked.warc", "example-trunc.warc", "example-bad.warc.gz.bad"].map(
@@ -171,7 +173,7 @@ describe("runClean refuses to start", () => {
   it("when no input can be opened, before creating the output", async () => {
     const output = join(dir, "none.jsonl");
     const error = await runClean({ inputs: [join(dir, "nope.warc")], output, model: "heuristic" }).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(CleanRunError);
+    expect(error).toBeInstanceOf(InputError);
     expect(error).toMatchObject({ kind: "input", what: "cannot open input: no such file or directory", where: join(dir, "nope.warc") });
     expect(existsSync(output)).toBe(false);
   });
@@ -181,7 +183,7 @@ describe("runClean refuses to start", () => {
     writeFileSync(model, "this is not ONNX");
     const output = join(dir, `bad-model-${workers}.jsonl`);
     const error = await clean({ output, model, workers }).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(CleanRunError);
+    expect(error).toBeInstanceOf(ModelError);
     expect(error).toMatchObject({ kind: "model", where: model });
     expect(existsSync(output)).toBe(false);
   });
@@ -289,7 +291,7 @@ export default async function (task) {
       batchSize: 2,
       signal: controller.signal,
       onProgress: (p) => {
-        if (p.documentsKept >= 10) controller.abort();
+        if (p.documentsWritten >= 10) controller.abort();
       },
     });
     expect(s.interrupted).toBe(true);

@@ -7,7 +7,9 @@ import { decodeHtmlPieces } from "@winnow/archive";
 import type { BlockClassifier } from "@winnow/models";
 import { MAX_NESTING, segmentHtml, type SegmentedDocument } from "@winnow/segment";
 import { pageFingerprints } from "@winnow/templates";
-import { message, scorePages, type PageInput, type PageOutput } from "./page.js";
+import { errorMessage } from "@winnow/errors";
+import { scorePages } from "@winnow/models";
+import type { PageInput, PageOutput } from "./page.js";
 import { applySiteTemplates, type ParsedPage, type SiteTemplateBatch } from "./site-templates-batch.js";
 
 export type { ParsedPage, SiteTemplateBatch };
@@ -28,7 +30,7 @@ export function fingerprintPages(inputs: readonly PageInput[], keepParsed: boole
       const doc = segmentHtml(pieces, { subtrees: true });
       parsed = doc.blocks.length === 0 ? { ok: false, output: noText(doc) } : { ok: true, doc, charset };
     } catch (error) {
-      parsed = { ok: false, output: { ok: false, reason: "decode-error", detail: message(error) } };
+      parsed = { ok: false, output: { ok: false, reason: "decode-error", detail: errorMessage(error) } };
     }
     const fingerprints = parsed.ok && parsed.doc.subtrees !== undefined ? pageFingerprints(parsed.doc.subtrees) : null;
     out[i] = keepParsed ? { fingerprints, parsed } : { fingerprints };

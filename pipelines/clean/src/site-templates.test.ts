@@ -7,8 +7,9 @@ import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { wordScores } from "@winnow/evaluation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CleanRunError, runClean, type CleanRunOptions } from "../dist/run.js";
-import { gzipEach, warcResponse } from "./test-warcs.js";
+import { UsageError } from "@winnow/errors";
+import { runClean, type CleanRunOptions } from "../dist/run.js";
+import { gzipEach, warcResponse } from "../test/test-warcs.js";
 
 const SAMPLE = new URL("../../../fixtures/wcxb-sample/", import.meta.url);
 const ids = readdirSync(new URL("html/", SAMPLE))
@@ -118,7 +119,7 @@ describe("clean --site-templates on a constructed site", () => {
     const error = await runClean({ inputs: ["-"], output: join(dir, "stdin.jsonl"), workers: 0, siteTemplates: {} }).catch(
       (e: unknown) => e,
     );
-    expect(error).toBeInstanceOf(CleanRunError);
-    expect((error as CleanRunError).message).toBe("site templates read the inputs twice, so standard input cannot be one (-)");
+    expect(error).toBeInstanceOf(UsageError);
+    expect((error as UsageError).message).toBe("site templates read the inputs twice, so standard input cannot be one (-)");
   });
 });

@@ -17,6 +17,7 @@ import type { Logger } from "pino";
 import { Slots } from "./flow.js";
 import type { PageCleaner } from "./pool.js";
 import type { ParsedPage, SiteTemplateBatch } from "./site-templates-batch.js";
+import { MAX_BATCH_BYTES } from "./stages.js";
 
 export type SiteTemplateMode = "memory" | "performance";
 export const SITE_TEMPLATE_MODES: readonly SiteTemplateMode[] = ["memory", "performance"];
@@ -68,9 +69,6 @@ export interface FitContext {
   logger: Logger;
 }
 
-/** Bytes of payload after which a pass-one batch closes (as run.ts's MAX_BATCH_BYTES). */
-const MAX_FIT_BATCH_BYTES = 4 << 20;
-
 const recordKey = (record: { source: string; offset: number }): string => `${record.offset}\u0000${record.source}`;
 
 /**
@@ -119,7 +117,7 @@ export async function fitSiteTemplates(
       for await (const record of readRecords(file, { maxPageBytes: context.maxPageBytes })) {
         batch.push(record);
         batchBytes += record.body.byteLength;
-        if (batch.length === context.batchSize || batchBytes >= MAX_FIT_BATCH_BYTES) {
+        if (batch.length === context.batchSize || batchBytes >= MAX_BATCH_BYTES) {
           await dispatch(batch);
           batch = [];
           batchBytes = 0;

@@ -1,7 +1,7 @@
 import { readRecords, transferableBuffer, type ArchiveRecord } from "@winnow/archive";
 import type { BlockClassifier } from "@winnow/models";
 import { describe, expect, it } from "vitest";
-import { cleanPagesSafely, modelProblem, packPages, unpackPages } from "./worker.js";
+import { cleanPagesSafely, packPages, unpackPages } from "./worker.js";
 
 const html = (text: string): Uint8Array => Buffer.from(`<html><head><title>T</title></head><body><p>${text}</p></body></html>`);
 
@@ -71,9 +71,12 @@ describe("cleanPagesSafely", () => {
   });
 });
 
-describe("modelProblem", () => {
-  it("drops the path from the model loader's message (it is reported beside it)", () => {
-    expect(modelProblem("m.onnx", new Error('cannot load model "m.onnx": file not found'))).toBe("cannot load model: file not found");
-    expect(modelProblem("m.onnx", new Error("other"))).toBe("other");
+describe("packPages", () => {
+  it("carries each page's URL across to the worker", () => {
+    const task = packPages([
+      { body: Buffer.from("<p>a</p>"), charset: "", url: "http://a.example/" },
+      { body: Buffer.from("<p>b</p>"), charset: "utf-8" },
+    ]);
+    expect(unpackPages(task).map((p) => p.url)).toEqual(["http://a.example/", ""]);
   });
 });

@@ -5,13 +5,11 @@
  */
 import { workerData } from "node:worker_threads";
 import { transferableBuffer } from "@winnow/archive";
-import { builtinModelPath, heuristicClassifier, loadModelClassifier, type BlockClassifier } from "@winnow/models";
-import { HostRoutedClassifier, cleanPagesByHost, isModelDirectory } from "./host-models.js";
-import { cleanPages, message, type PageInput, type PageOutput } from "./page.js";
+import { errorMessage, WinnowError } from "@winnow/errors";
+import { type BlockClassifier, HostRoutedClassifier, loadClassifier, type ModelSpec } from "@winnow/models";
+import { cleanPagesByHost } from "./clean-by-host.js";
+import { cleanPages, type PageInput, type PageOutput } from "./page.js";
 import { cleanParsedPages, fingerprintPages, type FingerprintedPage, type SiteTemplateBatch } from "./site-templates-page.js";
-
-/** "heuristic", a shipped model ("mlp", "bilstm"), or the path of a model file made by winnow train. */
-export type ModelSpec = string;
 
 /** What the pool's threads are started with (piscina's workerData). */
 export interface CleanWorkerData {
@@ -38,14 +36,6 @@ export interface CleanTask {
 /** The classifier's name and threshold, or why it could not be loaded. */
 export type ClassifierDescription = { ok: true; name: string; threshold: number } | { ok: false; problem: string };
 
-export async function loadClassifier(model: ModelSpec): Promise<BlockClassifier> {
-  if (model === "heuristic") return heuristicClassifier();
-  // A folder made by `winnow train --per-host`: one model per host, each loaded by this function.
-  if (isModelDirectory(model)) return HostRoutedClassifier.open(model, loadClassifier);
-  const builtin = builtinModelPath(model);
-  return loadModelClassifier(builtin ?? model, { name: builtin ? model : undefined });
-}
-
 /**
  * Cleans pages, turning a throw (a classifier failure hits the whole batch) into one "failed"
  * output per page, so that one bad batch costs its pages and not the run.
@@ -64,7 +54,7 @@ export async function cleanPagesSafely(
     if (siteTemplates?.parsed !== undefined) return await cleanParsedPages({ ...siteTemplates, parsed: siteTemplates.parsed }, classifier);
     return await cleanPages(pages, classifier, siteTemplates);
   } catch (error) {
-    return failedPages(pages.length, message(error));
+    return failedPages(pages.length, errorMessage(error));
   }
 }
 
@@ -124,12 +114,9 @@ export function unpackPages(task: CleanTask): PageInput[] {
   return pages;
 }
 
-/** Says what is wrong with a model in words for people; the model path is reported beside it. */
-export function modelProblem(model: ModelSpec, error: unknown): string {
-  const text = message(error);
-  // ModelLoadError says `cannot load model "PATH": why`; the caller names the path itself.
-  const prefix = `cannot load model "${model}": `;
-  return text.startsWith(prefix) ? `cannot load model: ${text.slice(prefix.length)}` : text;
+/** Says what is wrong with a model in words for people; the main thread reports the model beside it. */
+function modelProblem(error: unknown): string {
+  return error instanceof WinnowError ? error.what : errorMessage(error);
 }
 
 // The classifier of this thread, loaded by the first task that needs it. A failed load is kept
@@ -147,7 +134,7 @@ export default async function cleanTask(task: CleanTask): Promise<PageOutput[]> 
   try {
     loaded = await threadClassifier();
   } catch (error) {
-    return failedPages(task.bodies.length, modelProblem((workerData as CleanWorkerData).model, error));
+    return failedPages(task.bodies.length, modelProblem(error));
   }
   return cleanPagesSafely(unpackPages(task), loaded, task.siteTemplates);
 }
@@ -163,6 +150,6 @@ export async function describeClassifier(): Promise<ClassifierDescription> {
     const loaded = await threadClassifier();
     return { ok: true, name: loaded.name, threshold: loaded.threshold };
   } catch (error) {
-    return { ok: false, problem: modelProblem((workerData as CleanWorkerData).model, error) };
+    return { ok: false, problem: modelProblem(error) };
   }
 }

@@ -53,11 +53,12 @@ describe("winnow inspect", () => {
     expect(limit.stderr).toMatch(/^winnow: option '--limit <n>' argument '0' is invalid\. expected a whole number >= 1/);
     const model = await winnow(["inspect", SAMPLE_WARC, "-o", "r.html", "--model", "no-such-model.onnx"]);
     expect(model.code).toBe(2);
-    expect(model.stderr).toMatch(/^winnow: cannot load model: .*\(no-such-model\.onnx\)\n$/);
-    const output = await winnow(["inspect", SAMPLE_WARC, "-o", "no/dir/r.html", "--model", "heuristic"]);
+    expect(model.stderr).toMatch(/^winnow: no such model: give heuristic, mlp, bilstm, .*\(no-such-model\.onnx\)\n$/);
+    writeFileSync(join(dir, "blocker"), "");
+    const output = await winnow(["inspect", SAMPLE_WARC, "-o", "blocker/r.html", "--model", "heuristic"]);
     expect([output.code, output.stderr.trim()]).toEqual([
       4,
-      "winnow: cannot write the report: its directory does not exist (no/dir/r.html)",
+      "winnow: cannot write the report: a path component is not a directory (blocker/r.html)",
     ]);
   });
 });

@@ -10,8 +10,8 @@ import { registerInspect } from "./commands/inspect.js";
 import { registerLabel } from "./commands/label.js";
 import { registerLabelUi } from "./commands/label-ui.js";
 import { registerTrain } from "./commands/train.js";
-import { CliError } from "./errors.js";
-import { EXIT, EXIT_CODES_HELP } from "./exit-codes.js";
+import { EXIT, WinnowError } from "@winnow/errors";
+import { EXIT_CODES_HELP, ExitWith } from "./exit-codes.js";
 
 /** One module per subcommand under src/commands/, each adding itself with program.command(). */
 const COMMANDS: ReadonlyArray<(program: Command) => void> = [
@@ -52,8 +52,9 @@ export async function runCli(argv: readonly string[]): Promise<number> {
     return EXIT.ok;
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode === 0 ? EXIT.ok : EXIT.usage; // already printed
-    if (error instanceof CliError) {
-      for (const line of error.lines) process.stderr.write(`winnow: ${line}\n`);
+    if (error instanceof ExitWith) return error.status;
+    if (error instanceof WinnowError) {
+      for (const line of error.message.split("\n")) process.stderr.write(`winnow: ${line}\n`);
       return error.exitCode;
     }
     process.stderr.write(`winnow: internal error: ${(error as Error)?.stack ?? String(error)}\n`);

@@ -3,7 +3,7 @@
  * so the run itself only hands over a reference: no formatting per batch.
  */
 import cliProgress from "cli-progress";
-import type { CleanProgress } from "@winnow/pipeline";
+import type { CleanProgress } from "@winnow/clean";
 
 export interface ProgressLine {
   update(progress: Readonly<CleanProgress>): void;
@@ -12,7 +12,7 @@ export interface ProgressLine {
 
 export function startProgressLine(stream: NodeJS.WriteStream = process.stderr): ProgressLine {
   const started = performance.now();
-  let latest: Readonly<CleanProgress> = { recordsRead: 0, bytesRead: 0, documentsKept: 0, skipped: 0 };
+  let latest: Readonly<CleanProgress> = { recordsRead: 0, bytesRead: 0, documentsWritten: 0, skipped: 0 };
   const bar = new cliProgress.SingleBar({
     stream,
     fps: 4,
@@ -20,10 +20,10 @@ export function startProgressLine(stream: NodeJS.WriteStream = process.stderr): 
     clearOnComplete: true,
     format: () => {
       const seconds = (performance.now() - started) / 1000;
-      const rate = seconds > 0 ? latest.documentsKept / seconds : 0;
+      const rate = seconds > 0 ? latest.documentsWritten / seconds : 0;
       return (
         `${count(latest.recordsRead)} records | ${(latest.bytesRead / 1e6).toFixed(1)} MB read | ` +
-        `${count(latest.documentsKept)} kept | ${count(latest.skipped)} skipped | ${rate.toFixed(0)} docs/s`
+        `${count(latest.documentsWritten)} kept | ${count(latest.skipped)} skipped | ${rate.toFixed(0)} docs/s`
       );
     },
   });

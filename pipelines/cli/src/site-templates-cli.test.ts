@@ -57,7 +57,8 @@ describe("winnow clean --site-templates", () => {
     const r = await runWinnow(["clean", "-", "-o", "stdin.jsonl", "--workers", "0", "--site-templates"], dir, (child) =>
       child.stdin?.end(),
     );
-    expect(r.code).toBe(3);
+    // A usage error: the flags cannot go together, whatever the input holds.
+    expect(r.code).toBe(2);
     expect(r.stderr.trim()).toBe("winnow: site templates read the inputs twice, so standard input cannot be one (-)");
   });
 });

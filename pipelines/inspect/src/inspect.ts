@@ -1,30 +1,19 @@
 /**
  * `winnow inspect` as a function: inputs and a model in, one self-contained HTML report out.
- * Problems a user can fix are thrown as InspectError, naming what is wrong and where.
+ * Problems a user can fix are thrown as typed errors (@winnow/errors), naming what is wrong and where.
  */
-import { rename, rm, writeFile } from "node:fs/promises";
-import { ArchiveOpenError } from "@winnow/archive";
-import type { BlockClassifier } from "@winnow/models";
-import { loadClassifier, modelProblem } from "@winnow/pipeline";
+import { mkdir, rename, rm, writeFile } from "node:fs/promises";
+import { dirname } from "node:path";
+import { InputError, ModelError, OutputError, WinnowError, errorMessage, systemReason } from "@winnow/errors";
+import { type BlockClassifier, loadClassifier } from "@winnow/models";
 import { buildReportData, type ReportData } from "./report-data.js";
 import { renderReport } from "./report-html.js";
-
-export class InspectError extends Error {
-  override name = "InspectError";
-  constructor(
-    /** input: nothing to read; model: unusable --model; output: the report cannot be written. */
-    readonly kind: "input" | "model" | "output",
-    message: string,
-  ) {
-    super(message);
-  }
-}
 
 export interface InspectOptions {
   inputs: readonly string[];
   /** The report file to write. */
   output: string;
-  /** "heuristic" or an MLP model file (resolve the default with resolveModel first). */
+  /** What --model names (resolve the default with resolveModelSpec first). */
   model: string;
   limit?: number;
   maxPageBytes?: number;
@@ -46,16 +35,10 @@ export async function writeInspectReport(options: InspectOptions): Promise<Inspe
   let data: ReportData;
   try {
     data = await buildReportData(options.inputs, { classifier, limit: options.limit, maxPageBytes: options.maxPageBytes });
-  } catch (error) {
-    if (error instanceof ArchiveOpenError) {
-      const reason = error.message.slice(`cannot open ${error.path}: `.length);
-      throw new InspectError("input", `cannot open input: ${reason} (${error.path})`);
-    }
-    throw error;
   } finally {
     await classifier.close();
   }
-  if (data.inputFiles === 0) throw new InspectError("input", `no archive or HTML files found (${options.inputs.join(", ")})`);
+  if (data.inputFiles === 0) throw new InputError("no archive or HTML files found", options.inputs.join(", "));
   const html = renderReport(data);
   await writeAtomically(options.output, html);
   return {
@@ -74,27 +57,22 @@ export async function openClassifier(model: string): Promise<BlockClassifier> {
   try {
     return await loadClassifier(model);
   } catch (error) {
-    throw new InspectError("model", `${modelProblem(model, error)} (${model})`);
+    if (error instanceof WinnowError) throw error;
+    throw new ModelError(`cannot load model: ${errorMessage(error)}`, model, { cause: error });
   }
 }
-
-const WRITE_PROBLEMS: Record<string, string> = {
-  ENOENT: "its directory does not exist",
-  EACCES: "permission denied",
-  EISDIR: "it is a directory",
-  ENOSPC: "no space left on the device",
-  EROFS: "read-only file system",
-};
 
 /** Under a temporary name, then renamed: a reader never sees half a report. */
 async function writeAtomically(path: string, text: string): Promise<void> {
   const temporary = `${path}.tmp-${process.pid}`;
   try {
+    // As for every file winnow writes: missing folders are created (a file in the way is
+    // reported by the write below, with its path).
+    await mkdir(dirname(path), { recursive: true }).catch(() => {});
     await writeFile(temporary, text);
     await rename(temporary, path);
   } catch (error) {
     await rm(temporary, { force: true }).catch(() => {});
-    const code = (error as NodeJS.ErrnoException).code ?? "";
-    throw new InspectError("output", `cannot write the report: ${WRITE_PROBLEMS[code] ?? (error as Error).message} (${path})`);
+    throw new OutputError(`cannot write the report: ${systemReason(error)}`, path, { cause: error });
   }
 }

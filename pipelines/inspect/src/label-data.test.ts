@@ -2,7 +2,8 @@ import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { hostileSite, SAMPLE_WARC, WCXB_SAMPLE } from "../test/fixtures.js";
-import { LabelDataError, loadLabelPages } from "./label-data.js";
+import { LabelledDataError } from "@winnow/evaluation";
+import { loadLabelPages } from "./label-data.js";
 
 const site = hostileSite();
 afterAll(() => rmSync(join(site, ".."), { recursive: true, force: true }));
@@ -47,7 +48,7 @@ describe("pages to label", () => {
   });
 
   it("says which path is missing or holds nothing to label", async () => {
-    await expect(loadLabelPages([join(site, "nope")])).rejects.toThrow(new LabelDataError(`data not found (${join(site, "nope")})`));
+    await expect(loadLabelPages([join(site, "nope")])).rejects.toThrow(new LabelledDataError("data not found", join(site, "nope")));
     const empty = join(site, "..", "empty.html");
     writeFileSync(empty, "<html><body></body></html>");
     await expect(loadLabelPages([empty])).rejects.toThrow(/no pages with text to label/);

@@ -9,8 +9,8 @@
  */
 import { existsSync, statSync } from "node:fs";
 import { relative } from "node:path";
-import { ArchiveOpenError, decodeHtmlPieces, expandInputs, readRecords, type ArchiveRecord } from "@winnow/archive";
-import { LabelledDataError, loadLabelledPages } from "@winnow/pipeline";
+import { decodeHtmlPieces, expandInputs, readRecords, type ArchiveRecord } from "@winnow/archive";
+import { LabelledDataError, loadLabelledPages } from "@winnow/evaluation";
 import { segmentHtml, type SegmentedDocument } from "@winnow/segment";
 
 export interface LabelPage {
@@ -19,11 +19,6 @@ export interface LabelPage {
   title: string;
   doc: SegmentedDocument;
   blockTexts: string[];
-}
-
-/** A --data path that cannot be used; the message says which and why. */
-export class LabelDataError extends Error {
-  override name = "LabelDataError";
 }
 
 export interface LoadLabelPagesOptions {
@@ -44,12 +39,12 @@ export async function loadLabelPages(paths: readonly string[], options: LoadLabe
     return options.limit === undefined || pages.length < options.limit;
   };
   for (const path of paths) {
-    if (!existsSync(path)) throw new LabelDataError(`data not found (${path})`);
+    if (!existsSync(path)) throw new LabelledDataError("data not found", path);
     const left = options.limit === undefined ? undefined : options.limit - pages.length;
     const more = isLabelledData(path) ? await addLabelledPages(path, left, add) : await addArchivePages(path, add);
     if (!more) break;
   }
-  if (pages.length === 0) throw new LabelDataError(`no pages with text to label (${paths.join(", ")})`);
+  if (pages.length === 0) throw new LabelledDataError("no pages with text to label", paths.join(", "));
   return pages;
 }
 
@@ -62,25 +57,14 @@ type AddPage = (page: Omit<LabelPage, "blockTexts">) => boolean;
 
 /** `limit`: pages still wanted, so that a large WCXB directory is not read whole for a few. */
 async function addLabelledPages(path: string, limit: number | undefined, add: AddPage): Promise<boolean> {
-  try {
-    for (const page of await loadLabelledPages(path, { limit })) {
-      if (!add({ id: page.id, url: page.url, title: page.doc.title, doc: page.doc })) return false;
-    }
-    return true;
-  } catch (error) {
-    if (error instanceof LabelledDataError) throw new LabelDataError(error.message);
-    throw error;
+  for (const page of await loadLabelledPages(path, { limit })) {
+    if (!add({ id: page.id, url: page.url, title: page.doc.title, doc: page.doc })) return false;
   }
+  return true;
 }
 
 async function addArchivePages(path: string, add: AddPage): Promise<boolean> {
-  let files: string[];
-  try {
-    files = await expandInputs([path]);
-  } catch (error) {
-    if (error instanceof ArchiveOpenError) throw new LabelDataError(error.message);
-    throw error;
-  }
+  const files = await expandInputs([path]);
   const isDirectory = statSync(path).isDirectory();
   for (const file of files) {
     for await (const record of readRecords(file)) {

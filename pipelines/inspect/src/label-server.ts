@@ -13,11 +13,12 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { blockFingerprint, labelMismatch } from "@winnow/labels";
 import type { BlockClassifier } from "@winnow/models";
-import { scorePages } from "@winnow/pipeline";
+import { scorePages } from "@winnow/models";
 import { blockViews, type BlockView } from "./block-view.js";
 import type { LabelPage } from "./label-data.js";
 import { renderLabelPage } from "./label-html.js";
 import type { LabelStore } from "./label-store.js";
+import { UsageError } from "@winnow/errors";
 
 export const DEFAULT_LABEL_PORT = 7341;
 /** Only this interface: the labelling server is for the person at this machine. */
@@ -39,9 +40,9 @@ export interface RunningLabelServer {
   close(): Promise<void>;
 }
 
-/** The port cannot be listened on; the message says why in words. */
-export class LabelServerError extends Error {
-  override name = "LabelServerError";
+/** The port cannot be listened on; the message says why in words (exit 2: --port names it). */
+export class LabelServerError extends UsageError {
+  override readonly name: string = "LabelServerError";
 }
 
 /** One page as GET /api/page returns it. */

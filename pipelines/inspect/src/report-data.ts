@@ -5,7 +5,7 @@
  */
 import { decodeHtmlPieces, expandInputs, readRecords, type ArchiveRecord } from "@winnow/archive";
 import type { BlockClassifier } from "@winnow/models";
-import { scorePages } from "@winnow/pipeline";
+import { scorePages } from "@winnow/models";
 import { segmentHtml, type SegmentedDocument } from "@winnow/segment";
 import { blockViews, type BlockView } from "./block-view.js";
 

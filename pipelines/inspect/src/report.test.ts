@@ -2,12 +2,12 @@ import { createHash } from "node:crypto";
 import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { DEFAULT_MODEL_PATH, heuristicClassifier, loadMlpClassifier } from "@winnow/models";
+import { builtinModelPath, heuristicClassifier, loadMlpClassifier } from "@winnow/models";
 import { hostileSite, IMG_TEXT, SAMPLE_WARC, SCRIPT_TEXT, WCXB_SAMPLE } from "../test/fixtures.js";
 import { jsonForScript } from "./json-script.js";
 import { buildReportData, type ReportData } from "./report-data.js";
 import { renderReport } from "./report-html.js";
-import { InspectError, writeInspectReport } from "./inspect.js";
+import { writeInspectReport } from "./inspect.js";
 
 const site = hostileSite();
 afterAll(() => rmSync(join(site, ".."), { recursive: true, force: true }));
@@ -42,7 +42,7 @@ describe("report data", () => {
   });
 
   it("keeps the article and drops the navigation of a real page with the shipped model", async () => {
-    const classifier = await loadMlpClassifier(DEFAULT_MODEL_PATH);
+    const classifier = await loadMlpClassifier(builtinModelPath("mlp")!);
     try {
       const data = await buildReportData([SAMPLE_WARC], { classifier, limit: 1 });
       const blocks = data.documents[0].blocks;
@@ -117,18 +117,20 @@ describe("writeInspectReport", () => {
 
   it("names the problem and the path when the input, the model or the output is unusable", async () => {
     const output = join(site, "..", "x.html");
-    await expect(writeInspectReport({ inputs: [join(site, "missing")], output, model: "heuristic" })).rejects.toThrow(
-      new InspectError("input", `cannot open input: no such file or directory (${join(site, "missing")})`),
-    );
+    await expect(writeInspectReport({ inputs: [join(site, "missing")], output, model: "heuristic" })).rejects.toMatchObject({
+      kind: "input",
+      message: `cannot open input: no such file or directory (${join(site, "missing")})`,
+    });
     await expect(writeInspectReport({ inputs: [site], output, model: join(site, "markup.html") })).rejects.toMatchObject({
       kind: "model",
       message: expect.stringMatching(/^cannot load model: .* \(.*markup\.html\)$/),
     });
+    // Missing folders are created, so block the path with a file where a folder should be.
     await expect(
-      writeInspectReport({ inputs: [site], output: join(site, "no", "such", "dir.html"), model: "heuristic" }),
+      writeInspectReport({ inputs: [site], output: join(site, "markup.html", "report.html"), model: "heuristic" }),
     ).rejects.toMatchObject({
       kind: "output",
-      message: expect.stringContaining("its directory does not exist"),
+      message: expect.stringContaining("a path component is not a directory"),
     });
   });
 });

@@ -1,13 +1,15 @@
+import { ModelError } from "@winnow/errors";
+
 /** The model file is missing, unreadable, not ONNX, or lacks winnow metadata. */
-export class ModelLoadError extends Error {
-  override readonly name = "ModelLoadError";
+export class ModelLoadError extends ModelError {
+  override readonly name: string = "ModelLoadError";
   constructor(
     /** Path (or "<in-memory model>") of the model that failed. */
     readonly source: string,
     reason: string,
     options?: { cause?: unknown },
   ) {
-    super(`cannot load model "${source}": ${reason}`, options);
+    super(`cannot load model: ${reason}`, source, options);
   }
 }
 
@@ -25,8 +27,8 @@ export interface ModelMismatchDetails {
 }
 
 /** The model was trained on different features than this build computes. */
-export class ModelMismatchError extends Error {
-  override readonly name = "ModelMismatchError";
+export class ModelMismatchError extends ModelError {
+  override readonly name: string = "ModelMismatchError";
   /** Structured form of the mismatch when it came from a feature-set comparison. */
   readonly details?: ModelMismatchDetails;
 

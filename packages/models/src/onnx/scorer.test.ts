@@ -145,14 +145,14 @@ describe("mlpToOnnx + OnnxBlockScorer", () => {
 
   it("throws ModelLoadError naming the path for missing, garbage and foreign files", async () => {
     const missing = join(dir, "nope.onnx");
-    await expect(OnnxBlockScorer.load(missing)).rejects.toThrow(`cannot load model "${missing}": file not found`);
+    await expect(OnnxBlockScorer.load(missing)).rejects.toThrow(`cannot load model: file not found (${missing})`);
 
     const garbage = join(dir, "garbage.onnx");
     await writeFile(garbage, Buffer.from("this is not a model, just some text \x00\xff\xfe"));
     const err = await OnnxBlockScorer.load(garbage).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ModelLoadError);
     expect((err as ModelLoadError).source).toBe(garbage);
-    expect((err as Error).message).toContain(`"${garbage}"`);
+    expect((err as Error).message).toContain(`(${garbage})`);
 
     // Valid ONNX, but not exported by winnow: no metadata.
     const foreign = encodeModel(
@@ -177,7 +177,7 @@ describe("mlpToOnnx + OnnxBlockScorer", () => {
       }),
       { metadata: modelInfoToMetadata(info) },
     );
-    await expect(OnnxBlockScorer.load(broken)).rejects.toThrow(/"<in-memory model>": onnxruntime rejected it/);
+    await expect(OnnxBlockScorer.load(broken)).rejects.toThrow(/^cannot load model: onnxruntime rejected it: .*\(<in-memory model>\)$/s);
     // Right metadata, wrong graph width.
     const narrow = decodeModel(mlpToOnnx(randomWeights(36, 4, "tanh"), { ...info, inputSize: 36 }));
     const lying = encodeModel(narrow.graph, { metadata: modelInfoToMetadata(info) });

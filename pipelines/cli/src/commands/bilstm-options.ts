@@ -1,6 +1,6 @@
 // Flags of `winnow train --model bilstm` and `winnow eval --model bilstm --folds K`.
 import { type Command, Option } from "commander";
-import { BILSTM_DEFAULTS, type BiLstmFitOptions, type BiLstmInput } from "@winnow/pipeline";
+import { BILSTM_DEFAULTS, type BiLstmFitOptions, type BiLstmInput } from "@winnow/train";
 import { parseCount, parseUnitFraction } from "../parse.js";
 
 export interface BiLstmFlags {

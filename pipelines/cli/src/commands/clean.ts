@@ -1,23 +1,22 @@
 /**
  * `winnow clean`: flags in, runClean, a one-line report and an exit status out. All the work is
- * in @winnow/pipeline; this file only translates.
+ * in @winnow/clean; this file only translates.
  */
 import { availableParallelism } from "node:os";
 import { type Command, InvalidArgumentError, Option } from "commander";
 import type { Logger } from "pino";
+import { DEFAULT_MAX_PAGE_BYTES } from "@winnow/archive";
 import {
-  CleanRunError,
-  DEFAULT_BATCH_SIZE,
-  DEFAULT_MAX_PAGE_BYTES,
-  DEFAULT_TEMPLATE_KEEP_SCORE,
-  SITE_TEMPLATE_MODES,
-  runClean,
   type CleanRunSummary,
-  type OutputFormat,
+  DEFAULT_BATCH_SIZE,
+  DEFAULT_TEMPLATE_KEEP_SCORE,
+  runClean,
+  SITE_TEMPLATE_MODES,
   type SiteTemplateMode,
-} from "@winnow/pipeline";
-import { CliError } from "../errors.js";
-import { EXIT, EXIT_CODES_HELP } from "../exit-codes.js";
+} from "@winnow/clean";
+import { EXIT, InputError } from "@winnow/errors";
+import type { OutputFormat } from "@winnow/writers";
+import { EXIT_CODES_HELP, ExitWith } from "../exit-codes.js";
 import { createLogger, LOG_LEVELS, type LogLevel } from "../logger.js";
 import { parseByteSize, parseCount } from "../parse.js";
 import { startProgressLine } from "../progress.js";
@@ -42,13 +41,6 @@ interface CleanFlags {
   logLevel: LogLevel;
   progress: boolean;
 }
-
-const EXIT_FOR_ERROR: Record<CleanRunError["kind"], number> = {
-  input: EXIT.noInput,
-  model: EXIT.usage,
-  output: EXIT.output,
-  resume: EXIT.usage,
-};
 
 const RESUME_HELP = `
 Resuming (--resume):
@@ -207,9 +199,6 @@ async function clean(inputs: string[], flags: CleanFlags): Promise<void> {
       onProgress: progress?.update,
       signal: interrupt.signal,
     });
-  } catch (error) {
-    if (error instanceof CleanRunError) throw new CliError(EXIT_FOR_ERROR[error.kind], [error.message]);
-    throw error;
   } finally {
     progress?.stop();
     interrupt.dispose();
@@ -219,9 +208,9 @@ async function clean(inputs: string[], flags: CleanFlags): Promise<void> {
     if (!process.stderr.isTTY) logger.info({ summary }, "summary");
     process.stderr.write(`winnow: ${summaryLine(summary)}\n`);
   }
-  if (summary.interrupted) throw new CliError(EXIT.interrupted);
+  if (summary.interrupted) throw new ExitWith(EXIT.interrupted);
   if (summary.inputsFailed.length === summary.inputs) {
-    throw new CliError(EXIT.noInput, [`nothing could be read from the inputs (${summary.inputsFailed.map((f) => f.input).join(", ")})`]);
+    throw new InputError("nothing could be read from the inputs", summary.inputsFailed.map((f) => f.input).join(", "));
   }
 }
 

@@ -6,39 +6,27 @@
 import { writeFile } from "node:fs/promises";
 import { type Command, Option } from "commander";
 import { featureSetByName, TEXREX37 } from "@winnow/features";
-import { heuristicClassifier, type BlockClassifier } from "@winnow/models";
+import { heuristicClassifier, loadClassifier as loadModel, type BlockClassifier } from "@winnow/models";
 import {
-  labelRule,
-  trainingFingerprint,
+  trainedOnPages,
   buildDataset,
   crossValidateBiLstm,
   crossValidateMlp,
   evaluateAllText,
   evaluateClassifier,
   labelsFromFiles,
-  loadClassifier as loadModel,
   propagateDatasetLabels,
   withTrainingLabels,
   type Dataset,
   type EvaluationReport,
-} from "@winnow/pipeline";
-import { EXIT } from "../exit-codes.js";
-import { CliError } from "../errors.js";
+} from "@winnow/train";
+import { UsageError } from "@winnow/errors";
 import type { Logger } from "pino";
 import { createLogger } from "../logger.js";
 import { parseCount } from "../parse.js";
 import { bilstmOptions, bilstmOptionsFrom, foreignFlags, type BiLstmFlags } from "./bilstm-options.js";
-import {
-  SEEDS_HELP,
-  featureSetOption,
-  loadPagesOrFail,
-  orUsageError,
-  readLabelDirOrFail,
-  seedSourceOrFail,
-  trainingOptions,
-  trainingOptionsFrom,
-  type TrainingFlags,
-} from "./shared.js";
+import { SEEDS_HELP, featureSetOption, loadPages, seedSource, trainingOptions, trainingOptionsFrom, type TrainingFlags } from "./shared.js";
+import { readLabelDir } from "@winnow/labels";
 
 interface EvalFlags extends TrainingFlags, BiLstmFlags {
   data: string;
@@ -85,7 +73,7 @@ export function registerEval(program: Command): void {
     const kind = flags.model ?? "mlp";
     if (flags.folds && (kind === "mlp" || kind === "bilstm")) {
       const problems = foreignFlags(kind, flags, self.getOptionValueSource("input") === "cli");
-      if (problems.length > 0) throw new CliError(EXIT.usage, problems);
+      if (problems.length > 0) throw new UsageError(problems.join("\n"));
     }
     return evaluate(flags);
   });
@@ -93,19 +81,19 @@ export function registerEval(program: Command): void {
 
 async function evaluate(flags: EvalFlags): Promise<void> {
   const logger = createLogger("info");
-  const pages = await loadPagesOrFail(flags.data, flags.limit, logger);
+  const pages = await loadPages(flags.data, flags.limit, logger);
   const reports: EvaluationReport[] = [];
   let trainedOnThese = false;
 
   if ((flags.labels !== undefined || flags.seeds !== undefined) && !flags.folds) {
-    throw new CliError(EXIT.usage, ["--labels and --seeds train models, so they need --folds K"]);
+    throw new UsageError("--labels and --seeds train models, so they need --folds K");
   }
   if (flags.folds) {
     const featureSet = featureSetByName(flags.featureSet);
     const data = await withLabelSource(buildDataset(pages, featureSet), flags, logger);
     reports.push(evaluateAllText(data));
     const kind = flags.model ?? "mlp";
-    if (kind !== "mlp" && kind !== "bilstm") throw new CliError(EXIT.usage, [`with --folds, --model must be mlp or bilstm, not "${kind}"`]);
+    if (kind !== "mlp" && kind !== "bilstm") throw new UsageError(`with --folds, --model must be mlp or bilstm, not "${kind}"`);
     logger.info(
       `cross-validating the ${kind === "mlp" ? `MLP (${featureSet.name})` : "BiLSTM"} over ${flags.folds} domain folds of ${pages.length} pages`,
     );
@@ -125,14 +113,7 @@ async function evaluate(flags: EvalFlags): Promise<void> {
       const data = buildDataset(pages, featureSet);
       reports.push(evaluateAllText(data));
       if (flags.model !== "all-text") reports.push(await evaluateClassifier(data, classifier));
-      if (classifier.info) {
-        const own = trainingFingerprint(
-          pages.map((p) => p.id),
-          labelRule(undefined),
-          classifier.info,
-        );
-        trainedOnThese = own === classifier.info.trainingFingerprint;
-      }
+      if (classifier.info) trainedOnThese = trainedOnPages(classifier.info, pages);
     } finally {
       await classifier.close();
     }
@@ -158,8 +139,8 @@ async function evaluate(flags: EvalFlags): Promise<void> {
  */
 async function withLabelSource(data: Dataset, flags: EvalFlags, logger: Logger): Promise<Dataset> {
   if (flags.labels !== undefined) {
-    const files = await readLabelDirOrFail(flags.labels);
-    const labels = orUsageError(() => labelsFromFiles(data.pages, files));
+    const files = await readLabelDir(flags.labels);
+    const labels = labelsFromFiles(data.pages, files);
     const missing = labels.filter((l) => l === undefined).length;
     logger.info(
       `training on the label files of ${flags.labels}: ${data.pages.length - missing} pages labelled, ${missing} without a file (not trained on, still scored)`,
@@ -167,8 +148,8 @@ async function withLabelSource(data: Dataset, flags: EvalFlags, logger: Logger):
     return withTrainingLabels(data, labels, "labels");
   }
   if (flags.seeds !== undefined) {
-    const source = await seedSourceOrFail(flags.seeds, flags.seed ?? 1);
-    const { labels, summary } = orUsageError(() => propagateDatasetLabels(data, source));
+    const source = await seedSource(flags.seeds, flags.seed ?? 1);
+    const { labels, summary } = propagateDatasetLabels(data, source);
     const check = summary.check ? `, ${(100 * summary.check.accuracy).toFixed(1)}% agree with the alignment` : "";
     logger.info(
       `training on labels propagated from ${flags.seeds}: ${summary.pagesLabelled} of ${summary.pages} pages, ${summary.seeds} seeds${check}`,
@@ -180,11 +161,7 @@ async function withLabelSource(data: Dataset, flags: EvalFlags, logger: Logger):
 
 async function loadClassifier(model: string | undefined): Promise<BlockClassifier> {
   if (model === "heuristic" || model === "all-text") return heuristicClassifier();
-  try {
-    return await loadModel(model ?? "mlp");
-  } catch (error) {
-    throw new CliError(EXIT.usage, [(error as Error).message]);
-  }
+  return loadModel(model ?? "mlp");
 }
 
 const f3 = (x: number) => (Number.isFinite(x) ? x.toFixed(3) : "  -  ");

@@ -3,10 +3,10 @@
  * The report is built in @winnow/inspect; this file only translates.
  */
 import { type Command, Option } from "commander";
-import { DEFAULT_MAX_PAGE_BYTES, resolveModel } from "@winnow/pipeline";
-import { DEFAULT_REPORT_LIMIT, InspectError, writeInspectReport } from "@winnow/inspect";
-import { CliError } from "../errors.js";
-import { EXIT } from "../exit-codes.js";
+import { DEFAULT_MAX_PAGE_BYTES } from "@winnow/archive";
+import { UsageError } from "@winnow/errors";
+import { DEFAULT_REPORT_LIMIT, writeInspectReport } from "@winnow/inspect";
+import { resolveModelSpec } from "@winnow/models";
 import { createLogger, LOG_LEVELS, type LogLevel } from "../logger.js";
 import { parseByteSize, parseCount } from "../parse.js";
 
@@ -17,8 +17,6 @@ interface InspectFlags {
   maxPageBytes: number;
   logLevel: LogLevel;
 }
-
-const EXIT_FOR_ERROR: Record<InspectError["kind"], number> = { input: EXIT.noInput, model: EXIT.usage, output: EXIT.output };
 
 export function registerInspect(program: Command): void {
   program
@@ -47,25 +45,20 @@ export function registerInspect(program: Command): void {
 
 async function inspect(inputs: string[], flags: InspectFlags): Promise<void> {
   const logger = createLogger(flags.logLevel);
-  if (inputs.includes("-")) throw new CliError(EXIT.usage, ["inspect reads files, not standard input (-)"]);
-  try {
-    const s = await writeInspectReport({
-      inputs,
-      output: flags.output,
-      model: resolveModel(flags.model, logger),
-      limit: flags.limit,
-      maxPageBytes: flags.maxPageBytes,
-    });
-    const skipped = Object.entries(s.skipped).map(([reason, n]) => `${n} ${reason}`);
-    const limited = s.limited ? ` (limited to the first ${s.limit}; --limit shows more)` : "";
-    if (logger.isLevelEnabled("info")) {
-      process.stderr.write(
-        `winnow: wrote ${s.output}: ${s.documents} document${s.documents === 1 ? "" : "s"}${limited}, ` +
-          `${(s.bytesWritten / 1e6).toFixed(1)} MB, model ${s.model}${skipped.length > 0 ? `; skipped ${skipped.join(", ")}` : ""}\n`,
-      );
-    }
-  } catch (error) {
-    if (error instanceof InspectError) throw new CliError(EXIT_FOR_ERROR[error.kind], [error.message]);
-    throw error;
+  if (inputs.includes("-")) throw new UsageError("inspect reads files, not standard input", "-");
+  const s = await writeInspectReport({
+    inputs,
+    output: flags.output,
+    model: resolveModelSpec(flags.model, (warning) => logger.warn(warning)),
+    limit: flags.limit,
+    maxPageBytes: flags.maxPageBytes,
+  });
+  const skipped = Object.entries(s.skipped).map(([reason, n]) => `${n} ${reason}`);
+  const limited = s.limited ? ` (limited to the first ${s.limit}; --limit shows more)` : "";
+  if (logger.isLevelEnabled("info")) {
+    process.stderr.write(
+      `winnow: wrote ${s.output}: ${s.documents} document${s.documents === 1 ? "" : "s"}${limited}, ` +
+        `${(s.bytesWritten / 1e6).toFixed(1)} MB, model ${s.model}${skipped.length > 0 ? `; skipped ${skipped.join(", ")}` : ""}\n`,
+    );
   }
 }

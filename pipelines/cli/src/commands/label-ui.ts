@@ -4,20 +4,10 @@
  * @winnow/inspect; this file only translates.
  */
 import { type Command, Option } from "commander";
-import { resolveModel } from "@winnow/pipeline";
-import {
-  DEFAULT_LABEL_PORT,
-  InspectError,
-  LabelDataError,
-  LabelFileError,
-  LabelServerError,
-  LabelStore,
-  loadLabelPages,
-  openClassifier,
-  startLabelServer,
-} from "@winnow/inspect";
-import { CliError } from "../errors.js";
-import { EXIT } from "../exit-codes.js";
+import { UsageError } from "@winnow/errors";
+import { DEFAULT_LABEL_PORT, LabelServerError, LabelStore, loadLabelPages, openClassifier, startLabelServer } from "@winnow/inspect";
+import { LabelFileError } from "@winnow/labels";
+import { resolveModelSpec } from "@winnow/models";
 import { createLogger, LOG_LEVELS, type LogLevel } from "../logger.js";
 import { parseCount } from "../parse.js";
 
@@ -56,34 +46,22 @@ export function registerLabelUi(program: Command): void {
 
 async function labelUi(flags: LabelUiFlags): Promise<void> {
   const logger = createLogger(flags.logLevel);
-  if (flags.port > 65535) throw new CliError(EXIT.usage, [`--port must be at most 65535 (--port ${flags.port})`]);
+  if (flags.port > 65535) throw new UsageError("--port must be at most 65535", `--port ${flags.port}`);
   let store: LabelStore;
   try {
     store = await LabelStore.open(flags.labels);
   } catch (error) {
-    if (error instanceof LabelFileError) throw new CliError(EXIT.usage, [`${error.message} (--labels ${flags.labels})`]);
+    if (error instanceof LabelFileError) throw new UsageError(error.message, `--labels ${flags.labels}`, { cause: error });
     throw error;
   }
-  let pages: Awaited<ReturnType<typeof loadLabelPages>>;
-  try {
-    pages = await loadLabelPages(flags.data, { limit: flags.limit });
-  } catch (error) {
-    if (error instanceof LabelDataError) throw new CliError(EXIT.noInput, [error.message]);
-    throw error;
-  }
-  let classifier: Awaited<ReturnType<typeof openClassifier>>;
-  try {
-    classifier = await openClassifier(resolveModel(flags.model, logger));
-  } catch (error) {
-    if (error instanceof InspectError) throw new CliError(EXIT.usage, [error.message]);
-    throw error;
-  }
+  const pages = await loadLabelPages(flags.data, { limit: flags.limit });
+  const classifier = await openClassifier(resolveModelSpec(flags.model, (warning) => logger.warn(warning)));
   let server: Awaited<ReturnType<typeof startLabelServer>>;
   try {
     server = await startLabelServer({ pages, store, classifier, port: flags.port });
   } catch (error) {
     await classifier.close();
-    if (error instanceof LabelServerError) throw new CliError(EXIT.usage, [`${error.message} (--port ${flags.port})`]);
+    if (error instanceof LabelServerError) throw new UsageError(error.message, `--port ${flags.port}`, { cause: error });
     throw error;
   }
   // The address on stdout, alone, so that scripts (and tests) can read it.

@@ -4,13 +4,12 @@
  */
 import type { Command } from "commander";
 import { featureSetByName } from "@winnow/features";
-import { buildDataset, propagateDatasetLabels, writePropagatedLabels } from "@winnow/pipeline";
+import { OutputError, UsageError, systemReason } from "@winnow/errors";
+import { buildDataset, propagateDatasetLabels, writePropagatedLabels } from "@winnow/train";
 import { resolve } from "node:path";
-import { CliError } from "../errors.js";
-import { EXIT } from "../exit-codes.js";
 import { createLogger } from "../logger.js";
 import { parseCount } from "../parse.js";
-import { SEEDS_HELP, featureSetOption, loadPagesOrFail, orUsageError, seedSourceOrFail } from "./shared.js";
+import { SEEDS_HELP, featureSetOption, loadPages, seedSource } from "./shared.js";
 
 interface LabelFlags {
   data: string;
@@ -53,20 +52,20 @@ export function registerLabel(program: Command): void {
 
 async function label(flags: LabelFlags): Promise<void> {
   const logger = createLogger("info");
-  const source = await seedSourceOrFail(flags.seeds, flags.seed);
+  const source = await seedSource(flags.seeds, flags.seed);
   const hand = /^hand:(.+)$/.exec(flags.seeds)?.[1];
   if (hand !== undefined && resolve(hand) === resolve(flags.output)) {
-    throw new CliError(EXIT.usage, [`--output must not be the hand label folder: it would overwrite the hand labels (${flags.output})`]);
+    throw new UsageError("--output must not be the hand label folder: it would overwrite the hand labels", flags.output);
   }
-  const pages = await loadPagesOrFail(flags.data, flags.limit, logger);
+  const pages = await loadPages(flags.data, flags.limit, logger);
   const started = Date.now();
   const data = buildDataset(pages, featureSetByName(flags.featureSet));
-  const { labels, summary } = orUsageError(() => propagateDatasetLabels(data, source));
+  const { labels, summary } = propagateDatasetLabels(data, source);
   let written: number;
   try {
     written = await writePropagatedLabels(flags.output, pages, labels);
   } catch (error) {
-    throw new CliError(EXIT.output, [`cannot write label files: ${(error as Error).message} (${flags.output})`]);
+    throw new OutputError(`cannot write label files: ${systemReason(error)}`, flags.output, { cause: error });
   }
   const pct = (x: number): string => `${(100 * x).toFixed(1)}%`;
   const lines = [

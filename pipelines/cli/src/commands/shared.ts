@@ -2,20 +2,9 @@
 import { type Command, Option } from "commander";
 import type { Logger } from "pino";
 import { TEXREX37, TEXREX_EXTENDED } from "@winnow/features";
-import {
-  LabelFileError,
-  LabelMismatchError,
-  LabelledDataError,
-  SeedSourceError,
-  loadLabelledPages,
-  parseSeedSource,
-  readLabelDir,
-  type BlockLabelFile,
-  type LabelledPage,
-  type SeedSource,
-} from "@winnow/pipeline";
-import { CliError } from "../errors.js";
-import { EXIT } from "../exit-codes.js";
+import { type LabelledPage, loadLabelledPages } from "@winnow/evaluation";
+import { readLabelDir } from "@winnow/labels";
+import { parseSeedSource, type SeedSource } from "@winnow/train";
 import { parseCount } from "../parse.js";
 
 export interface TrainingFlags {
@@ -66,51 +55,25 @@ export function trainingOptions(command: Command): void {
     );
 }
 
-export async function loadPagesOrFail(path: string, limit: number | undefined, logger: Logger): Promise<LabelledPage[]> {
+export async function loadPages(path: string, limit: number | undefined, logger: Logger): Promise<LabelledPage[]> {
   const started = Date.now();
-  try {
-    const pages = await loadLabelledPages(path, {
-      limit,
-      onPage: (n) => {
-        if (n % 200 === 0) logger.info(`read ${n} pages`);
-      },
-    });
-    logger.info(`read ${pages.length} labelled pages from ${path} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-    return pages;
-  } catch (error) {
-    if (error instanceof LabelledDataError) throw new CliError(EXIT.noInput, [error.message]);
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") throw new CliError(EXIT.noInput, [`${(error as Error).message}`]);
-    throw error;
-  }
-}
-
-/** Every label file in dir by page id; an unreadable directory or a bad file is a usage error naming it. */
-export async function readLabelDirOrFail(dir: string): Promise<Map<string, BlockLabelFile>> {
-  try {
-    return await readLabelDir(dir);
-  } catch (error) {
-    if (error instanceof LabelFileError) throw new CliError(EXIT.usage, [error.message]);
-    throw error;
-  }
-}
-
-/** Runs a step that checks labels against pages; a mismatch or a bad seed source is a usage error. */
-export function orUsageError<T>(step: () => T): T {
-  try {
-    return step();
-  } catch (error) {
-    if (error instanceof LabelMismatchError || error instanceof SeedSourceError) throw new CliError(EXIT.usage, [error.message]);
-    throw error;
-  }
+  const pages = await loadLabelledPages(path, {
+    limit,
+    onPage: (n) => {
+      if (n % 200 === 0) logger.info(`read ${n} pages`);
+    },
+  });
+  logger.info(`read ${pages.length} labelled pages from ${path} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  return pages;
 }
 
 /**
- * Seeds for propagation as `--seeds` gives them (hand:DIR reads the label files), or a usage error.
+ * Seeds for propagation as `--seeds` gives them (hand:DIR reads the label files).
  * `seed` draws the revealed labels of reveal:F.
  */
-export async function seedSourceOrFail(spec: string, seed: number): Promise<SeedSource> {
-  const parsed = orUsageError(() => parseSeedSource(spec, seed));
-  return parsed.kind === "hand" ? { kind: "hand", files: await readLabelDirOrFail(parsed.dir) } : parsed;
+export async function seedSource(spec: string, seed: number): Promise<SeedSource> {
+  const parsed = parseSeedSource(spec, seed);
+  return parsed.kind === "hand" ? { kind: "hand", files: await readLabelDir(parsed.dir) } : parsed;
 }
 
 export const SEEDS_HELP =

@@ -1,9 +1,9 @@
 /** `winnow train --per-host`: a general model and one model per host with enough pages, in one folder. */
 import type { FeatureSet } from "@winnow/features";
-import { trainPerHost, type LabelledPage, type MlpFitOptions, type PageLabels } from "@winnow/pipeline";
+import type { LabelledPage } from "@winnow/evaluation";
+import { UsageError } from "@winnow/errors";
+import { trainPerHost, type MlpFitOptions, type PageLabels } from "@winnow/train";
 import type { Logger } from "pino";
-import { CliError } from "../errors.js";
-import { EXIT } from "../exit-codes.js";
 
 export interface PerHostFlags extends MlpFitOptions {
   output: string;
@@ -19,8 +19,8 @@ export async function trainHosts(
   featureSet: FeatureSet,
   logger: Logger,
 ): Promise<void> {
-  if (flags.folds) throw new CliError(EXIT.usage, ["--folds does not go with --per-host; cross-validate with winnow eval --folds"]);
-  if (flags.model !== "mlp") throw new CliError(EXIT.usage, ["--per-host trains MLPs only; leave out --model"]);
+  if (flags.folds) throw new UsageError("--folds does not go with --per-host; cross-validate with winnow eval --folds");
+  if (flags.model !== "mlp") throw new UsageError("--per-host trains MLPs only; leave out --model");
   const started = Date.now();
   const results = await trainPerHost({
     ...flags,

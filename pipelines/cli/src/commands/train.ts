@@ -4,24 +4,17 @@
  */
 import { type Command, Option } from "commander";
 import { featureSetByName } from "@winnow/features";
-import { BILSTM_DEFAULTS, pagesWithLabelFiles, trainBiLstmModel, trainModel, type LabelledPage, type PageLabels } from "@winnow/pipeline";
+import type { LabelledPage } from "@winnow/evaluation";
+import { UsageError } from "@winnow/errors";
+import { BILSTM_DEFAULTS, pagesWithLabelFiles, trainBiLstmModel, trainModel, type PageLabels } from "@winnow/train";
 import { trainHosts } from "./train-per-host.js";
 import type { Logger } from "pino";
-import { CliError } from "../errors.js";
-import { EXIT } from "../exit-codes.js";
 import { createLogger } from "../logger.js";
 import { parseCount } from "../parse.js";
 import { bilstmOptions, bilstmOptionsFrom, foreignFlags, type BiLstmFlags } from "./bilstm-options.js";
 import { formatReports } from "./eval.js";
-import {
-  featureSetOption,
-  loadPagesOrFail,
-  orUsageError,
-  readLabelDirOrFail,
-  trainingOptions,
-  trainingOptionsFrom,
-  type TrainingFlags,
-} from "./shared.js";
+import { featureSetOption, loadPages, trainingOptions, trainingOptionsFrom, type TrainingFlags } from "./shared.js";
+import { readLabelDir } from "@winnow/labels";
 
 interface TrainFlags extends TrainingFlags, BiLstmFlags {
   data: string;
@@ -77,7 +70,7 @@ export function registerTrain(program: Command): void {
   bilstmOptions(command);
   command.action((flags: TrainFlags, self: Command) => {
     const problems = foreignFlags(flags.model, flags, self.getOptionValueSource("input") === "cli");
-    if (problems.length > 0) throw new CliError(EXIT.usage, problems);
+    if (problems.length > 0) throw new UsageError(problems.join("\n"));
     return flags.model === "bilstm" ? trainBiLstm(flags) : train(flags);
   });
 }
@@ -155,11 +148,11 @@ async function pagesAndLabels(
   flags: TrainFlags,
   logger: Logger,
 ): Promise<{ pages: LabelledPage[]; labels?: PageLabels[]; skipped: number }> {
-  const files = flags.labels === undefined ? undefined : await readLabelDirOrFail(flags.labels);
-  const all = await loadPagesOrFail(flags.data, flags.limit, logger);
+  const files = flags.labels === undefined ? undefined : await readLabelDir(flags.labels);
+  const all = await loadPages(flags.data, flags.limit, logger);
   if (files === undefined) return { pages: all, skipped: 0 };
-  const chosen = orUsageError(() => pagesWithLabelFiles(all, files));
-  if (chosen.pages.length === 0) throw new CliError(EXIT.usage, [`no page of ${flags.data} has a label file (${flags.labels})`]);
+  const chosen = pagesWithLabelFiles(all, files);
+  if (chosen.pages.length === 0) throw new UsageError(`no page of ${flags.data} has a label file`, flags.labels);
   logger.info(
     `training on the labels of ${chosen.pages.length} pages; skipped ${chosen.skipped} pages without a label file (${flags.labels})`,
   );

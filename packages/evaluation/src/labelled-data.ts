@@ -1,0 +1,113 @@
+/**
+ * Reading labelled pages for `winnow eval`, `winnow train` and `winnow label`: a directory in the
+ * WCXB layout (html/*.html.gz + ground-truth/*.json + metadata.json), a JSONL file of
+ * {url, html, text} lines for users who pair their own pages with clean text, or a plain
+ * directory of .html files for users who have no clean text (gold "", labels come from files).
+ */
+import { createReadStream, existsSync, statSync } from "node:fs";
+import { readdir, readFile } from "node:fs/promises";
+import { join, relative, sep } from "node:path";
+import { createInterface } from "node:readline";
+import { decodeHtmlPieces, hostOf } from "@winnow/archive";
+import { segmentHtml } from "@winnow/segment";
+import { LabelledDataError } from "./errors.js";
+import { labelPage, type LabelledPage } from "./labelled-page.js";
+import { loadWcxb } from "./wcxb.js";
+
+export interface LoadLabelledOptions {
+  /** Keep only the first N pages (in id or line order). */
+  limit?: number;
+  /** Called after each page, for progress. */
+  onPage?: (loaded: number) => void;
+}
+
+export async function loadLabelledPages(path: string, options: LoadLabelledOptions = {}): Promise<LabelledPage[]> {
+  if (!existsSync(path)) throw new LabelledDataError(`labelled data not found: ${path}`);
+  const pages = statSync(path).isDirectory() ? await loadWcxbPages(path, options) : await loadJsonlPages(path, options);
+  if (pages.length === 0) throw new LabelledDataError(`no labelled pages in ${path}`);
+  return pages;
+}
+
+async function loadWcxbPages(dir: string, options: LoadLabelledOptions): Promise<LabelledPage[]> {
+  if (!existsSync(`${dir}/metadata.json`)) {
+    const files = await listHtmlFiles(dir);
+    if (files.length > 0) return loadHtmlFiles(dir, files, options);
+    throw new LabelledDataError(`${dir} holds neither the WCXB layout (html/, ground-truth/, metadata.json) nor any .html files`);
+  }
+  const pages: LabelledPage[] = [];
+  for await (const page of loadWcxb(dir)) {
+    pages.push(labelPage(page));
+    options.onPage?.(pages.length);
+    if (options.limit !== undefined && pages.length >= options.limit) break;
+  }
+  return pages;
+}
+
+/** One JSON object per line: {"url": ..., "html": ..., "text": ...}; optional "id", "page_type". */
+async function loadJsonlPages(file: string, options: LoadLabelledOptions): Promise<LabelledPage[]> {
+  const pages: LabelledPage[] = [];
+  const lines = createInterface({ input: createReadStream(file, "utf8"), crlfDelay: Infinity });
+  let lineNumber = 0;
+  for await (const line of lines) {
+    lineNumber++;
+    if (line.trim().length === 0) continue;
+    let record: { url?: unknown; html?: unknown; text?: unknown; id?: unknown; page_type?: unknown };
+    try {
+      record = JSON.parse(line);
+    } catch {
+      throw new LabelledDataError(`${file}:${lineNumber}: not a JSON object`);
+    }
+    if (typeof record.html !== "string" || typeof record.text !== "string") {
+      throw new LabelledDataError(`${file}:${lineNumber}: needs string fields "html" and "text"`);
+    }
+    const url = typeof record.url === "string" ? record.url : "";
+    pages.push({
+      id: typeof record.id === "string" ? record.id : String(lineNumber),
+      url,
+      domain: hostOf(url),
+      pageType: typeof record.page_type === "string" ? record.page_type : "page",
+      doc: segmentHtml(record.html),
+      gold: record.text,
+      withSnippets: [],
+      withoutSnippets: [],
+    });
+    options.onPage?.(pages.length);
+    if (options.limit !== undefined && pages.length >= options.limit) break;
+  }
+  return pages;
+}
+
+const HTML_FILE = /\.(html?|xhtml)$/i;
+
+/** Every .html/.htm/.xhtml file under dir, sorted, so page order (and --limit) is stable. */
+async function listHtmlFiles(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  return entries
+    .filter((e) => e.isFile() && HTML_FILE.test(e.name))
+    .map((e) => join(e.parentPath, e.name))
+    .sort();
+}
+
+/**
+ * Plain HTML files: no gold text and no URL, so no domain either. The id is the path relative to
+ * the directory, with "/" separators, which is what label files are keyed by.
+ */
+async function loadHtmlFiles(dir: string, files: readonly string[], options: LoadLabelledOptions): Promise<LabelledPage[]> {
+  const pages: LabelledPage[] = [];
+  for (const file of files) {
+    const { pieces } = decodeHtmlPieces(await readFile(file), "");
+    pages.push({
+      id: relative(dir, file).split(sep).join("/"),
+      url: "",
+      domain: "",
+      pageType: "page",
+      doc: segmentHtml(pieces),
+      gold: "",
+      withSnippets: [],
+      withoutSnippets: [],
+    });
+    options.onPage?.(pages.length);
+    if (options.limit !== undefined && pages.length >= options.limit) break;
+  }
+  return pages;
+}

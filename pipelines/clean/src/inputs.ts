@@ -1,0 +1,28 @@
+// The inputs of a run: given paths expanded into files, each checked before anything starts.
+import { access, constants } from "node:fs/promises";
+import { ArchiveOpenError, expandInputs } from "@winnow/archive";
+import type { InputFailure } from "./summary.js";
+
+/**
+ * Expands the given paths one by one, so one missing input does not hide the others. Given
+ * files are checked for read access now, which catches the common mistakes before anything is
+ * started; files found in directories are left to fail, if they do, when read.
+ */
+export async function listInputs(paths: readonly string[], failed: InputFailure[]): Promise<string[]> {
+  const files: string[] = [];
+  for (const path of paths) {
+    try {
+      const found = await expandInputs([path]);
+      if (found.length === 1 && found[0] === path && path !== "-") {
+        await access(path, constants.R_OK).catch((error: unknown) => {
+          throw ArchiveOpenError.from(path, error);
+        });
+      }
+      files.push(...found);
+    } catch (error) {
+      if (!(error instanceof ArchiveOpenError)) throw error;
+      failed.push({ input: path, reason: error.reason });
+    }
+  }
+  return files;
+}

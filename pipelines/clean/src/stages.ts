@@ -1,0 +1,293 @@
+/**
+ * The three stages of a cleaning run, each a loop that waits on the next instead of buffering:
+ * readers cut records into batches, a dispatcher hands batches to the cleaner with a bounded
+ * number in flight, and one writer loop writes the results in input order (or as they finish).
+ * Memory stays flat whatever the input size.
+ */
+import { type ArchiveRecord, ArchiveOpenError, readRecords, type SkipEvent } from "@winnow/archive";
+import { errorMessage } from "@winnow/errors";
+import type { CleanDocument, CorpusWriter } from "@winnow/writers";
+import type { Logger } from "pino";
+import { Channel, Slots } from "./flow.js";
+import type { PageOutput } from "./page.js";
+import type { PageCleaner } from "./pool.js";
+import type { RejectLog } from "./rejects.js";
+import { type CleanProgress, type CleanSkipReason, type InputFailure, noSkips } from "./summary.js";
+
+/**
+ * A batch also closes at this many payload bytes: pages of modern sites run to megabytes, and 16
+ * of them in flight per worker were most of the peak RSS (benchmarks/RESULTS.md, memory).
+ */
+export const MAX_BATCH_BYTES = 4 << 20;
+/** Batches a reader may get ahead of the dispatcher. */
+const READ_AHEAD = 2;
+
+export interface StageParts {
+  cleaner: PageCleaner;
+  writer: CorpusWriter;
+  rejects: RejectLog | null;
+  logger: Logger;
+  batchSize: number;
+  maxOpenInputs: number;
+  maxPageBytes: number | undefined;
+  ordered: boolean;
+  inFlight: number;
+  onProgress: ((progress: Readonly<CleanProgress>) => void) | undefined;
+  signal: AbortSignal | undefined;
+  /** Per input: records an earlier run handled, read again but passed over. */
+  passOver: readonly number[] | undefined;
+  /** Called once per input, when reading it has ended and every record read is handled. */
+  onInputDone: ((index: number, tally: Readonly<InputTally>) => void) | undefined;
+}
+
+/** What became of one input's records in this run. */
+export interface InputTally {
+  /** Records read, not counting those passed over. */
+  read: number;
+  /** Of those, written or counted as skipped. */
+  handled: number;
+  documents: number;
+  readingEnded: boolean;
+  /** Read to its end: not cut short by an interruption, a read error or a failure to open. */
+  complete: boolean;
+  done: boolean;
+}
+
+/** Records of one input, cut into a batch by its reader. */
+interface Batch {
+  input: number;
+  records: ArchiveRecord[];
+}
+
+/** A batch on its way to the writer: the records, and their outputs once cleaned. */
+interface Cleaned extends Batch {
+  outputs: PageOutput[] | Promise<PageOutput[]>;
+}
+
+/** The three stages of a run, wired together; `done` settles when all of them have finished. */
+export class Stages {
+  readonly progress: CleanProgress = { recordsRead: 0, bytesRead: 0, documentsWritten: 0, skipped: 0 };
+  readonly skipped = noSkips();
+  /** Inputs that opened but gave not a byte. */
+  readonly unreadInputs: InputFailure[] = [];
+  /** The first write failure; once set, reading stops and results are dropped. */
+  writeError: unknown = null;
+  /** Reading ended on the abort signal, not at the end of the inputs. */
+  interrupted = false;
+  readonly done: Promise<void>;
+
+  readonly #files: readonly string[];
+  readonly #parts: StageParts;
+  readonly #traceSkips: boolean;
+  /**
+   * Ordered: one channel per input, made when its reader or the dispatcher first needs it and
+   * dropped once drained, so a run over many files holds only the few being read. Unordered:
+   * one channel shared by all readers.
+   */
+  readonly #batches: Array<Channel<Batch> | undefined>;
+  #readingDone = false;
+  readonly #cleaned = new Channel<Cleaned>(Infinity); // bounded by #slots
+  readonly #slots: Slots;
+  readonly #tallies: InputTally[];
+
+  constructor(files: readonly string[], parts: StageParts) {
+    this.#files = files;
+    this.#parts = parts;
+    this.#tallies = files.map(() => ({ read: 0, handled: 0, documents: 0, readingEnded: false, complete: false, done: false }));
+    this.#traceSkips = parts.logger.isLevelEnabled("debug");
+    this.#slots = new Slots(parts.inFlight);
+    this.#batches = parts.ordered ? new Array(files.length) : [new Channel(READ_AHEAD * parts.maxOpenInputs)];
+    // Hands the live object over at once, so a progress display can follow reading from the start.
+    parts.onProgress?.(this.progress);
+    this.done = Promise.all([this.#read(), this.#dispatch(), this.#write()]).then(() => {});
+  }
+
+  get #stopping(): boolean {
+    return this.writeError !== null || this.#parts.signal?.aborted === true;
+  }
+
+  // Stage 1: a few readers, each taking the next input, cutting its records into batches.
+  async #read(): Promise<void> {
+    let next = 0;
+    const reader = async (): Promise<void> => {
+      while (next < this.#files.length && !this.#stopping) await this.#readInput(next++);
+    };
+    const readers = Math.min(this.#parts.maxOpenInputs, this.#files.length);
+    await Promise.all(Array.from({ length: readers }, reader));
+    // Inputs never started (interrupted) must still end for the dispatcher, which waits on them.
+    this.#readingDone = true;
+    this.interrupted = this.#parts.signal?.aborted === true;
+    for (const channel of this.#batches) channel?.close();
+  }
+
+  #channelFor(index: number): Channel<Batch> {
+    if (!this.#parts.ordered) return this.#batches[0] as Channel<Batch>;
+    let channel = this.#batches[index];
+    if (channel === undefined) {
+      channel = this.#batches[index] = new Channel(READ_AHEAD);
+      if (this.#readingDone) channel.close();
+    }
+    return channel;
+  }
+
+  async #readInput(index: number): Promise<void> {
+    const input = this.#files[index];
+    const out = this.#channelFor(index);
+    const { batchSize, rejects } = this.#parts;
+    const progress = this.progress;
+    const tally = this.#tallies[index];
+    const passOver = this.#parts.passOver?.[index] ?? 0;
+    let inputBytes = 0;
+    // Set from the onSkip callback, which control-flow analysis cannot see.
+    let unreadable = null as string | null;
+    /** Records the reader gave, passed over ones included. */
+    let given = 0;
+    let cutShort = false;
+    let batch: ArchiveRecord[] = [];
+    const options = {
+      maxPageBytes: this.#parts.maxPageBytes,
+      onSkip: (event: SkipEvent) => {
+        // An earlier run reported what came before the records it handled.
+        if (given < passOver) return;
+        if (event.reason === "unreadable") unreadable ??= event.detail;
+        this.#skip(event, event.reason, event.detail);
+      },
+      onProgress: (bytes: number) => {
+        progress.bytesRead += bytes - inputBytes;
+        inputBytes = bytes;
+      },
+    };
+    let batchBytes = 0;
+    try {
+      for await (const record of readRecords(input, options)) {
+        if (++given > passOver) {
+          tally.read++;
+          progress.recordsRead++;
+          batch.push(record);
+          batchBytes += record.body.byteLength;
+          if (batch.length === batchSize || batchBytes >= MAX_BATCH_BYTES) {
+            const wait = out.push({ input: index, records: batch });
+            batch = [];
+            batchBytes = 0;
+            if (wait) await wait;
+          }
+          if (rejects?.full) await rejects.drained();
+        }
+        if (this.#stopping) {
+          cutShort = true;
+          break;
+        }
+      }
+    } catch (error) {
+      cutShort = true;
+      // readRecords throws only when the input cannot be opened; anything else is reported the same way.
+      const reason = error instanceof ArchiveOpenError ? error.reason : `reading failed: ${errorMessage(error)}`;
+      this.unreadInputs.push({ input, reason });
+      this.#parts.logger.warn({ input }, `cannot read input: ${reason} (${input})`);
+    }
+    if (batch.length > 0) await out.push({ input: index, records: batch });
+    if (this.#parts.ordered) out.close();
+    if (unreadable !== null && inputBytes === 0 && tally.read === 0) {
+      this.unreadInputs.push({ input, reason: unreadable });
+      this.#parts.logger.warn({ input }, `cannot read input: ${unreadable} (${input})`);
+    }
+    tally.readingEnded = true;
+    tally.complete = !cutShort && unreadable === null;
+    this.#settle(index);
+  }
+
+  /** Reports an input once reading it has ended and all its records are handled. */
+  #settle(index: number): void {
+    const tally = this.#tallies[index];
+    if (tally.done || !tally.readingEnded || tally.handled < tally.read) return;
+    tally.done = true;
+    this.#parts.onInputDone?.(index, tally);
+  }
+
+  // Stage 2: hand batches to the cleaner, at most `inFlight` not yet written.
+  async #dispatch(): Promise<void> {
+    const { cleaner, ordered } = this.#parts;
+    let pending = 0;
+    let dispatched = false;
+    const cleaned = this.#cleaned;
+    const channels = ordered ? this.#files.length : 1;
+    for (let i = 0; i < channels; i++) {
+      const channel = this.#channelFor(i);
+      for (let batch = await channel.take(); batch !== undefined; batch = await channel.take()) {
+        const wait = this.#slots.acquire();
+        if (wait) await wait;
+        if (this.writeError !== null) {
+          this.#slots.release();
+          continue;
+        }
+        const { input, records } = batch;
+        const outputs = cleaner.clean(records);
+        if (ordered) {
+          // Queued now, awaited by the writer in this order: results come out in input order.
+          cleaned.push({ input, records, outputs });
+        } else {
+          pending++;
+          void outputs.then((done) => {
+            cleaned.push({ input, records, outputs: done });
+            if (--pending === 0 && dispatched) cleaned.close();
+          });
+        }
+      }
+      if (ordered) this.#batches[i] = undefined;
+    }
+    dispatched = true;
+    if (ordered || pending === 0) cleaned.close();
+  }
+
+  // Stage 3: write the kept documents, count the rest.
+  async #write(): Promise<void> {
+    const { writer, onProgress } = this.#parts;
+    const progress = this.progress;
+    for (let batch = await this.#cleaned.take(); batch !== undefined; batch = await this.#cleaned.take()) {
+      const { records } = batch;
+      const outputs = await batch.outputs;
+      const written = writer.documentsWritten;
+      for (let i = 0; i < records.length; i++) {
+        const record = records[i];
+        const out = outputs[i];
+        if (!out.ok) {
+          this.#skip(record, out.reason, out.detail);
+        } else if (out.blocks.length === 0) {
+          this.#skip(record, "empty-after-cleaning", `none of ${out.blocksTotal} blocks kept`);
+        } else if (this.writeError === null) {
+          const doc: CleanDocument = {
+            url: record.url,
+            recordId: record.recordId,
+            date: record.date,
+            contentType: record.contentType,
+            charset: out.charset,
+            title: out.title,
+            blocks: out.blocks,
+            blocksTotal: out.blocksTotal,
+            source: record.source,
+          };
+          try {
+            await writer.write(doc);
+          } catch (error) {
+            this.writeError = error;
+          }
+        }
+      }
+      this.#slots.release();
+      const tally = this.#tallies[batch.input];
+      tally.handled += records.length;
+      tally.documents += writer.documentsWritten - written;
+      this.#settle(batch.input);
+      progress.documentsWritten = writer.documentsWritten;
+      onProgress?.(progress);
+    }
+  }
+
+  #skip(record: { source: string; offset: number; recordId: string; url: string }, reason: CleanSkipReason, detail: string): void {
+    this.skipped[reason]++;
+    this.progress.skipped++;
+    const line = { source: record.source, offset: record.offset, recordId: record.recordId, url: record.url, reason, detail };
+    this.#parts.rejects?.write(line);
+    if (this.#traceSkips) this.#parts.logger.debug(line, `skipped ${reason}: ${detail}`);
+  }
+}

@@ -1,0 +1,154 @@
+/**
+ * What a run reports: live progress while it runs, and a summary when it ends (counts by skip
+ * reason, throughput, CPU time and peak memory).
+ */
+import { readFileSync } from "node:fs";
+import type { SkipReason } from "@winnow/archive";
+import type { OutputFormat } from "@winnow/writers";
+import type { ResumePlan } from "./resume.js";
+import type { SiteTemplateSummary } from "./site-templates.js";
+
+export interface CleanProgress {
+  /** HTML records read from the inputs (records skipped by the reader are not counted). */
+  recordsRead: number;
+  /** Input bytes consumed, as stored (compressed bytes for .gz). */
+  bytesRead: number;
+  documentsWritten: number;
+  /** Records that did not become a document, for any reason. */
+  skipped: number;
+}
+
+/** Why a record did not become a document: the archive reader's reasons and the cleaner's. */
+export type CleanSkipReason = SkipReason | "no-text" | "decode-error" | "failed" | "empty-after-cleaning";
+
+export const CLEAN_SKIP_REASONS: readonly CleanSkipReason[] = [
+  "not-response",
+  "http-status",
+  "not-html",
+  "too-large",
+  "empty",
+  "bad-http",
+  "bad-encoding",
+  "corrupt",
+  "truncated",
+  "unreadable",
+  "no-text",
+  "decode-error",
+  "failed",
+  "empty-after-cleaning",
+];
+
+export interface InputFailure {
+  input: string;
+  /** Why, without the path: "no such file or directory". */
+  reason: string;
+}
+
+export interface CleanRunSummary {
+  /** Input files after directories were expanded, plus given paths that could not be. */
+  inputs: number;
+  /** Inputs that could not be opened, or gave not a single byte; the others were still read. */
+  inputsFailed: InputFailure[];
+  recordsRead: number;
+  bytesRead: number;
+  documentsWritten: number;
+  /** Every reason is present, most at 0. */
+  skipped: Record<CleanSkipReason, number>;
+  /** The file written: the output, or the part a resumable run wrote. */
+  output: string;
+  format: OutputFormat;
+  /** The classifier's name: "heuristic", a shipped model's name or the model path. */
+  model: string;
+  /** Worker threads used; 0 when cleaned inline. */
+  workers: number;
+  elapsedSeconds: number;
+  documentsPerSecond: number;
+  /** User + system CPU time of the whole process, worker threads included (getrusage). */
+  cpuSeconds: number;
+  /** Peak resident set size of the process. */
+  peakRssBytes: number;
+  /** The signal was aborted: what was read before is written, the rest was not read. */
+  interrupted: boolean;
+  /** Resumable runs only. */
+  resume?: ResumeSummary;
+  /** Site-template runs only: what pass one found. */
+  siteTemplates?: SiteTemplateSummary;
+}
+
+export interface ResumeSummary {
+  manifest: string;
+  /** The part this run wrote; 0 when earlier runs had done everything and nothing was written. */
+  part: number;
+  /** Inputs earlier runs had read to the end, not read again. */
+  inputsDone: number;
+  /** Records of partly read inputs that earlier runs had handled, passed over. */
+  recordsPassedOver: number;
+}
+
+/** Every skip reason at 0. */
+export function noSkips(): Record<CleanSkipReason, number> {
+  return Object.fromEntries(CLEAN_SKIP_REASONS.map((r) => [r, 0])) as Record<CleanSkipReason, number>;
+}
+
+export interface SummaryParts {
+  startTime: number;
+  startCpu: NodeJS.CpuUsage;
+  inputs: number;
+  inputsFailed: InputFailure[];
+  output: string;
+  format: OutputFormat;
+  model: string;
+  workers: number;
+  plan: ResumePlan | null;
+  part: number;
+  /** What the stages counted; absent when there was nothing to read. */
+  progress?: CleanProgress;
+  skipped?: Record<CleanSkipReason, number>;
+  interrupted?: boolean;
+}
+
+export function summarize(p: SummaryParts): CleanRunSummary {
+  const elapsedSeconds = (performance.now() - p.startTime) / 1000;
+  const cpu = process.cpuUsage(p.startCpu);
+  const documentsWritten = p.progress?.documentsWritten ?? 0;
+  const summary: CleanRunSummary = {
+    inputs: p.inputs,
+    inputsFailed: p.inputsFailed,
+    recordsRead: p.progress?.recordsRead ?? 0,
+    bytesRead: p.progress?.bytesRead ?? 0,
+    documentsWritten,
+    skipped: p.skipped ?? noSkips(),
+    output: p.output,
+    format: p.format,
+    model: p.model,
+    workers: p.workers,
+    elapsedSeconds,
+    documentsPerSecond: elapsedSeconds > 0 ? documentsWritten / elapsedSeconds : 0,
+    cpuSeconds: (cpu.user + cpu.system) / 1e6,
+    peakRssBytes: peakRss(),
+    interrupted: p.interrupted ?? false,
+  };
+  if (p.plan !== null) {
+    summary.resume = {
+      manifest: p.plan.manifestPath,
+      part: p.part,
+      inputsDone: p.plan.inputsDone,
+      recordsPassedOver: p.plan.passOver.reduce((a, b) => a + b, 0),
+    };
+  }
+  return summary;
+}
+
+/**
+ * This process's own peak RSS. resourceUsage().maxRSS also counts what a parent had mapped at
+ * fork time on Linux (a trivial child of a 3.7 GB parent reported 1.6 GB), so VmHWM comes first.
+ */
+function peakRss(): number {
+  try {
+    const match = /^VmHWM:\s+(\d+) kB/m.exec(readFileSync("/proc/self/status", "utf8"));
+    if (match) return Number(match[1]) * 1024;
+  } catch {
+    // Not Linux: fall back below (ru_maxrss, which Node reports in KiB).
+  }
+  return process.resourceUsage().maxRSS * 1024;
+}

@@ -1,0 +1,21 @@
+// Public API of @winnow/train: labelled pages to models (MLP, BiLSTM, per host), their
+// evaluation and cross-validation, and block labels by propagation.
+
+export { type BiLstmFitOptions, type BiLstmInput, BILSTM_DEFAULTS, fitBiLstm, scoreBiLstmPages } from "./bilstm-fit.js";
+export { buildDataset, type Dataset, LABEL_THRESHOLD } from "./dataset.js";
+export {
+  crossValidate,
+  crossValidateMlp,
+  type EvaluationReport,
+  evaluateAllText,
+  evaluateClassifier,
+  type FoldResult,
+  type PageScore,
+} from "./evaluate.js";
+export { propagateDatasetLabels, parseSeedSource, type SeedSource, SeedSourceError, writePropagatedLabels } from "./label-pages.js";
+export { chooseThreshold, fitMlp, type MlpFitOptions, scoreMlpPages, splitValidation, WINNOW_MLP_DEFAULTS } from "./mlp-fit.js";
+export { trainPerHost } from "./per-host.js";
+export { evaluatePropagation } from "./propagation-eval.js";
+export { crossValidateBiLstm, trainBiLstmModel } from "./train-bilstm-model.js";
+export { trainedOnPages, trainModel } from "./train-mlp-model.js";
+export { LabelMismatchError, labelsFromFiles, type PageLabels, pagesWithLabelFiles, withTrainingLabels } from "./training-labels.js";

@@ -1,0 +1,93 @@
+/**
+ * `winnow train --per-host`: a general model on all pages plus one model per host with enough
+ * pages, written into a folder with a `models.json` index (see host-models.ts).
+ *
+ * A host's model validates its threshold on a page split of that host's pages (fitMlp does so
+ * when all pages share one domain): there are no other domains to hold out, and the model is only
+ * ever applied to that host, which is exactly what a page split measures.
+ */
+import { mkdir, rename, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import type { FeatureSet } from "@winnow/features";
+import { hostOf } from "@winnow/archive";
+import { labelRule, trainingDataset, writeMlpModel } from "./train-mlp-model.js";
+import type { PageLabels } from "./training-labels.js";
+import { fitMlp, type MlpFitOptions } from "./mlp-fit.js";
+import type { LabelledPage } from "@winnow/evaluation";
+import { MODEL_INDEX, hostModelFile, type ModelIndex } from "@winnow/models";
+
+export const GENERAL_MODEL_FILE = "general.onnx";
+
+export interface PerHostOptions extends MlpFitOptions {
+  pages: LabelledPage[];
+  featureSet: FeatureSet;
+  /** The folder to write the models and models.json into. */
+  outputDir: string;
+  /** Hosts with fewer training pages get no model of their own. */
+  minPages: number;
+  labels?: readonly PageLabels[];
+  onModel?: (host: string | undefined, done: number, total: number) => void;
+}
+
+export interface HostModelResult {
+  /** undefined: the general model. */
+  host?: string;
+  file: string;
+  pages: number;
+  threshold: number;
+  validationPages: number;
+  validationF1: number;
+}
+
+/** Page indexes by host, for hosts with at least minPages pages, largest first. */
+export function hostsWithPages(pages: readonly LabelledPage[], minPages: number): Map<string, number[]> {
+  const byHost = new Map<string, number[]>();
+  pages.forEach((page, p) => {
+    const host = hostOf(page.url);
+    if (host === "") return;
+    const list = byHost.get(host);
+    if (list === undefined) byHost.set(host, [p]);
+    else list.push(p);
+  });
+  const kept = [...byHost]
+    .filter(([, list]) => list.length >= minPages)
+    .sort((a, b) => b[1].length - a[1].length || (a[0] < b[0] ? -1 : 1));
+  return new Map(kept);
+}
+
+export async function trainPerHost(options: PerHostOptions): Promise<HostModelResult[]> {
+  const { pages, featureSet, outputDir } = options;
+  const data = trainingDataset(pages, featureSet, options.labels);
+  const hosts = hostsWithPages(pages, options.minPages);
+  await mkdir(outputDir, { recursive: true });
+  const results: HostModelResult[] = [];
+  const jobs: Array<[string | undefined, number[]]> = [[undefined, pages.map((_, p) => p)], ...hosts];
+  for (const [host, indexes] of jobs) {
+    const fitted = fitMlp(data, indexes, options);
+    const file = host === undefined ? GENERAL_MODEL_FILE : hostModelFile(host);
+    await writeMlpModel(fitted, join(outputDir, file), {
+      featureSet,
+      options,
+      ids: indexes.map((p) => pages[p].id),
+      labelRule: labelRule(options.labels),
+      notes: { pages: indexes.length, host },
+    });
+    results.push({
+      host,
+      file,
+      pages: indexes.length,
+      threshold: fitted.threshold,
+      validationPages: fitted.validationPages,
+      validationF1: fitted.validationF1,
+    });
+    options.onModel?.(host, results.length, jobs.length);
+  }
+  const index: ModelIndex = {
+    general: GENERAL_MODEL_FILE,
+    hosts: Object.fromEntries(results.filter((r) => r.host).map((r) => [r.host!, r.file])),
+  };
+  const indexPath = join(outputDir, MODEL_INDEX);
+  await writeFile(`${indexPath}.tmp-${process.pid}`, `${JSON.stringify(index, null, 1)}\n`);
+  await rename(`${indexPath}.tmp-${process.pid}`, indexPath);
+  return results;
+}

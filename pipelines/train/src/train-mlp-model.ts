@@ -1,0 +1,150 @@
+/**
+ * `winnow train`: fit the MLP on all given pages, pick its threshold on held-out domains, and
+ * write an ONNX model file that records its feature set, threshold and training fingerprint.
+ * Optionally cross-validates first, so the figures printed are those of this recipe on unseen sites.
+ */
+import { createHash } from "node:crypto";
+import { writeFile, rename } from "node:fs/promises";
+import { fingerprint, type LabelledPage } from "@winnow/evaluation";
+import type { FeatureSet } from "@winnow/features";
+import { mlpToOnnx, type ModelInfo } from "@winnow/models";
+import { LABEL_THRESHOLD, buildDataset, type Dataset } from "./dataset.js";
+import { crossValidateMlp, type EvaluationReport } from "./evaluate.js";
+import { labelledText, withTrainingLabels, type PageLabels } from "./training-labels.js";
+import { DEFAULT_BLOCK_WEIGHTING, WINNOW_MLP_DEFAULTS, fitMlp, type FittedMlp, type MlpFitOptions } from "./mlp-fit.js";
+
+export interface TrainModelOptions extends MlpFitOptions {
+  pages: LabelledPage[];
+  featureSet: FeatureSet;
+  output: string;
+  /**
+   * Per page, in the order of `pages`: block labels to train on instead of the alignment's (from
+   * label files). Null labels weigh nothing.
+   */
+  labels?: readonly PageLabels[];
+  /** Cross-validate with this many domain folds before the final fit (0: skip). */
+  folds?: number;
+  onFold?: (fold: number, folds: number) => void;
+}
+
+export interface TrainModelResult {
+  info: ModelInfo;
+  crossValidation?: EvaluationReport;
+  trainPages: number;
+  validationPages: number;
+  validationF1: number;
+  blocks: number;
+}
+
+/**
+ * The dataset training reads. With label files, a page without gold text (a plain HTML folder)
+ * gets the text of its label-1 blocks as gold: the threshold is chosen against it, and --folds
+ * scores against it, since the labels are the only statement of its main text there is.
+ */
+export function trainingDataset(pages: readonly LabelledPage[], featureSet: FeatureSet, labels?: readonly PageLabels[]): Dataset {
+  if (labels === undefined) return buildDataset([...pages], featureSet);
+  if (labels.length !== pages.length) throw new RangeError(`labels for ${labels.length} pages, ${pages.length} pages given`);
+  const withGold = pages.map((page, p) => (page.gold.length > 0 ? page : { ...page, gold: labelledText(page, labels[p]) }));
+  return withTrainingLabels(buildDataset(withGold, featureSet), labels, "gold-or-labels");
+}
+
+/**
+ * The training fingerprint a model file records: its pages, its labels, and what the model reads
+ * (the MLP's feature set; the BiLSTM's input and feature set). The writers and `winnow eval`'s
+ * "trained on these pages" check both call this, so they cannot drift apart.
+ */
+export function trainingFingerprint(
+  ids: readonly string[],
+  rule: string,
+  info: Pick<ModelInfo, "kind" | "featureSet" | "featureSetVersion" | "inputSize" | "notes">,
+): string {
+  const features = `${info.featureSet}@${info.featureSetVersion}`;
+  const reads =
+    info.kind === "bilstm"
+      ? `bilstm:${(JSON.parse(info.notes || "{}") as { input?: string }).input}@${info.inputSize > 0 ? features : "none"}`
+      : `features:${features}`;
+  return fingerprint(ids, `${rule};${reads}`);
+}
+
+/** Whether a model was trained on exactly these pages, labelled by alignment: its figure on them is training fit. */
+export function trainedOnPages(info: ModelInfo, pages: readonly LabelledPage[]): boolean {
+  return (
+    trainingFingerprint(
+      pages.map((p) => p.id),
+      labelRule(undefined),
+      info,
+    ) === info.trainingFingerprint
+  );
+}
+
+/** What the fingerprint says the labels were: the alignment rule, or a hash of the label files' labels. */
+export function labelRule(labels: readonly PageLabels[] | undefined): string {
+  if (labels === undefined) return `labels:align>=${LABEL_THRESHOLD}`;
+  return `labels:files#${createHash("sha256").update(JSON.stringify(labels)).digest("hex").slice(0, 16)}`;
+}
+
+export async function trainModel(options: TrainModelOptions): Promise<TrainModelResult> {
+  const { pages, featureSet } = options;
+  const data = trainingDataset(pages, featureSet, options.labels);
+  let crossValidation: EvaluationReport | undefined;
+  if (options.folds && options.folds > 1) {
+    crossValidation = crossValidateMlp(data, { ...options, folds: options.folds, onFold: (f, k) => options.onFold?.(f, k) });
+  }
+  const fitted = fitMlp(
+    data,
+    pages.map((_, i) => i),
+    options,
+  );
+  const cv = crossValidation?.summary.overall;
+  const info = await writeMlpModel(fitted, options.output, {
+    featureSet,
+    options,
+    ids: pages.map((p) => p.id),
+    labelRule: labelRule(options.labels),
+    notes: {
+      pages: pages.length,
+      cvWordF1: cv ? Number(cv.f1.toFixed(4)) : undefined,
+      cvFolds: crossValidation ? options.folds : undefined,
+    },
+  });
+  return {
+    info,
+    crossValidation,
+    trainPages: fitted.trainPages,
+    validationPages: fitted.validationPages,
+    validationF1: fitted.validationF1,
+    blocks: data.labels.length,
+  };
+}
+
+/** Exports a fitted MLP as an ONNX file with its ModelInfo, written under a temporary name and renamed. */
+export async function writeMlpModel(
+  fitted: FittedMlp,
+  output: string,
+  about: { featureSet: FeatureSet; options: MlpFitOptions; ids: readonly string[]; labelRule: string; notes: Record<string, unknown> },
+): Promise<ModelInfo> {
+  const { featureSet, options } = about;
+  const info: ModelInfo = {
+    kind: "mlp",
+    featureSet: featureSet.name,
+    featureSetVersion: featureSet.version,
+    inputSize: featureSet.size,
+    threshold: fitted.threshold,
+    trainingFingerprint: "",
+    notes: JSON.stringify({
+      trainer: options.optimizer ?? "adam",
+      blockWeighting: options.blockWeighting ?? DEFAULT_BLOCK_WEIGHTING,
+      hidden: fitted.members[0].hiddenSize,
+      ensemble: fitted.members.length,
+      epochs: options.epochs ?? WINNOW_MLP_DEFAULTS.epochs,
+      equalPages: options.equalPages ?? true,
+      ...about.notes,
+    }),
+  };
+  info.trainingFingerprint = trainingFingerprint(about.ids, about.labelRule, info);
+  const bytes = mlpToOnnx(fitted.members, info);
+  const temporary = `${output}.tmp-${process.pid}`;
+  await writeFile(temporary, bytes);
+  await rename(temporary, output);
+  return info;
+}

@@ -1,0 +1,98 @@
+import { readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { TEXREX_EXTENDED } from "@winnow/features";
+import type { BlockLabel } from "@winnow/labels";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadSample } from "../test/sample.js";
+import type { Dataset } from "./dataset.js";
+import { trainModel, trainingDataset } from "./train-mlp-model.js";
+import { labelledText, withTrainingLabels, type PageLabels } from "./training-labels.js";
+import { fitMlp } from "./mlp-fit.js";
+import type { LabelledPage } from "@winnow/evaluation";
+
+const QUICK = { epochs: 3, hiddenSize: 6, learningRate: 0.01, ensemble: 1 };
+
+let pages: LabelledPage[];
+let data: Dataset;
+let dir: string;
+beforeAll(async () => {
+  ({ pages, data, dir } = await loadSample("winnow-trainlabels-"));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const alignment = (d: Dataset, p: number): BlockLabel[] => [...d.labels.subarray(d.firstRow[p], d.firstRow[p + 1])] as BlockLabel[];
+const all = (d: Dataset): number[] => d.pages.map((_, p) => p);
+
+describe("withTrainingLabels", () => {
+  it("marks null labels and unlabelled pages as unknown and keeps the alignment labels for reporting", () => {
+    const labels: PageLabels[] = data.pages.map((_, p) =>
+      p === 1 ? undefined : alignment(data, p).map((l, b) => (b === 0 ? null : 1 - (l as number)) as BlockLabel),
+    );
+    const trained = withTrainingLabels(data, labels, "labels");
+    expect(trained.labels).toBe(data.labels);
+    const t = trained.training!;
+    expect(t.known[data.firstRow[0]]).toBe(0);
+    expect(t.known[data.firstRow[0] + 1]).toBe(1);
+    expect(t.labels[data.firstRow[0] + 1]).toBe(1 - data.labels[data.firstRow[0] + 1]);
+    expect([...t.known.subarray(data.firstRow[1], data.firstRow[2])].every((k) => k === 0)).toBe(true);
+    expect(t.validationGold[1]).toBe("");
+    expect(t.validationGold[0]).toBe(labelledText(pages[0], labels[0]));
+  });
+
+  it("chooses the threshold against gold text where a page has it, with gold-or-labels", () => {
+    const labels = data.pages.map((_, p) => alignment(data, p));
+    expect(withTrainingLabels(data, labels, "gold-or-labels").training!.validationGold).toEqual(pages.map((p) => p.gold));
+  });
+});
+
+describe("fitMlp on label files' labels", () => {
+  it("with every alignment label given as a file label, trains the very model the alignment path trains", () => {
+    const labels = data.pages.map((_, p) => alignment(data, p));
+    const fromFiles = fitMlp(withTrainingLabels(data, labels, "gold-or-labels"), all(data), QUICK);
+    const fromAlignment = fitMlp(data, all(data), QUICK);
+    expect(fromFiles.members[0].w1).toEqual(fromAlignment.members[0].w1);
+    expect(fromFiles.threshold).toBe(fromAlignment.threshold);
+  });
+
+  it("gives null-labelled blocks no weight: what is stored under them does not change the model", () => {
+    const labels = data.pages.map((_, p) => alignment(data, p).map((l, b) => (b % 3 === 0 ? null : l)));
+    const a = withTrainingLabels(data, labels, "labels");
+    const flipped = a.training!.labels.map((l, i) => (a.training!.known[i] === 0 ? 1 - l : l));
+    const b = { ...a, training: { ...a.training!, labels: flipped } };
+    expect(fitMlp(a, all(data), QUICK).members[0].w1).toEqual(fitMlp(b, all(data), QUICK).members[0].w1);
+    // ...while flipping labelled blocks does.
+    const c = {
+      ...a,
+      training: { ...a.training!, labels: a.training!.labels.map((l, i) => (a.training!.known[i] === 1 && i % 2 ? 1 - l : l)) },
+    };
+    expect(fitMlp(c, all(data), QUICK).members[0].w1).not.toEqual(fitMlp(a, all(data), QUICK).members[0].w1);
+  });
+
+  it("validates a single-domain training set on a page split instead of leaving one side empty", () => {
+    const oneSite = { ...data, pages: data.pages.map((p) => ({ ...p, domain: "one.example" })) };
+    const fitted = fitMlp(oneSite, all(oneSite), QUICK);
+    expect(fitted.validationPages).toBeGreaterThan(0);
+    expect(fitted.trainPages + fitted.validationPages).toBe(14);
+  });
+});
+
+describe("trainModel with labels", () => {
+  it("uses the text of label-1 blocks as gold for pages without gold text, and records the labels in the fingerprint", async () => {
+    const noGold = pages.map((p) => ({ ...p, gold: "" }));
+    const labels = data.pages.map((_, p) => alignment(data, p));
+    const d = trainingDataset(noGold, TEXREX_EXTENDED, labels);
+    expect(d.pages[3].gold).toBe(labelledText(pages[3], labels[3]));
+    const output = join(dir, "m.onnx");
+    const a = await trainModel({ pages: noGold, featureSet: TEXREX_EXTENDED, output, labels, ...QUICK });
+    const b = await trainModel({
+      pages: noGold,
+      featureSet: TEXREX_EXTENDED,
+      output: join(dir, "n.onnx"),
+      labels: labels.map((l) => l.map(() => 1 as const)),
+      ...QUICK,
+    });
+    expect(a.info.trainingFingerprint).not.toBe(b.info.trainingFingerprint);
+    expect(a.validationF1).toBeGreaterThan(0);
+    expect(readFileSync(output).byteLength).toBeGreaterThan(1000);
+  });
+});
