@@ -38,7 +38,7 @@ const METHOD = join(BENCH_DIR, "lib", "method.js");
 const LABELS = {
   read: "archive read only (no decode)",
   parse: "htmlparser2 parse-only (floor)",
-  "parse-skipping": "parse-only as winnow parses (32 KB pieces, FastTokenizer)",
+  "parse-skipping": "parse-only as winnow parses (32 KB pieces, SkippingTokenizer)",
   readability: "Readability.js (linkedom)",
   heuristic: "winnow heuristic",
   mlp: "winnow MLP",

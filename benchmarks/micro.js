@@ -31,7 +31,7 @@ import { measureWriters } from "./writers.js";
 export async function micro(options = {}, log = console.error) {
   const quick = options.quick === true;
   const archive = await importBuilt("@winnow/archive");
-  const { segmentHtml, FastTokenizer } = await importBuilt("@winnow/segment");
+  const { segmentHtml, SkippingTokenizer } = await importBuilt("@winnow/segment");
   const htmlparser2 = (await segmentsHtmlparser2()).module;
   const { TEXREX37, TEXREX_EXTENDED } = await importBuilt("@winnow/features");
   const models = await importBuilt("@winnow/models");
@@ -150,7 +150,7 @@ export async function micro(options = {}, log = console.error) {
   const emptyHandler = { onopentagname: noop, onattribute: noop, onclosetag: noop, ontext: noop, onprocessinginstruction: noop };
   for (const [label, Tokenizer] of [
     ["htmlparser2's tokenizer", htmlparser2.Tokenizer],
-    ["FastTokenizer (skips runs with indexOf)", FastTokenizer],
+    ["SkippingTokenizer (skips runs with indexOf)", SkippingTokenizer],
   ]) {
     add(
       `segment: parse only, ${label}`,

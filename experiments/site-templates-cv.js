@@ -13,7 +13,7 @@
 import { writeFileSync } from "node:fs";
 import { domainFolds, loadLabelledPages } from "@winnow/evaluation";
 import { TEXREX_EXTENDED } from "@winnow/features";
-import { buildDataset, fitMlp, scoreMlpPages, WINNOW_MLP_DEFAULTS } from "@winnow/train";
+import { buildDataset, fitMlp, scoreMlpPages } from "@winnow/train";
 import { Segmenter } from "@winnow/segment";
 import { SiteTemplateFitter, pageFingerprints, templateBlocks } from "@winnow/templates";
 import { DEFAULT_SOURCE } from "../benchmarks/lib/common.js";
@@ -42,7 +42,7 @@ for (let f = 0; f < k; f++) {
   const train = [];
   const test = [];
   fold.forEach((g, p) => (g === f ? test : train).push(p));
-  const fitted = fitMlp(data, train, { ...WINNOW_MLP_DEFAULTS, ensemble });
+  const fitted = fitMlp(data, train, { ensemble });
   const scores = scoreMlpPages(data, test, fitted.members);
   test.forEach((p, i) => {
     result.pages[p] = {

@@ -135,7 +135,7 @@ try {
     // parse-skipping: the same parser as winnow's segmenter runs it: its tokenizer, on the
     // pieces winnow decodes a page into.
     const stock = method === "parse";
-    const Tokenizer = stock ? module.Tokenizer : (await import("@winnow/segment")).FastTokenizer;
+    const Tokenizer = stock ? module.Tokenizer : (await import("@winnow/segment")).SkippingTokenizer;
     // Empty callbacks, and the options winnow's segmenter uses (entities decoded), so the parser
     // does the same tokenizing work and nothing else.
     const noop = () => {};
@@ -152,7 +152,11 @@ try {
         },
         stock ? "whole" : "pieces",
       );
-      return { ...counts, documents: counts.records, detail: `htmlparser2 ${version}${stock ? "" : ", FastTokenizer, decoded in pieces"}` };
+      return {
+        ...counts,
+        documents: counts.records,
+        detail: `htmlparser2 ${version}${stock ? "" : ", SkippingTokenizer, decoded in pieces"}`,
+      };
     });
   } else if (method === "readability") {
     const [{ Readability }, { parseHTML }] = await Promise.all([import("@mozilla/readability"), import("linkedom")]);

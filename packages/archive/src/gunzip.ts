@@ -45,7 +45,7 @@ interface Inflated {
 }
 
 /** Byte length of the gzip header at `buf[0]`: -1 if more bytes are needed, -2 if it is not one. */
-export function gzipHeaderLength(buf: Buffer): number {
+function gzipHeaderLength(buf: Buffer): number {
   for (let i = 0; i < MAGIC.length && i < buf.length; i++) if (buf[i] !== MAGIC[i]) return -2;
   if (buf.length < 10) return -1;
   const flags = buf[3];

@@ -4,8 +4,8 @@
 export { readRecords, DEFAULT_MAX_PAGE_BYTES } from "./read.js";
 export { expandInputs } from "./input.js";
 export { ArchiveOpenError } from "./errors.js";
-export { decodeHtml, decodeHtmlPieces, normalizeCharset, PIECE_BYTES } from "./charset.js";
-export { sniffIsHtml } from "./sniff.js";
+export { decodeHtml, decodeHtmlPieces, PIECE_BYTES } from "./charset.js";
 export { transferableBuffer } from "./owned.js";
+export { SKIP_REASONS } from "./types.js";
 export type { ArchiveRecord, SkipReason, SkipEvent, ReadOptions, DecodedHtml, DecodedHtmlPieces } from "./types.js";
 export { hostOf, normaliseHost } from "./host.js";

@@ -5,9 +5,9 @@ import { pathToFileURL } from "node:url";
 import zlib from "node:zlib";
 import { afterEach, describe, expect, it } from "vitest";
 import { collect, fixture, page, sampleRecords, tempDir, tempFile, text } from "../test/helpers.js";
-import { ArchiveOpenError, expandInputs, sniffIsHtml } from "./index.js";
+import { ArchiveOpenError, expandInputs } from "./index.js";
 import { detectFormat } from "./read.js";
-import { classifyMime } from "./sniff.js";
+import { classifyMime, sniffIsHtml } from "./sniff.js";
 
 describe("expandInputs", () => {
   it("walks directories recursively, keeps archive and HTML files, sorted", async () => {

@@ -6,7 +6,7 @@ import path from "node:path";
 import { ArchiveOpenError } from "./errors.js";
 
 /** Bytes per read: large enough that per-read overhead vanishes, small enough to stay cache-friendly. */
-export const READ_CHUNK = 1 << 20;
+const READ_CHUNK = 1 << 20;
 
 export interface OpenedInput {
   /** Raw bytes of the input, in order. Read errors end the stream after `onError` is called. */

@@ -20,18 +20,21 @@ export interface ArchiveRecord {
   body: Uint8Array;
 }
 
-/** Why a record did not become a document. Counted in the summary and written to --rejects. */
-export type SkipReason =
-  | "not-response" // WARC record type other than response (request, metadata, warcinfo, resource...)
-  | "http-status" // status outside 2xx
-  | "not-html" // content type (declared or sniffed) is not HTML/XHTML
-  | "too-large" // payload above maxPageBytes
-  | "empty" // zero-length payload
-  | "bad-http" // HTTP head could not be parsed
-  | "bad-encoding" // chunked or content encoding could not be undone
-  | "corrupt" // the archive bytes could not be parsed as a record (resynchronised after it)
-  | "truncated" // the input ended inside this record
-  | "unreadable"; // the input could not be opened or read at all
+/** Why the reader passed a record over. Counted in the summary and written to --rejects. */
+export const SKIP_REASONS = [
+  "not-response", // WARC record type other than response (request, metadata, warcinfo, resource...)
+  "http-status", // status outside 2xx
+  "not-html", // content type (declared or sniffed) is not HTML/XHTML
+  "too-large", // payload above maxPageBytes
+  "empty", // zero-length payload
+  "bad-http", // HTTP head could not be parsed
+  "bad-encoding", // chunked or content encoding could not be undone
+  "corrupt", // the archive bytes could not be parsed as a record (resynchronised after it)
+  "truncated", // the input ended inside this record
+  "unreadable", // the input could not be opened or read at all
+] as const;
+
+export type SkipReason = (typeof SKIP_REASONS)[number];
 
 export interface SkipEvent {
   source: string;

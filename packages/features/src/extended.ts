@@ -8,7 +8,7 @@ import { clamp01, type FeatureSpec, type DocumentContext } from "./texrex.js";
 import { IN_TITLE, STOPWORD, WordList, countWords, type WordCounts } from "./words.js";
 
 /** Ancestor elements whose presence on the tag path is a feature of its own. */
-export const ANCESTOR_TAGS = [
+const ANCESTOR_TAGS = [
   "nav",
   "header",
   "footer",

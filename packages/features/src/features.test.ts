@@ -3,7 +3,10 @@ import { readFileSync, readdirSync } from "node:fs";
 import { gunzipSync } from "node:zlib";
 import { segmentHtml } from "@winnow/segment";
 import { describe, expect, it } from "vitest";
-import { CONTAINER_GROUPS, EXTENDED_SPECS, TEXREX37, TEXREX_EXTENDED, TEXREX_SPECS, featureSetByName, fold, textStats } from "./index.js";
+import { TEXREX37, TEXREX_EXTENDED, featureSetByName, fold } from "./index.js";
+import { CONTAINER_GROUPS, TEXREX_SPECS } from "./texrex.js";
+import { EXTENDED_SPECS } from "./extended.js";
+import { textStats } from "./text-stats.js";
 
 const FIXTURE_HTML = new URL("../../../fixtures/wcxb-sample/html/", import.meta.url);
 

@@ -72,7 +72,7 @@ const CONTAINER_GROUP_OF: Record<string, number> = {
   button: 9,
 };
 
-export function containerGroup(container: string): number {
+function containerGroup(container: string): number {
   return CONTAINER_GROUP_OF[container] ?? 10;
 }
 

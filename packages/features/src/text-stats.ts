@@ -20,7 +20,7 @@ export interface TextStats {
   hashtags: number;
 }
 
-export function isPunctuation(c: number): boolean {
+function isPunctuation(c: number): boolean {
   if (c < 128) return (c >= 33 && c <= 47) || (c >= 58 && c <= 64) || (c >= 91 && c <= 96) || (c >= 123 && c <= 126);
   return (
     c === 0xa1 ||

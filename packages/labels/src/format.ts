@@ -20,8 +20,8 @@ import { mkdir, readdir, readFile, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { UsageError } from "@winnow/errors";
 
-export const LABEL_FORMAT = "winnow-block-labels";
-export const LABEL_FORMAT_VERSION = 1;
+const LABEL_FORMAT = "winnow-block-labels";
+const LABEL_FORMAT_VERSION = 1;
 
 /** Who decided the labels; "hand" labels outrank all others where both exist. */
 export type LabelSource = "hand" | "propagated" | "aligned" | "model";

@@ -31,7 +31,7 @@ export interface GraphOptions {
   seed?: number;
 }
 
-export const GRAPH_DEFAULTS = { k: 10, window: 200, samples: 50, adjacencyWeight: 0.5, seed: 1 } as const;
+const GRAPH_DEFAULTS = { k: 10, window: 200, samples: 50, adjacencyWeight: 0.5, seed: 1 } as const;
 
 /** mulberry32: small, fast, seedable; good enough for sampling candidates and reveals. */
 export function mulberry32(seed: number): () => number {

@@ -17,7 +17,7 @@ export interface SolveOptions {
   initial?: number;
 }
 
-export const SOLVE_DEFAULTS = { tolerance: 1e-4, maxIterations: 500 } as const;
+const SOLVE_DEFAULTS = { tolerance: 1e-4, maxIterations: 500 } as const;
 
 export interface HarmonicResult {
   scores: Float32Array;

@@ -1,14 +1,13 @@
-export { propagateLabels, propagateLabelsDetailed, type PropagationOptions } from "./propagate.js";
-export { heuristicSeeds, heuristicSeed, SEED_CONTENT, SEED_BOILERPLATE, UNLABELLED } from "./seeds.js";
-export { buildBlockGraph, graphFromEdges, mulberry32, GRAPH_DEFAULTS, type BlockGraph, type GraphOptions } from "./graph.js";
-export { solveHarmonic, SOLVE_DEFAULTS, type SolveOptions, type HarmonicResult } from "./harmonic.js";
+// Public API of @winnow/labels: block labels by propagation over each page's block graph, markup
+// seeds, and the block-label file format that winnow label and label-ui write.
+
+export { propagateLabels, type PropagationOptions } from "./propagate.js";
+export { heuristicSeeds } from "./seeds.js";
+export { mulberry32 } from "./graph.js";
 export {
-  LABEL_FORMAT,
-  LABEL_FORMAT_VERSION,
   LabelFileError,
   blockFingerprint,
   makeLabelFile,
-  parseLabelFile,
   labelMismatch,
   labelFileName,
   writeLabelFile,

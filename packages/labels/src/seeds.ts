@@ -10,9 +10,9 @@
  */
 import type { Block, SegmentedDocument } from "@winnow/segment";
 
-export const SEED_CONTENT = 1;
-export const SEED_BOILERPLATE = 0;
-export const UNLABELLED = -1;
+const SEED_CONTENT = 1;
+const SEED_BOILERPLATE = 0;
+const UNLABELLED = -1;
 
 const BOILERPLATE_TAGS = new Set(["nav", "footer", "aside"]);
 
@@ -28,7 +28,7 @@ function wordCount(text: string): number {
 }
 
 /** 1 content, 0 boilerplate, -1 no opinion, for one block. */
-export function heuristicSeed(block: Block): number {
+function heuristicSeed(block: Block): number {
   const words = wordCount(block.text);
   const linkDensity = block.textChars > 0 ? block.anchorChars / block.textChars : 0;
   const tags = block.tagPath.split("/");

@@ -24,7 +24,7 @@ export { ModelLoadError, ModelMismatchError } from "./onnx/errors.js";
 export { OnnxBlockScorer } from "./onnx/scorer.js";
 
 // MLP: training, TypeScript inference, threshold choice, ONNX export.
-export { trainMlp } from "./mlp/train.js";
+export { MLP_TRAIN_DEFAULTS, trainMlp } from "./mlp/train.js";
 export { predictMlp, predictMlpEnsemble } from "./mlp/predict.js";
 export { mlpToOnnx } from "./mlp/export.js";
 export { computeInputScaling } from "./mlp/scaling.js";

@@ -1,6 +1,8 @@
+// Public API of @winnow/segment: HTML to text blocks in one htmlparser2 pass, with each block's
+// tag path, class words and (on request) the subtree fingerprints site templates use.
+
 export { MAX_NESTING, Segmenter, segmentHtml, type SegmentOptions } from "./segmenter.js";
-export { BLOCK_TAGS, SKIP_TAGS, headingLevel } from "./tags.js";
 export { Doctype, type Block, type SegmentedDocument } from "./types.js";
-export { SUBTREE_TAGS, type SubtreeIndex } from "./subtrees.js";
-export { CLASS_WORD_GROUPS, CLASS_WORD_GROUP_COUNT, classWordMask } from "./class-words.js";
-export { FastTokenizer } from "./skipping-tokenizer.js";
+export type { SubtreeIndex } from "./subtrees.js";
+export { CLASS_WORD_GROUPS, CLASS_WORD_GROUP_COUNT } from "./class-words.js";
+export { SkippingTokenizer } from "./skipping-tokenizer.js";

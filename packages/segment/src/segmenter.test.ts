@@ -2,7 +2,8 @@ import { readFileSync, readdirSync } from "node:fs";
 import { gunzipSync } from "node:zlib";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { CLASS_WORD_GROUPS, Doctype, MAX_NESTING, Segmenter, classWordMask, segmentHtml } from "./index.js";
+import { CLASS_WORD_GROUPS, Doctype, MAX_NESTING, Segmenter, segmentHtml } from "./index.js";
+import { classWordMask } from "./class-words.js";
 
 const sample = (id: string) =>
   gunzipSync(readFileSync(new URL(`../../../fixtures/wcxb-sample/html/${id}.html.gz`, import.meta.url))).toString("utf8");

@@ -9,7 +9,7 @@
  * linear in the depth and nothing else; tag paths are capped at MAX_PATH_DEPTH ancestors.
  */
 import { Parser } from "htmlparser2";
-import { FastTokenizer } from "./skipping-tokenizer.js";
+import { SkippingTokenizer } from "./skipping-tokenizer.js";
 import { BLOCK_TAGS, SKIP_TAGS, headingLevel } from "./tags.js";
 import { SubtreeFingerprinter } from "./subtrees.js";
 import { ClassLink, PathTrie, classChainText, type PathNode } from "./ancestry.js";
@@ -100,7 +100,7 @@ export class Segmenter {
         ontext: (data) => this.textNode(data),
         onprocessinginstruction: (name, data) => this.declaration(name, data),
       },
-      { decodeEntities: true, lowerCaseAttributeNames: false, Tokenizer: FastTokenizer },
+      { decodeEntities: true, lowerCaseAttributeNames: false, Tokenizer: SkippingTokenizer },
     );
   }
 

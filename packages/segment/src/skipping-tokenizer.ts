@@ -118,4 +118,4 @@ function install(): typeof Tokenizer {
 }
 
 /** The tokenizer class to hand htmlparser2's Parser. */
-export const FastTokenizer: typeof Tokenizer = install();
+export const SkippingTokenizer: typeof Tokenizer = install();

@@ -14,18 +14,7 @@
  */
 
 /** Elements whose subtrees can be site templates: the containers that headers, menus and footers use. */
-export const SUBTREE_TAGS: ReadonlySet<string> = new Set([
-  "div",
-  "nav",
-  "header",
-  "footer",
-  "aside",
-  "section",
-  "ul",
-  "ol",
-  "table",
-  "form",
-]);
+const SUBTREE_TAGS: ReadonlySet<string> = new Set(["div", "nav", "header", "footer", "aside", "section", "ul", "ol", "table", "form"]);
 
 /** A document's candidate subtrees and where its blocks sit among them. */
 export interface SubtreeIndex {

@@ -50,7 +50,7 @@ export function forEachShared(a: Float64Array, b: Float64Array, each: (fingerpri
 }
 
 /** Whether a sorted set holds `fingerprint` (binary search: no Set to build per page). */
-export function hasFingerprint(sorted: Float64Array, fingerprint: number): boolean {
+function hasFingerprint(sorted: Float64Array, fingerprint: number): boolean {
   let lo = 0,
     hi = sorted.length - 1;
   while (lo <= hi) {

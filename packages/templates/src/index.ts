@@ -1,9 +1,9 @@
-export { pageFingerprints, intersectionSize, forEachShared, hasFingerprint, templateBlocks, dropTemplateBlocks } from "./fingerprints.js";
+// Public API of @winnow/templates: site templates, the subtrees that URL-neighbour pages of one
+// host share, and dropping blocks inside them.
+
+export { pageFingerprints, templateBlocks, dropTemplateBlocks } from "./fingerprints.js";
 export {
   SiteTemplateFitter,
   SiteTemplates,
-  DEFAULT_MIN_SHARED_PAIRS,
-  DEFAULT_NEAR_DUPLICATE_IOU,
   type SiteTemplateOptions,
-  type HostTemplate,
 } from "./site-templates.js";

@@ -1,6 +1,7 @@
 import { Segmenter } from "@winnow/segment";
 import { describe, expect, it } from "vitest";
-import { SiteTemplateFitter, dropTemplateBlocks, intersectionSize, pageFingerprints, templateBlocks } from "./index.js";
+import { SiteTemplateFitter, dropTemplateBlocks, pageFingerprints, templateBlocks } from "./index.js";
+import { intersectionSize } from "./fingerprints.js";
 
 const segmenter = new Segmenter({ subtrees: true });
 const HEADER = `<header><div class=logo>Example News</div><nav><ul><li>World</li><li>Sport</li><li>Culture</li></ul></nav></header>`;

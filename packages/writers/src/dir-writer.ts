@@ -23,14 +23,14 @@ const EDGE_DASHES = /^-+|-+$/g;
 const noop = (): void => {};
 
 /** "https://www.example.com/a/b?c=1" -> "www-example-com-a-b-c-1": readable, portable, bounded. */
-export function slugOf(url: string): string {
+function slugOf(url: string): string {
   let s = url.replace(SCHEME, "").toLowerCase().replace(NON_ALNUM, "-");
   if (s.length > SLUG_MAX) s = s.slice(0, SLUG_MAX);
   return s.replace(EDGE_DASHES, "");
 }
 
 /** `000001-www-example-com-page.txt`; the number alone when the URL yields no slug. */
-export function documentFileName(seq: number, url: string, gzip: boolean): string {
+function documentFileName(seq: number, url: string, gzip: boolean): string {
   const slug = slugOf(url);
   return String(seq).padStart(SEQ_WIDTH, "0") + (slug.length > 0 ? `-${slug}` : "") + (gzip ? ".txt.gz" : ".txt");
 }
@@ -40,7 +40,7 @@ export function documentFileName(seq: number, url: string, gzip: boolean): strin
  * renamed when complete, so the directory only ever shows whole documents. Back-pressure is the
  * number of files in flight.
  */
-export class DirCorpusWriter implements CorpusWriter {
+class DirCorpusWriter implements CorpusWriter {
   readonly #dir: string;
   readonly #gzip: boolean;
   #seq = 0;

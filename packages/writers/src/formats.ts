@@ -84,7 +84,7 @@ export const xml: StreamFormat = {
  * page motion); `csplit -z FILE '/^\f$/' '{*}'` or splitting on "\n\f\n" recovers documents.
  * A terminator rather than a separator keeps files concatenable and an aborted file valid.
  */
-export const TEXT_RECORD_END = "\n\f\n";
+const TEXT_RECORD_END = "\n\f\n";
 
 const FORM_FEED = /\f/g;
 

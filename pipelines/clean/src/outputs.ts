@@ -67,6 +67,6 @@ export async function closeOutputs(
 }
 
 /** A write error in words; the writers prefix their own messages with the package name. */
-export function writeReason(error: unknown): string {
+function writeReason(error: unknown): string {
   return systemReason(error).replace(/^@winnow\/writers: /, "");
 }

@@ -161,7 +161,7 @@ export async function fitSiteTemplates(
 }
 
 /** The batch's hosts' templates, as a worker takes them; with pass one's parsed pages when all are there. */
-export function siteTemplateBatch(records: readonly ArchiveRecord[], fit: SiteTemplateFit): SiteTemplateBatch {
+function siteTemplateBatch(records: readonly ArchiveRecord[], fit: SiteTemplateFit): SiteTemplateBatch {
   const sets: Float64Array[] = [];
   const setOf = new Array<number>(records.length);
   const seen = new Map<Float64Array, number>();

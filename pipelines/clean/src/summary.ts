@@ -3,7 +3,7 @@
  * reason, throughput, CPU time and peak memory).
  */
 import { readFileSync } from "node:fs";
-import type { SkipReason } from "@winnow/archive";
+import { SKIP_REASONS } from "@winnow/archive";
 import type { OutputFormat } from "@winnow/writers";
 import type { ResumePlan } from "./resume.js";
 import type { SiteTemplateSummary } from "./site-templates.js";
@@ -18,25 +18,16 @@ export interface CleanProgress {
   skipped: number;
 }
 
-/** Why a record did not become a document: the archive reader's reasons and the cleaner's. */
-export type CleanSkipReason = SkipReason | "no-text" | "decode-error" | "failed" | "empty-after-cleaning";
+/** Why a record did not become a document: the archive reader's reasons, then the cleaner's. */
+export const CLEAN_SKIP_REASONS = [
+  ...SKIP_REASONS,
+  "no-text", // the page has no visible text
+  "decode-error", // the page could not be decoded or segmented
+  "failed", // the classifier or its worker failed on the batch
+  "empty-after-cleaning", // every block was scored boilerplate
+] as const;
 
-export const CLEAN_SKIP_REASONS: readonly CleanSkipReason[] = [
-  "not-response",
-  "http-status",
-  "not-html",
-  "too-large",
-  "empty",
-  "bad-http",
-  "bad-encoding",
-  "corrupt",
-  "truncated",
-  "unreadable",
-  "no-text",
-  "decode-error",
-  "failed",
-  "empty-after-cleaning",
-];
+export type CleanSkipReason = (typeof CLEAN_SKIP_REASONS)[number];
 
 export interface InputFailure {
   input: string;

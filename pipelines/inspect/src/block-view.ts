@@ -28,7 +28,7 @@ export interface BlockView {
   features: BlockFeatures;
 }
 
-export function blockFeatures(block: Block): BlockFeatures {
+function blockFeatures(block: Block): BlockFeatures {
   return {
     words: countWords(block.text),
     linkDensity: round(block.textChars === 0 ? 0 : block.anchorChars / block.textChars),

@@ -228,7 +228,7 @@ async function readJsonBody(request: IncomingMessage): Promise<unknown> {
 }
 
 /** Checks {fingerprint, labels} against the page; every block needs a 0 or a 1. */
-export function parseSaveRequest(body: unknown, page: LabelPage): Array<0 | 1> {
+function parseSaveRequest(body: unknown, page: LabelPage): Array<0 | 1> {
   if (typeof body !== "object" || body === null || Array.isArray(body))
     throw new HttpProblem(400, 'expected a JSON object {"fingerprint": ..., "labels": [...]}');
   const { fingerprint, labels } = body as { fingerprint?: unknown; labels?: unknown };

@@ -13,7 +13,7 @@ export {
   type PageScore,
 } from "./evaluate.js";
 export { propagateDatasetLabels, parseSeedSource, type SeedSource, SeedSourceError, writePropagatedLabels } from "./label-pages.js";
-export { chooseThreshold, fitMlp, type MlpFitOptions, scoreMlpPages, splitValidation, WINNOW_MLP_DEFAULTS } from "./mlp-fit.js";
+export { chooseThreshold, fitMlp, type MlpFitOptions, scoreMlpPages, splitValidation } from "./mlp-fit.js";
 export { trainPerHost } from "./per-host.js";
 export { evaluatePropagation } from "./propagation-eval.js";
 export { crossValidateBiLstm, trainBiLstmModel } from "./train-bilstm-model.js";

@@ -50,9 +50,7 @@ export const DEFAULT_BLOCK_WEIGHTING: BlockWeighting = "sqrt-words";
  * 0.825) and a 48-unit hidden layer (0.823) at a third of the time.
  */
 /** Three members: 10-fold domain CV word F1 0.833 -> 0.839, thresholds steadier across folds. */
-export const DEFAULT_ENSEMBLE = 3;
-
-export const WINNOW_MLP_DEFAULTS = { epochs: 12, batchSize: 128, learningRate: 0.004 } as const;
+const DEFAULT_ENSEMBLE = 3;
 
 /** known: 0 for blocks without a label, which then weigh nothing (and don't count in their page's total). */
 function blockWeights(
@@ -109,9 +107,6 @@ export function fitMlp(data: Dataset, pageIndexes: readonly number[], options: M
   const sampleWeight = trainingWeights(data, train, subset, options);
   const settings = {
     ...options,
-    epochs: options.epochs ?? (options.optimizer === "rprop" ? undefined : WINNOW_MLP_DEFAULTS.epochs),
-    batchSize: options.batchSize ?? WINNOW_MLP_DEFAULTS.batchSize,
-    learningRate: options.learningRate ?? WINNOW_MLP_DEFAULTS.learningRate,
     sampleWeight,
     positiveWeight: options.positiveWeight ?? (subset.known ? knownClassRatio(subset.labels, subset.known) : undefined),
   };

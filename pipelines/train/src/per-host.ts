@@ -16,7 +16,7 @@ import { fitMlp, type MlpFitOptions } from "./mlp-fit.js";
 import type { LabelledPage } from "@winnow/evaluation";
 import { MODEL_INDEX, hostModelFile, type ModelIndex } from "@winnow/models";
 
-export const GENERAL_MODEL_FILE = "general.onnx";
+const GENERAL_MODEL_FILE = "general.onnx";
 
 export interface PerHostOptions extends MlpFitOptions {
   pages: LabelledPage[];

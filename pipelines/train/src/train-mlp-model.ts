@@ -7,11 +7,11 @@ import { createHash } from "node:crypto";
 import { writeFile, rename } from "node:fs/promises";
 import { fingerprint, type LabelledPage } from "@winnow/evaluation";
 import type { FeatureSet } from "@winnow/features";
-import { mlpToOnnx, type ModelInfo } from "@winnow/models";
+import { MLP_TRAIN_DEFAULTS, mlpToOnnx, type ModelInfo } from "@winnow/models";
 import { LABEL_THRESHOLD, buildDataset, type Dataset } from "./dataset.js";
 import { crossValidateMlp, type EvaluationReport } from "./evaluate.js";
 import { labelledText, withTrainingLabels, type PageLabels } from "./training-labels.js";
-import { DEFAULT_BLOCK_WEIGHTING, WINNOW_MLP_DEFAULTS, fitMlp, type FittedMlp, type MlpFitOptions } from "./mlp-fit.js";
+import { DEFAULT_BLOCK_WEIGHTING, fitMlp, type FittedMlp, type MlpFitOptions } from "./mlp-fit.js";
 
 export interface TrainModelOptions extends MlpFitOptions {
   pages: LabelledPage[];
@@ -136,7 +136,7 @@ export async function writeMlpModel(
       blockWeighting: options.blockWeighting ?? DEFAULT_BLOCK_WEIGHTING,
       hidden: fitted.members[0].hiddenSize,
       ensemble: fitted.members.length,
-      epochs: options.epochs ?? WINNOW_MLP_DEFAULTS.epochs,
+      epochs: options.epochs ?? (options.optimizer === "rprop" ? MLP_TRAIN_DEFAULTS.rpropEpochs : MLP_TRAIN_DEFAULTS.adamEpochs),
       equalPages: options.equalPages ?? true,
       ...about.notes,
     }),

@@ -59,7 +59,7 @@ export const TOKEN_INPUTS = {
 /** The dense [T, slots] token input of models exported before the sparse one. */
 export const DENSE_TOKENS_INPUT = "tokens";
 /** Symbolic sequence dimension: the page's blocks. */
-export const BLOCKS_DIM = "T";
+const BLOCKS_DIM = "T";
 export const BILSTM_METADATA_KEY = "winnow.bilstm";
 
 /** Everything a trained BiLSTM is, apart from ModelInfo. */

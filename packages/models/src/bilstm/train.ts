@@ -38,7 +38,7 @@ export interface BiLstmTrainOptions {
   onEpoch?: (epoch: number, loss: number, params: Float64Array, layout: BiLstmLayout) => number | undefined;
 }
 
-export const BILSTM_TRAIN_DEFAULTS = {
+const BILSTM_TRAIN_DEFAULTS = {
   epochs: 10,
   learningRate: 0.003,
   pagesPerStep: 8,
@@ -83,7 +83,7 @@ export function initialParameters(layout: BiLstmLayout, seed: number): Float64Ar
 }
 
 /** Blocks from..to of a sequence (for training windows). */
-export function sliceSequence(seq: BlockSequence, from: number, to: number, featureSize: number): BlockSequence {
+function sliceSequence(seq: BlockSequence, from: number, to: number, featureSize: number): BlockSequence {
   const out: BlockSequence = { length: to - from };
   if (seq.tokens) {
     const { start, index, value } = seq.tokens;

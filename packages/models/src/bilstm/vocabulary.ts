@@ -27,10 +27,10 @@ export interface VocabularyOptions {
   words?: number;
 }
 
-export const VOCABULARY_DEFAULTS = { tags: 50, words: 1000 } as const;
+const VOCABULARY_DEFAULTS = { tags: 50, words: 1000 } as const;
 
 /** Number of slots a block vector has for this vocabulary. */
-export function vocabularySlots(vocabulary: BlockVocabulary): number {
+function vocabularySlots(vocabulary: BlockVocabulary): number {
   return vocabulary.tags.length + vocabulary.words.length + 2;
 }
 

@@ -112,7 +112,7 @@ function checkedCount(name: string, dims: readonly number[], length: number): vo
 }
 
 /** A tensor whose little-endian bytes are already laid out (raw_data). */
-export function makeTensor(name: string, dataType: number, dims: readonly number[], rawData: Uint8Array): TensorProto {
+function makeTensor(name: string, dataType: number, dims: readonly number[], rawData: Uint8Array): TensorProto {
   return { name, dataType, dims: [...dims], rawData };
 }
 
@@ -219,8 +219,8 @@ export function makeGraph(parts: {
 
 // ---- model ------------------------------------------------------------------
 
-export const DEFAULT_IR_VERSION = 8;
-export const DEFAULT_OPSET = 17;
+const DEFAULT_IR_VERSION = 8;
+const DEFAULT_OPSET = 17;
 
 export interface EncodeModelOptions {
   irVersion?: number;

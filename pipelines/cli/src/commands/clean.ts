@@ -234,7 +234,7 @@ function interruptOnSignals(logger: Logger): { signal: AbortSignal; dispose(): v
 }
 
 /** "wrote 5 documents to out.jsonl from 5 records in 0.8 s (6 docs/s, ...); skipped 16: ..." */
-export function summaryLine(s: CleanRunSummary): string {
+function summaryLine(s: CleanRunSummary): string {
   const skips = Object.entries(s.skipped)
     .filter(([, n]) => n > 0)
     .sort((a, b) => b[1] - a[1])
