@@ -1,8 +1,13 @@
 // Where the head ends and the body begins (issue #20): the segmenter follows the HTML standard's
 // tree builder ("in head", "after head", "after body") where htmlparser2 only keeps a stack, so
 // that a page whose <head> is never closed keeps its text, as it does in a browser.
+import { readFileSync } from "node:fs";
+import { gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { segmentHtml } from "./index.js";
+
+const fixture = (id: string) =>
+  gunzipSync(readFileSync(new URL(`../../../fixtures/wcxb-structure/html/${id}.html.gz`, import.meta.url))).toString("utf8");
 
 /** Each block's text and tag path. */
 const blocks = (html: string) => segmentHtml(html).blocks.map((b) => [b.text, b.tagPath]);
@@ -245,5 +250,33 @@ describe("pieces", () => {
         expect(segmentHtml([html.slice(0, at), html.slice(at)], { subtrees: true }), `cut at ${at}`).toEqual(whole);
       }
     }
+  });
+});
+
+describe("real pages (WCXB, CC-BY-4.0)", () => {
+  it("reads the newsletter form that a photography blog put inside its <head>, and the article after it", () => {
+    const doc = segmentHtml(fixture("4166"));
+    expect(doc.title).toBe("Guide to Landscape Photography Composition: A Four-Step Process — Mark Denney | Landscape Photography");
+    expect(doc.blocks.slice(0, 2).map((b) => [b.text, b.tagPath])).toEqual([
+      ["🔥Better Photos Fast", "html/body/form/div/div/div/h2"],
+      ["Get your FREE Lightroom Color Editing Course & Learn How to:", "html/body/form/div/div/div/p"],
+    ]);
+    const survey = doc.blocks.find((b) => b.text.startsWith("Over the past couple of years, I’ve been running a survey"));
+    expect(survey?.tagPath.startsWith("html/body/div/")).toBe(true);
+    expect(doc.blocks.every((b) => b.tagPath.startsWith("html/body/"))).toBe(true);
+  });
+
+  it("merges the second head and body of an AWS documentation page: one html/body at the top of every path", () => {
+    const doc = segmentHtml(fixture("4412"));
+    expect(doc.title).toBe("Optimizing PostgreSQL query performance - AWS Prescriptive Guidance");
+    expect(doc.blocks).toHaveLength(17);
+    for (const b of doc.blocks) {
+      expect(b.tagPath.startsWith("html/body/")).toBe(true);
+      expect(b.tagPath.slice("html/body/".length)).not.toMatch(/(^|\/)(html|head|body)(\/|$)/);
+    }
+    const h1 = doc.blocks.find((b) => b.heading === 1);
+    expect(h1?.text).toBe("Optimizing PostgreSQL query performance");
+    // The second <title> (inside the body's <head>) is neither the title nor a block.
+    expect(doc.blocks.some((b) => b.text === doc.title)).toBe(false);
   });
 });
