@@ -7,13 +7,22 @@
  *
  * The open-element stack is explicit (arrays, no recursion), so 100,000-deep nesting costs memory
  * linear in the depth and nothing else; tag paths are capped at MAX_PATH_DEPTH ancestors.
+ *
+ * htmlparser2 has no insertion modes: a <head> that is never closed stays open to the end of the
+ * page, and with it closed, content before <body> or after </body> sits under <html>. The segmenter
+ * follows the HTML standard's tree builder where that decides what is text: a start tag that cannot
+ * be in the head (see HEAD_TAGS), or text that is not whitespace, ends the head and makes its level
+ * the body; body content where no body is open gets a body level of the segmenter's own; a second
+ * html, head or body start tag is merged away (a "transparent" level: its parent's path, no
+ * boundary). Until the first body is open, and while a head is, each start tag and text node looks
+ * at this (a few integer comparisons); afterwards only html, head and body do.
  */
 import { Parser } from "htmlparser2";
 import { SkippingTokenizer } from "./skipping-tokenizer.js";
-import { BLOCK_TAGS, SKIP_TAGS, headingLevel } from "./tags.js";
+import { AFTER_HEAD_TAGS, BLOCK_TAGS, HEAD_TAGS, SKIP_TAGS, headingLevel } from "./tags.js";
 import { SubtreeFingerprinter } from "./subtrees.js";
 import { ClassLink, PathTrie, classChainText, type PathNode } from "./ancestry.js";
-import { WHITESPACE_RUN, foldWhitespace } from "./whitespace.js";
+import { WHITESPACE_RUN, foldWhitespace, isHtmlWhitespace } from "./whitespace.js";
 import { Doctype, type Block, type SegmentedDocument } from "./types.js";
 
 /** Tag paths keep the innermost ancestors only beyond this depth (the outer ones say little). */
@@ -61,6 +70,16 @@ export class Segmenter {
   private headingLevelNow = 0;
   private inTitle = false;
   private truncated = false;
+
+  // The document's structure, as levels of the stack (-1: none open).
+  private htmlPath: PathNode | null = null; // the path node of the document's <html>, once it came
+  private headLevel = -1; // a <head> still taking head content (its content is not text)
+  private headIsDocument = false; // that head is the document's own: ending it opens the body
+  private bodyLevel = -1; // the open body: a <body>, a head turned body, or the segmenter's own
+  private syntheticLevel = -1; // a body level of the segmenter's own, not on htmlparser2's stack
+  private sawDocument = false; // an html, head or body start tag came: a page, not a fragment
+  private watchStructure = true; // headLevel >= 0 || bodyLevel < 0
+  private openedTransparent = false; // the element just opened is merged away: attributes ignored
 
   // The block being collected.
   private text = "";
@@ -152,6 +171,14 @@ export class Segmenter {
     this.headingLevelNow = 0;
     this.inTitle = false;
     this.truncated = false;
+    this.htmlPath = null;
+    this.headLevel = -1;
+    this.headIsDocument = false;
+    this.bodyLevel = -1;
+    this.syntheticLevel = -1;
+    this.sawDocument = false;
+    this.watchStructure = true;
+    this.openedTransparent = false;
     this.text = "";
     this.textHasContent = false;
     this.anchorCount = 0;
@@ -171,7 +198,10 @@ export class Segmenter {
   }
 
   private openTag(name: string): void {
-    const skip = SKIP_TAGS.has(name);
+    // html, head and body are the only four-letter names that can change the structure once a body is open.
+    const transparent = (this.watchStructure || name.length === 4) && this.beforeOpen(name);
+    this.openedTransparent = transparent;
+    const skip = !transparent && SKIP_TAGS.has(name);
     const d = this.depth++;
     if (d === MAX_NESTING) {
       // No callback comes after a pause; end() then leaves the rest of the page unread.
@@ -179,6 +209,10 @@ export class Segmenter {
       this.parser.pause();
     }
     this.subtrees?.open(d, name);
+    if (transparent) {
+      this.inheritLevel(d);
+      return;
+    }
     this.paths[d] = this.pathTrie.child(d === 0 ? null : this.paths[d - 1], name);
     const isBlock = BLOCK_TAGS.has(name);
     this.containers[d] = isBlock ? name : d === 0 ? "" : this.containers[d - 1];
@@ -217,6 +251,148 @@ export class Segmenter {
     }
   }
 
+  /**
+   * What a start tag does to the document's structure before it is opened: it may end the head,
+   * or open a body level below it. True when browsers would merge the element away (a second
+   * html, head or body), so that its level is transparent.
+   */
+  private beforeOpen(name: string): boolean {
+    const d = this.depth;
+    if (this.headLevel >= 0) {
+      // Inside the head's own title, script, noscript or template nothing ends the head.
+      if (!this.inHead(d)) return false;
+      if (HEAD_TAGS.has(name)) return name === "head" || name === "html";
+      this.leaveHead(name);
+      // A <body> here (under a merged <html> inside the head) joins the body the head became.
+      return name === "body";
+    }
+    if (name === "html") {
+      if (d !== 0 || this.htmlPath !== null) return true;
+      this.htmlPath = this.pathTrie.child(null, "html");
+      this.sawDocument = true;
+      return false;
+    }
+    if (name === "head") {
+      // A head inside the page still hides its title and styles, but ends as the document's does.
+      const parent = d === 0 ? this.pathTrie.top : this.paths[d - 1];
+      this.headIsDocument = this.bodyLevel < 0 && (parent === this.htmlPath || parent === this.pathTrie.top);
+      this.headLevel = d;
+      this.sawDocument = true;
+      this.watchStructure = true;
+      return false;
+    }
+    if (name === "body") {
+      if (this.bodyLevel >= 0) {
+        // Merged into the open body, unless that is the segmenter's own, implied right above it by
+        // content between </head> and <body>: then the page's own body takes its place.
+        if (this.bodyLevel !== this.syntheticLevel || d - 1 !== this.syntheticLevel) return true;
+        this.closeSyntheticBody();
+      }
+      this.bodyLevel = this.depth;
+      this.sawDocument = true;
+      this.watchStructure = false;
+      return false;
+    }
+    if (this.bodyLevel < 0 && this.atDocumentLevel(d) && !AFTER_HEAD_TAGS.has(name)) this.openSyntheticBody();
+    return false;
+  }
+
+  /** Whether level `d` opens right in the open head (transparent levels count as their parent). */
+  private inHead(d: number): boolean {
+    return this.paths[d - 1] === this.paths[this.headLevel];
+  }
+
+  /**
+   * Whether an element opened at level `d` would sit right in the document's <html> (or at the
+   * root of a page without one), where browsers put body content into a body. Transparent levels
+   * count as their parent.
+   */
+  private atDocumentLevel(d: number): boolean {
+    const parent = d === 0 ? this.pathTrie.top : this.paths[d - 1];
+    return parent === this.htmlPath || (parent === this.pathTrie.top && this.sawDocument);
+  }
+
+  /** Text where no body is open: outside whitespace, it ends the head or opens a body level. */
+  private beforeText(data: string): void {
+    const d = this.depth;
+    if (this.headLevel >= 0) {
+      if (this.inHead(d) && !isHtmlWhitespace(data)) this.leaveHead();
+    } else if (this.bodyLevel < 0 && this.atDocumentLevel(d) && !isHtmlWhitespace(data)) {
+      this.openSyntheticBody();
+    }
+  }
+
+  /**
+   * The open head ends without </head>: the document's head becomes the body at its level (as if
+   * "</head><body>" stood here; htmlparser2 closes it as "head" later), a head inside the page
+   * becomes transparent. A frameset takes the body's place, so it gets no body level.
+   */
+  private leaveHead(name = ""): void {
+    const h = this.headLevel;
+    this.headLevel = -1;
+    if (this.skips[h]) {
+      this.skips[h] = false;
+      this.skipDepth--;
+    }
+    if (this.headIsDocument && name !== "frameset") {
+      this.subtrees?.close(h);
+      this.subtrees?.open(h, "body");
+      this.makeBody(h);
+      if (this.skipDepth === 0) this.flush(this.parser.startIndex);
+    } else {
+      this.inheritLevel(h);
+    }
+    // Levels still open above the head are merged ones (a second html or head): they follow it.
+    for (let l = h + 1; l < this.depth; l++) this.inheritLevel(l);
+    this.watchStructure = this.bodyLevel < 0;
+  }
+
+  /** A body level of the segmenter's own, for body content under <html> (or at the root of a page) with no body open. */
+  private openSyntheticBody(): void {
+    const d = this.depth++;
+    this.subtrees?.open(d, "body");
+    this.makeBody(d);
+    this.syntheticLevel = d;
+  }
+
+  /** Closes the segmenter's own body level (the element holding it closed, or a <body> came). */
+  private closeSyntheticBody(): void {
+    const d = --this.depth;
+    this.subtrees?.close(d);
+    this.syntheticLevel = -1;
+    this.bodyLevel = -1;
+    this.watchStructure = true;
+  }
+
+  /** Level `d` becomes the open body, as openTag would fill it for <body>. */
+  private makeBody(d: number): void {
+    this.paths[d] = this.pathTrie.child(d === 0 ? this.htmlPath : this.paths[d - 1], "body");
+    this.containers[d] = "body";
+    this.scope1[d] = this.nextScopeId++;
+    this.scope2[d] = d === 0 ? 0 : this.scope1[d - 1];
+    this.scope3[d] = d === 0 ? 0 : this.scope2[d - 1];
+    this.classLinks[d] = d === 0 ? null : this.classLinks[d - 1];
+    this.skips[d] = false;
+    this.bodyLevel = d;
+    this.watchStructure = this.headLevel >= 0;
+  }
+
+  /** Level `d` is transparent: the same path, container, sections and class words as its parent. */
+  private inheritLevel(d: number): void {
+    const root = d === 0;
+    this.paths[d] = root ? this.pathTrie.top : this.paths[d - 1];
+    this.containers[d] = root ? "" : this.containers[d - 1];
+    this.scope1[d] = root ? 0 : this.scope1[d - 1];
+    this.scope2[d] = root ? 0 : this.scope2[d - 1];
+    this.scope3[d] = root ? 0 : this.scope3[d - 1];
+    this.classLinks[d] = root ? null : this.classLinks[d - 1];
+    this.skips[d] = false;
+  }
+
+  private isTransparent(d: number): boolean {
+    return this.paths[d] === (d === 0 ? this.pathTrie.top : this.paths[d - 1]);
+  }
+
   private insideSvg(): boolean {
     for (let node = this.paths[this.depth - 1].parent; node !== null; node = node.parent) if (node.name === "svg") return true;
     return false;
@@ -224,7 +400,7 @@ export class Segmenter {
 
   private attribute(name: string, value: string): void {
     const d = this.depth - 1;
-    if (d < 0 || (value.length === 0 && name !== "hidden")) return;
+    if (d < 0 || this.openedTransparent || (value.length === 0 && name !== "hidden")) return;
     if (name === "class" || name === "id") {
       const words = (value.length > MAX_CLASS_ID_CHARS ? value.slice(0, MAX_CLASS_ID_CHARS) : value).toLowerCase();
       // The level holds its parent's link until the element's own first class/id; a second
@@ -244,9 +420,21 @@ export class Segmenter {
 
   private closeTag(name: string): void {
     if (this.depth === 0) return;
+    // The segmenter's own body level is not on htmlparser2's stack: it closes with its parent.
+    if (this.depth - 1 === this.syntheticLevel) {
+      this.closeSyntheticBody();
+      if (this.depth === 0) return;
+    }
     const d = --this.depth;
     this.subtrees?.close(d);
     if (this.skips[d]) this.skipDepth--;
+    if (d === this.bodyLevel) {
+      this.bodyLevel = -1;
+      this.watchStructure = true;
+    } else if (d === this.headLevel) {
+      this.headLevel = -1;
+      this.watchStructure = this.bodyLevel < 0;
+    }
     if (name === "title" && this.inTitle) {
       this.inTitle = false;
       this.titleDone = true;
@@ -258,7 +446,9 @@ export class Segmenter {
       this.headingDepth--;
       if (this.headingDepth === 0) this.headingLevelNow = 0;
     }
-    if (this.skipDepth === 0 && BLOCK_TAGS.has(name)) this.flush(this.parser.endIndex + 1);
+    if (this.skipDepth === 0 && BLOCK_TAGS.has(name) && !(name.length === 4 && this.isTransparent(d))) {
+      this.flush(this.parser.endIndex + 1);
+    }
   }
 
   private declaration(name: string, data: string): void {
@@ -274,6 +464,7 @@ export class Segmenter {
       this.title += data;
       return;
     }
+    if (this.watchStructure) this.beforeText(data);
     if (this.skipDepth > 0) return;
     this.subtrees?.text(this.depth - 1, data);
     this.rawTextChars += data.length;

@@ -56,7 +56,8 @@ export const BLOCK_TAGS: ReadonlySet<string> = new Set([
 
 /**
  * Elements whose content is never page text: code, styling, embedded documents, form widgets with
- * option lists, and the head (whose <title> is taken separately). <noscript> is not among them:
+ * option lists, and the head (whose <title> is taken separately; the segmenter ends a head that is
+ * never closed where a browser would, see HEAD_TAGS). <noscript> is not among them:
  * some sites (Discourse forums) serve their posts only there, and the classifier can drop the
  * "please enable JavaScript" kind.
  */
@@ -77,6 +78,45 @@ export const SKIP_TAGS: ReadonlySet<string> = new Set([
   "video",
   "audio",
   "map",
+]);
+
+/**
+ * Start tags that stay inside an open <head>: the HTML standard's "in head" insertion mode keeps
+ * these there (a second head or html is merged away). Any other start tag, and any text but
+ * whitespace, ends the head where it stands and opens the body, though no </head> or <body> came.
+ */
+export const HEAD_TAGS: ReadonlySet<string> = new Set([
+  "base",
+  "basefont",
+  "bgsound",
+  "head",
+  "html",
+  "link",
+  "meta",
+  "noframes",
+  "noscript",
+  "script",
+  "style",
+  "template",
+  "title",
+]);
+
+/**
+ * Start tags that do not open the body between </head> and <body> ("after head": browsers put
+ * them in the head, or, for frameset, in place of the body). Any other start tag opens the body.
+ */
+export const AFTER_HEAD_TAGS: ReadonlySet<string> = new Set([
+  "base",
+  "basefont",
+  "bgsound",
+  "frameset",
+  "link",
+  "meta",
+  "noframes",
+  "script",
+  "style",
+  "template",
+  "title",
 ]);
 
 /** h1..h6 to their level; 0 for every other name. */

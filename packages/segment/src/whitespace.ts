@@ -41,3 +41,16 @@ export function foldWhitespace(data: string): string {
   }
   return !fold ? data : allSpace ? " " : data.replace(WHITESPACE_RUN, " ");
 }
+
+/**
+ * Whether `data` is only the HTML standard's ASCII whitespace (tab, LF, FF, CR, space) or a
+ * byte-order mark: text that a browser's tree builder leaves where it is, where any other text
+ * ends the head and opens the body. Non-breaking spaces are text here, as they are to browsers.
+ */
+export function isHtmlWhitespace(data: string): boolean {
+  for (let i = 0; i < data.length; i++) {
+    const c = data.charCodeAt(i);
+    if (c !== 32 && c !== 10 && c !== 9 && c !== 13 && c !== 12 && c !== 0xfeff) return false;
+  }
+  return true;
+}
