@@ -1,4 +1,4 @@
-// Regenerates docs/inspect-report.png, the README's picture of a `winnow inspect` report:
+// Regenerates docs/inspect-report.png, docs/inspect.md's picture of a `winnow inspect` report:
 // the bundled sample WARC scored by the default model, opened in headless Chromium.
 //
 //   npx tsc -b && node docs/inspect-screenshot.js        (WINNOW_CHROMIUM=/path/to/chromium to choose the browser)

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * Per-block held-out MLP scores of every WCXB dev page, for the site-templates evaluation
- * (benchmarks/site-templates.js): K domain folds (the same split as `winnow eval --folds K`),
+ * (experiments/site-templates-eval.js): K domain folds (the same split as `winnow eval --folds K`),
  * each page scored by the fold model that never saw its domain, with that fold's threshold.
  * Blocks are the segmenter's, so they line up with the site-template flags computed later.
  *

@@ -3,7 +3,7 @@
  * Does the site-template removal rule help? Word F1 of the WCXB dev pages whose domain has more
  * than one page, with and without dropping blocks that lie in a site-template subtree, on top of
  * (a) cross-validated MLP scores (each page scored by a fold model that never saw its domain:
- * run benchmarks/site-templates-cv.js first) and (b) the heuristic classifier.
+ * run experiments/site-templates-cv.js first) and (b) the heuristic classifier.
  *
  * Templates are fitted on the dev pages themselves, as `winnow clean --site-templates` fits them
  * on the pages it cleans: no gold text is used, so this is not training on the test pages.

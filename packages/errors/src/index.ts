@@ -31,7 +31,7 @@ const EXIT_FOR_KIND: Readonly<Record<ErrorKind, ExitStatus>> = {
   output: EXIT.output,
 };
 
-/** Every exit status with what it means: the one table that `--help` and the README print. */
+/** Every exit status with what it means: the one table that `--help` prints and docs/exit-codes.md quotes. */
 export const EXIT_STATUS_TABLE: ReadonlyArray<readonly [ExitStatus, string]> = [
   [EXIT.ok, "completed (records may have been skipped: see the summary)"],
   [EXIT.internal, "internal error: a bug; please report it with the stack trace"],

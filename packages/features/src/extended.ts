@@ -1,7 +1,7 @@
 /**
  * The extended features, appended after the 37 texrex values: where the block sits (semantic
  * ancestors, class/id words), what its neighbours look like, and a few cheap language cues.
- * Each is in [0, 1]. Kept because domain-split cross-validation shows they help (see README).
+ * Each is in [0, 1]. Kept because domain-split cross-validation shows they help (see docs/quality.md).
  */
 import { CLASS_WORD_GROUPS, CLASS_WORD_GROUP_COUNT, type SegmentedDocument } from "@winnow/segment";
 import { clamp01, type FeatureSpec, type DocumentContext } from "./texrex.js";

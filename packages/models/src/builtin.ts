@@ -1,5 +1,5 @@
 /**
- * The models shipped with winnow (see docs/models.md for how they were made and how they score):
+ * The models shipped with winnow (see docs/training.md for how they were made, docs/quality.md for how they score):
  * the MLP that `winnow clean` uses when no --model is given, and the BiLSTM behind
  * `--model bilstm`.
  */

@@ -25,7 +25,7 @@ export const SITE_TEMPLATE_MODES: readonly SiteTemplateMode[] = ["memory", "perf
 /**
  * Template blocks the classifier scores at least this high are kept. On the WCXB dev pages of
  * multi-page domains (5-fold CV MLP) this turned the rule from +0.1 to +0.3 points of word F1
- * and halved the pages it made worse (README, "Site templates").
+ * and halved the pages it made worse (docs/site-templates.md).
  */
 export const DEFAULT_TEMPLATE_KEEP_SCORE = 0.9;
 

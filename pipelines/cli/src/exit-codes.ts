@@ -1,4 +1,4 @@
-// The exit statuses as `--help` prints them: one table, from @winnow/errors, shared with the README.
+// The exit statuses as `--help` prints them: one table, from @winnow/errors, quoted in docs/exit-codes.md.
 import { EXIT_STATUS_TABLE } from "@winnow/errors";
 
 export const EXIT_CODES_HELP = `\nExit status:\n${EXIT_STATUS_TABLE.map(([code, meaning]) => `  ${String(code).padEnd(4)} ${meaning}`).join("\n")}`;

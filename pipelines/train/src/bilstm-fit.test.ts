@@ -11,7 +11,7 @@ import { crossValidateBiLstm, trainBiLstmModel } from "./train-bilstm-model.js";
 import { loadLabelledPages } from "@winnow/evaluation";
 
 const SAMPLE = fileURLToPath(new URL("../../../fixtures/wcxb-sample", import.meta.url));
-// Small and quick: these tests check the machinery, not the quality figures (see the README).
+// Small and quick: these tests check the machinery, not the quality figures (see docs/quality.md).
 const QUICK = { hiddenSize: 8, projectionSize: 8, epochs: 6, learningRate: 0.03, vocabulary: { tags: 20, words: 200 }, ensemble: 1 };
 
 let data: Dataset;

@@ -63,7 +63,7 @@ export const BILSTM_DEFAULTS: Readonly<Required<Pick<BiLstmFitOptions, Defaulted
   epochs: 8,
   learningRate: 0.003,
   dropout: 0.5,
-  // Three members, as the MLP: 5-fold domain CV 0.846 against 0.842-0.846 for single nets (README).
+  // Three members, as the MLP: 5-fold domain CV 0.846 against 0.842-0.846 for single nets (docs/quality.md).
   ensemble: 3,
 };
 

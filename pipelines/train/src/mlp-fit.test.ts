@@ -10,7 +10,7 @@ import { trainModel } from "./train-mlp-model.js";
 import { fitMlp } from "./mlp-fit.js";
 import { keptText, type LabelledPage, loadLabelledPages } from "@winnow/evaluation";
 
-// Small and quick: these tests check the machinery, not the quality figures (see the README).
+// Small and quick: these tests check the machinery, not the quality figures (see docs/quality.md).
 const QUICK = { epochs: 4, hiddenSize: 8, learningRate: 0.01 };
 
 let pages: LabelledPage[];

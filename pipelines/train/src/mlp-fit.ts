@@ -17,7 +17,7 @@ const VALIDATION_FOLDS = 8;
  * sigmoid(3) in steps of 0.25 (0.018 to 0.953). Why logit: models trained on weighted blocks are
  * not centred on 0.5, and the BiLSTM's best thresholds lie near 0.1-0.2, where a step of 0.05 is
  * a large change in what is kept; the earlier grid (0.10 to 0.90 by 0.05) stopped at 0.10, which
- * every BiLSTM chose in one fold of five (benchmarks/results/2026-11-24-bilstm-ensemble-cv.md).
+ * every BiLSTM chose in one fold of five (experiments/results/2026-11-24-bilstm-ensemble-cv.md).
  */
 const THRESHOLD_CANDIDATES: readonly number[] = Array.from({ length: 29 }, (_, i) => Number((1 / (1 + Math.exp(4 - i * 0.25))).toFixed(4)));
 
