@@ -88,6 +88,28 @@ describe("ARC fixtures", () => {
   });
 });
 
+describe("ARC damage", () => {
+  const rec = (url: string, body: Buffer, len = body.length) =>
+    Buffer.concat([Buffer.from(`${url} 10.0.0.1 20200102030405 text/html ${len}\n`), body, Buffer.from("\n")]);
+  const filedesc = Buffer.from("filedesc://t.arc 0.0.0.0 20200101000000 text/plain 16\n1 0 Test\nheader\n\n");
+  const pages = [1, 2, 3, 4].map((i) => rec(`http://p${i}.example/`, httpResponse(page(i))));
+  const urls = (c: Awaited<ReturnType<typeof collect>>) => c.records.map((r) => r.url);
+
+  it("garbage with no line end glued before a header, mid-file and at the start: the record is read", async () => {
+    for (const junk of [Buffer.from([0, 1, 0xff, 0x20, 0x7f]), Buffer.from("junk")]) {
+      const mid = Buffer.concat([filedesc, pages[0], junk, pages[1], pages[2]]);
+      const c = await collect(tempFile("glued.arc", mid));
+      expect(urls(c)).toEqual(["http://p1.example/", "http://p2.example/", "http://p3.example/"]);
+      const at = filedesc.length + pages[0].length;
+      expect(c.records[1]).toMatchObject({ offset: at + junk.length, recordId: `<arc:${at + junk.length}>` });
+      expect(c.skips.filter((s) => s.reason === "corrupt")).toEqual([expect.objectContaining({ offset: at })]);
+      const start = await collect(tempFile("glued-start.arc", Buffer.concat([junk, filedesc, pages[0], pages[1]])));
+      expect(urls(start)).toEqual(["http://p1.example/", "http://p2.example/"]);
+      expect(start.skips.map((s) => s.reason)).toEqual(["corrupt", "not-response"]);
+    }
+  });
+});
+
 describe("ARC header lines", () => {
   it("parses v1 lines from the right", () => {
     expect(parseArcHeader("http://x.example/a b c 1.2.3.4 20140216050221 text/html 42", 1)).toEqual({

@@ -282,3 +282,50 @@ describe("whole-file gzip and large members", () => {
     expect(n).toBe(1);
   });
 });
+
+describe("garbage with no line end before a record (resynchronised at any byte offset)", () => {
+  const plain = Buffer.concat(RECORDS);
+  const starts: number[] = [];
+  RECORDS.reduce((at, r) => (starts.push(at), at + r.length), 0);
+  /** Bytes glued straight before a record's "WARC/1.1": no CR or LF, and some "WARC/" that is not a version line. */
+  const junk = Buffer.from("\x00\x01\xffjunkWARC/x\x7f", "latin1");
+
+  it("between records, in a plain WARC: the record after it is read", async () => {
+    const at = starts[resp(2)];
+    const c = await collect(tempFile("glued.warc", Buffer.concat([plain.subarray(0, at), junk, plain.subarray(at)])));
+    expect(pageNumbers(c)).toEqual(ALL);
+    expect(c.records[2].offset).toBe(at + junk.length);
+    expect(c.skips.filter((s) => s.reason === "corrupt")).toEqual([
+      expect.objectContaining({ offset: at, detail: `skipped ${junk.length} bytes that are not a WARC record` }),
+    ]);
+  });
+
+  it("at the very start of a plain WARC: the first record is read", async () => {
+    const c = await collect(tempFile("glued-start.warc", Buffer.concat([junk, plain])));
+    expect(pageNumbers(c)).toEqual(ALL);
+    expect(c.skips[0]).toMatchObject({ reason: "corrupt", offset: 0 });
+    // The first record is the request before page 0: read, and reported as such.
+    expect(c.skips[1]).toMatchObject({ reason: "not-response", recordId: "<urn:req:0>", offset: junk.length });
+    expect(c.records[0].offset).toBe(starts[resp(0)] + junk.length);
+  });
+
+  it("at the very start of an input whose name says nothing, or of a .warc.gz before its first member", async () => {
+    const unnamed = await collect(tempFile("glued-start.bin", Buffer.concat([junk, plain])));
+    expect(pageNumbers(unnamed)).toEqual(ALL);
+    // Garbage that starts like HTML or like a WARC does not make a gzip file read as plain.
+    for (const lead of ["<junk\x00", "WARC/x "]) {
+      const gz = await collect(tempFile("glued-start.warc.gz", Buffer.concat([Buffer.from(lead, "latin1"), gzipEach(RECORDS).file])));
+      expect(pageNumbers(gz), lead).toEqual(ALL);
+    }
+  });
+
+  it("inside a whole-file gzip, and at the start of a member of a per-record gzip", async () => {
+    const at = starts[resp(3)];
+    const whole = await collect(tempFile("glued.warc.gz", zlib.gzipSync(Buffer.concat([plain.subarray(0, at), junk, plain.subarray(at)]))));
+    expect(pageNumbers(whole)).toEqual(ALL);
+    const members = RECORDS.map((r, i) => (i === resp(3) ? Buffer.concat([junk, r]) : r));
+    const each = await collect(tempFile("glued-member.warc.gz", gzipEach(members).file));
+    expect(pageNumbers(each)).toEqual(ALL);
+    expect(each.skips.filter((s) => s.reason === "corrupt")).toHaveLength(1);
+  });
+});

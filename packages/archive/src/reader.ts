@@ -1,6 +1,6 @@
 // Pull-based buffered reader over the piece stream: the handful of operations record parsers
-// need (peek, read a header block, read or skip N bytes, seek to a line), each done with
-// Buffer.indexOf / subarray over whole pieces rather than byte loops.
+// need (peek, read a header block, read or skip N bytes, seek to a line or a magic), each done
+// with Buffer.indexOf / subarray over whole pieces rather than byte loops.
 
 import { releaseCopy, releasePiece } from "./owned.js";
 import type { Gap, Piece } from "./source.js";
@@ -31,7 +31,6 @@ export class ByteReader {
   private gap: Gap | null = null;
   /** Views of buf handed out by take(): record bodies (see owned.ts). */
   private takes = 0;
-
   constructor(private readonly pieces: AsyncIterator<Piece>) {}
 
   /** Stream position of the next unread byte. */
@@ -217,46 +216,71 @@ export class ByteReader {
   }
 
   /**
-   * Moves to the next line that starts with `prefix` (the current position counts as a line
-   * start). Returns false, with everything consumed, if there is none.
+   * Moves to the next occurrence of `magic` at any byte offset, the current position included,
+   * for which `accept` holds; it is shown the `need` bytes from there (fewer at the end of
+   * input). With a `limit`, only occurrences that start within `limit` bytes count, and the
+   * reader stops that far on ("limit"). "eof": none, everything consumed.
    */
-  async seekLine(prefix: Buffer): Promise<boolean> {
-    if (await this.startsWith(prefix)) return true;
-    const needle = Buffer.concat([Buffer.from([LF]), prefix]);
+  async seekMagic(magic: Buffer, need: number, accept: (bytes: Buffer) => boolean, limit = Infinity): Promise<SeekResult> {
+    const stop = this.position + limit;
     for (;;) {
-      const i = this.buf.indexOf(needle, this.pos);
+      // Index in buf where the limit falls; an occurrence must start before it.
+      const end = stop - this.base;
+      const hay = end + magic.length - 1 < this.buf.length ? this.buf.subarray(0, end + magic.length - 1) : this.buf;
+      const i = hay.indexOf(magic, this.pos);
       if (i >= 0) {
-        this.pos = i + 1;
-        return true;
+        this.pos = i;
+        if (this.buffered < need) await this.ensure(need, true);
+        if (accept(this.buf.subarray(this.pos, this.pos + need))) return "found";
+        this.pos++;
+        continue;
       }
-      // Keep a tail that may hold the start of the needle.
-      this.pos = Math.max(this.pos, this.buf.length - (needle.length - 1));
+      if (end <= this.buf.length) {
+        this.pos = end;
+        return "limit";
+      }
+      // Keep only a tail that may begin the magic: joining a kept tail to the next piece copies it.
+      this.pos = Math.max(this.pos, this.buf.length - partialAtEnd(this.buf, magic));
       if (!(await this.more())) {
         this.pos = this.buf.length;
-        return false;
+        return "eof";
       }
     }
   }
 
   /**
-   * Moves to the next line (the current position counts as a line start) for which `accept`
-   * holds; lines longer than `maxLine` are passed over. False, all consumed, if there is none.
+   * Moves to the next line (the current position counts as a line start) in which `find` finds
+   * what is wanted, to the offset in the line that it returns (-1: not in this line). Lines
+   * longer than `maxLine` are passed over. With a `limit`, only finds that start within `limit`
+   * bytes count, and the reader stops that far on ("limit"). "eof": none, all consumed.
    */
-  async seekLineWhere(accept: (line: Buffer) => boolean, maxLine: number): Promise<boolean> {
+  async seekLineWhere(find: (line: Buffer) => number, maxLine: number, limit = Infinity): Promise<SeekResult> {
+    const stop = this.position + limit;
+    const stopHere = (): SeekResult => {
+      this.pos = stop - this.base;
+      return "limit";
+    };
     for (;;) {
+      if (this.base + this.pos >= stop) return stopHere();
       // The current line: whole, or known to be too long.
       let nl = this.buf.indexOf(LF, this.pos);
       while (nl < 0 && this.buffered <= maxLine) {
         const scanned = this.buffered;
         if (!(await this.more())) {
+          if (this.base + this.buf.length > stop) return stopHere();
           this.pos = this.buf.length;
-          return false;
+          return "eof";
         }
         nl = this.buf.indexOf(LF, this.pos + scanned);
       }
       if (nl >= 0 && nl - this.pos <= maxLine) {
         const end = nl > this.pos && this.buf[nl - 1] === CR ? nl - 1 : nl;
-        if (accept(this.buf.subarray(this.pos, end))) return true;
+        const at = find(this.buf.subarray(this.pos, end));
+        if (at >= 0 && this.base + this.pos + at < stop) {
+          this.pos += at;
+          return "found";
+        }
+        if (this.base + nl + 1 > stop) return stopHere();
         this.pos = nl + 1;
         continue;
       }
@@ -264,14 +288,26 @@ export class ByteReader {
       for (;;) {
         const i = this.buf.indexOf(LF, this.pos);
         if (i >= 0) {
+          if (this.base + i + 1 > stop) return stopHere();
           this.pos = i + 1;
           break;
         }
+        if (this.base + this.buf.length >= stop) return stopHere();
         this.pos = this.buf.length;
-        if (!(await this.more())) return false;
+        if (!(await this.more())) return "eof";
       }
     }
   }
+}
+
+export type SeekResult = "found" | "limit" | "eof";
+
+/** Length of the longest proper prefix of `magic` that `buf` ends with. */
+function partialAtEnd(buf: Buffer, magic: Buffer): number {
+  for (let k = Math.min(magic.length - 1, buf.length); k > 0; k--) {
+    if (buf.compare(magic, 0, k, buf.length - k) === 0) return k;
+  }
+  return 0;
 }
 
 /** Index just past the first empty line in buf[from, end), or -1. */
