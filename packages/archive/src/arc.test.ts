@@ -68,8 +68,10 @@ describe("ARC fixtures", () => {
     expect(records.map((r) => r.url)).toEqual(["http://a.example/", "http://c.example/", "http://e.example/"]);
     expect(records[2].date).toBe("2020-01-02T03:04:05Z");
     expect(text(records[1].body)).toContain("page number 3");
-    expect(skips.map((s) => s.reason)).toEqual(["not-response", "corrupt", "bad-http", "corrupt", "not-response", "http-status"]);
-    expect(skips[4].url).toBe("dns:c.example");
+    // b's length is wrong: b is reported once, and reading resumes just after its header line.
+    expect(skips.map((s) => s.reason)).toEqual(["not-response", "corrupt", "corrupt", "not-response", "http-status"]);
+    expect(skips[2]).toMatchObject({ url: "http://b.example/", detail: expect.stringContaining("wrong ARC length 7") });
+    expect(skips[3].url).toBe("dns:c.example");
   });
 
   it("reads a per-record gzipped ARC cut off in its last member", async () => {
@@ -107,6 +109,25 @@ describe("ARC damage", () => {
       expect(urls(start)).toEqual(["http://p1.example/", "http://p2.example/"]);
       expect(start.skips.map((s) => s.reason)).toEqual(["corrupt", "not-response"]);
     }
+  });
+
+  it.each([
+    ["1e9", 1e9],
+    ["1e15", 1e15],
+    ["+100", 100],
+  ])("an overstated length (%s) costs only its record, plain or gzipped per record", async (_, over) => {
+    const bad = rec("http://bad.example/", httpResponse(page(9)), over >= 1e9 ? over : httpResponse(page(9)).length + over);
+    const parts = [filedesc, pages[0], bad, pages[1], pages[2], pages[3]];
+    const plain = await collect(tempFile("overstated.arc", Buffer.concat(parts)));
+    expect(urls(plain)).toEqual(pages.map((_, i) => `http://p${i + 1}.example/`));
+    expect(plain.skips.find((s) => s.url === "http://bad.example/")).toMatchObject({ reason: "corrupt" });
+    const members = parts.map((p) => zlib.gzipSync(p));
+    const gz = await collect(tempFile("overstated.arc.gz", Buffer.concat(members)));
+    expect(urls(gz)).toEqual(pages.map((_, i) => `http://p${i + 1}.example/`));
+    expect(gz.skips.find((s) => s.url === "http://bad.example/")).toMatchObject({
+      reason: "truncated",
+      offset: members[0].length + members[1].length,
+    });
   });
 });
 

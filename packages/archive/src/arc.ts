@@ -5,11 +5,12 @@
 //   URL IP-address archive-date content-type length          (v1)
 //   URL IP-address archive-date content-type result-code checksum location offset filename length   (v2)
 // then `length` bytes (for http(s) URLs, the HTTP response) and a newline. URLs may contain
-// spaces, so lines are parsed from the right. After damage, reading resumes at the next header,
-// found at the start of a line or after bytes glued before it.
+// spaces, so lines are parsed from the right. Each record's length is checked against what
+// follows it (framing.ts). After damage, reading resumes at the next header, found at the start
+// of a line or after bytes glued before it.
 
-import type { Framing } from "./framing.js";
-import { blankMeta, type ReadContext, type RecordMeta, readHttpBlock, settle, skipRest } from "./payload.js";
+import { checkLength, type Framing } from "./framing.js";
+import { blankMeta, checkable, type ReadContext, type RecordMeta, readHttpBlock, settle, skipRest } from "./payload.js";
 import { type ByteReader, GapError } from "./reader.js";
 import type { Gap } from "./source.js";
 import type { ArchiveRecord } from "./types.js";
@@ -135,6 +136,7 @@ export async function* readArc(ctx: ReadContext): AsyncGenerator<ArchiveRecord> 
   const framing = arcFraming(() => version);
   for (;;) {
     let meta: RecordMeta | null = null;
+    ctx.guard = null;
     try {
       if (!(await r.skipBlank())) return;
       let start = r.position;
@@ -166,6 +168,18 @@ export async function* readArc(ctx: ReadContext): AsyncGenerator<ArchiveRecord> 
       }
       quiet = false;
       meta = { offset, recordId: arcRecordId(offset, start), url: h.url, date: h.date };
+      const kept = /^https?:/i.test(h.url);
+      if (checkable(ctx, h.length, kept)) {
+        const damage = await checkLength(ctx, framing, h.length, start, offset);
+        if (damage) {
+          // Resume just after the header line: the records the wrong length covers are found from there.
+          ctx.skip(meta, damage.reason, damage.detail);
+          quiet = true;
+          continue;
+        }
+      } else {
+        ctx.guard = { framing, length: h.length, recordStart: start, blockStart: r.position, offset };
+      }
       if (h.url.startsWith("filedesc:")) {
         // The version block starts with "1 0 ..." or "2 0 ..."; the rest is description.
         const first = (await r.peek(Math.min(h.length, 16))).toString("latin1");

@@ -329,3 +329,66 @@ describe("garbage with no line end before a record (resynchronised at any byte o
     expect(each.skips.filter((s) => s.reason === "corrupt")).toHaveLength(1);
   });
 });
+
+describe("an overstated Content-Length does not swallow the records after it", () => {
+  /** The records with page 2's response given a wrong Content-Length. */
+  const withLength = (length: (real: number) => string) =>
+    RECORDS.map((r, i) => {
+      if (i !== resp(2)) return r;
+      const block = httpResponse(page(2));
+      return warcRecord({ id: "<urn:resp:2>", uri: "http://example.org/page/2", block, length: length(block.length) });
+    });
+  const cases: Array<[string, (real: number) => string]> = [
+    ["1e9", () => "1000000000"],
+    ["1e15", () => "1000000000000000"],
+    ["+100", (n) => String(n + 100)],
+    ["-30", (n) => String(n - 30)],
+  ];
+  const others = ALL.filter((i) => i !== 2);
+
+  it.each(cases)("per-record gzip, %s: the member ends the record, which is reported; every other page is read", async (_, length) => {
+    const recs = withLength(length);
+    const { file, offsets } = gzipEach(recs);
+    const c = await collect(tempFile("overstated.warc.gz", file));
+    expect(pageNumbers(c)).toEqual(others);
+    expect(c.records.map((r) => r.offset)).toEqual(others.map((i) => offsets[resp(i)]));
+    const bad = c.skips.filter((s) => s.recordId === "<urn:resp:2>");
+    expect(bad).toHaveLength(1);
+    expect(bad[0].offset).toBe(offsets[resp(2)]);
+    if (_ === "-30") expect(bad[0]).toMatchObject({ reason: "corrupt", detail: expect.stringContaining("wrong Content-Length") });
+    else expect(bad[0]).toMatchObject({ reason: "truncated", detail: expect.stringMatching(/gzip member ends \d+ bytes into the block/) });
+    // Nothing else is reported as damaged: the resync starts just after the bad record's head.
+    expect(c.skips.filter((s) => s.reason === "corrupt" || s.reason === "truncated")).toHaveLength(1);
+  });
+
+  it.each(cases)("plain and whole-file gzip, %s: the record is reported as corrupt; every other page is read", async (_, length) => {
+    const recs = withLength(length);
+    const plain = Buffer.concat(recs);
+    for (const [name, bytes] of [
+      ["overstated.warc", plain],
+      ["overstated-whole.warc.gz", zlib.gzipSync(plain)],
+    ] as const) {
+      const c = await collect(tempFile(name, bytes));
+      expect(pageNumbers(c), name).toEqual(others);
+      const bad = c.skips.filter((s) => s.reason === "corrupt" || s.reason === "truncated");
+      expect(bad, name).toEqual([
+        expect.objectContaining({ recordId: "<urn:resp:2>", reason: "corrupt", detail: expect.stringContaining("wrong Content-Length") }),
+      ]);
+    }
+  });
+
+  it("a huge stated length is not allocated or buffered: a response claiming 1e15 bytes among big records", async () => {
+    // Records over the look-ahead are skipped with a scan that stops at the next record.
+    const big = crypto.randomBytes(3 << 20);
+    const recs = [
+      ...RECORDS.slice(0, 2),
+      warcRecord({ id: "<urn:huge>", uri: "http://example.org/huge", block: httpResponse(page(99)), length: "1000000000000000" }),
+      warcRecord({ id: "<urn:big>", uri: "http://example.org/big.bin", block: httpResponse(big, { "Content-Type": "image/png" }) }),
+      ...RECORDS.slice(2),
+    ];
+    const c = await collect(tempFile("huge-length.warc", Buffer.concat(recs)), { maxPageBytes: 1 << 20 });
+    expect(pageNumbers(c)).toEqual(ALL);
+    expect(c.skips.find((s) => s.recordId === "<urn:huge>")).toMatchObject({ reason: "corrupt" });
+    expect(c.skips.find((s) => s.recordId === "<urn:big>")).toMatchObject({ reason: "not-html" });
+  });
+});

@@ -97,6 +97,11 @@ export class GunzipSource implements PieceSource {
     return found;
   }
 
+  memberAfter(pos: number): number {
+    for (const s of this.starts) if (s.pos > pos) return s.pos;
+    return -1;
+  }
+
   async *pieces(): AsyncGenerator<Piece> {
     const win = this.win;
     for (;;) {

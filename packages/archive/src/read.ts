@@ -49,8 +49,10 @@ export async function* readRecords(input: string, options: ReadOptions = {}): As
       source: input,
       reader: new ByteReader(source.pieces()),
       offsetAt: (pos) => source.offsetAt(pos),
+      memberAfter: (pos) => source.memberAfter(pos),
       maxPageBytes: options.maxPageBytes ?? DEFAULT_MAX_PAGE_BYTES,
       skip,
+      guard: null,
     };
     const hint = formatHint(input);
     const format = await sniffFormat(ctx, hint);

@@ -31,6 +31,16 @@ export class ByteReader {
   private gap: Gap | null = null;
   /** Views of buf handed out by take(): record bodies (see owned.ts). */
   private takes = 0;
+  /**
+   * Pieces read by peekAt but not yet joined to buf, in order (a gap, if any, last). Looking
+   * past a record's end must not copy the pieces it reaches into: they are handed to buf later
+   * as they are, just as if they had been read then.
+   */
+  private ahead: Piece[] = [];
+  private aheadBytes = 0;
+  /** The piece stream has ended (pieces may still wait in `ahead`). */
+  private drained = false;
+
   constructor(private readonly pieces: AsyncIterator<Piece>) {}
 
   /** Stream position of the next unread byte. */
@@ -58,24 +68,39 @@ export class ByteReader {
     // at each join and the copying stays linear.
     while (have < 2 * rest || have === rest) {
       if (this.done) break;
-      const r = await this.pieces.next();
-      if (r.done) {
+      const piece = await this.nextPiece();
+      if (piece === null) {
         this.done = true;
         break;
       }
-      if (!Buffer.isBuffer(r.value)) {
-        this.gap = r.value;
+      if (!Buffer.isBuffer(piece)) {
+        this.gap = piece;
         break;
       }
-      if (r.value.length === 0) continue;
-      parts.push(r.value);
-      have += r.value.length;
+      if (piece.length === 0) continue;
+      parts.push(piece);
+      have += piece.length;
     }
     if (have === rest) return this.gap ? this.atGap(soft) : false;
     this.base += this.pos;
     this.replace(parts.length === 1 ? parts[0] : Buffer.concat(parts, have));
     this.pos = 0;
     return true;
+  }
+
+  private async nextPiece(): Promise<Piece | null> {
+    const queued = this.ahead.shift();
+    if (queued !== undefined) {
+      if (Buffer.isBuffer(queued)) this.aheadBytes -= queued.length;
+      return queued;
+    }
+    if (this.drained) return null;
+    const r = await this.pieces.next();
+    if (r.done) {
+      this.drained = true;
+      return null;
+    }
+    return r.value;
   }
 
   private atGap(soft: boolean): false {
@@ -105,6 +130,50 @@ export class ByteReader {
   async peek(n: number): Promise<Buffer> {
     await this.ensure(n, true);
     return this.buf.subarray(this.pos, this.pos + n);
+  }
+
+  /**
+   * Up to n bytes found `offset` bytes past the current position, without consuming them and
+   * without joining the pieces read to reach them; fewer than n where the input or a gap ends
+   * first, and "short" if that is before `offset`. Memory grows with `offset`: callers bound it.
+   */
+  async peekAt(offset: number, n: number): Promise<Buffer | "short"> {
+    const want = offset + n;
+    // A gap already met, or one queued last in `ahead`, ends what can be seen.
+    while (this.buffered + this.aheadBytes < want && !this.gap && !this.drained) {
+      const last = this.ahead.at(-1);
+      if (last !== undefined && !Buffer.isBuffer(last)) break;
+      const r = await this.pieces.next();
+      if (r.done) this.drained = true;
+      else {
+        this.ahead.push(r.value);
+        if (Buffer.isBuffer(r.value)) this.aheadBytes += r.value.length;
+      }
+    }
+    // Bytes past a pending gap are not contiguous with buf: only buf can be seen then.
+    const seen = this.gap ? 0 : this.ahead.length;
+    let skip = this.pos + offset;
+    let piece = this.buf;
+    let k = 0;
+    while (skip >= piece.length) {
+      const next = k < seen ? this.ahead[k] : undefined;
+      if (!Buffer.isBuffer(next)) return skip > piece.length ? "short" : EMPTY;
+      skip -= piece.length;
+      piece = next;
+      k++;
+    }
+    const first = piece.subarray(skip, skip + n);
+    if (first.length === n) return first;
+    const parts = [first];
+    let got = first.length;
+    for (; k < seen && got < n; k++) {
+      const next = this.ahead[k];
+      if (!Buffer.isBuffer(next)) break;
+      const part = next.subarray(0, n - got);
+      parts.push(part);
+      got += part.length;
+    }
+    return Buffer.concat(parts, got);
   }
 
   async startsWith(prefix: Buffer): Promise<boolean> {

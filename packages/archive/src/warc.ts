@@ -1,12 +1,13 @@
-// WARC 1.0/1.1 record reader over the byte stream: parses each record head, passes response
-// records on to the HTTP payload step, skips the rest by Content-Length, and resynchronises at
-// the next WARC version line ("WARC/1.0" and a line end), found at any byte offset, after damage.
+// WARC 1.0/1.1 record reader over the byte stream: parses each record head, checks its
+// Content-Length against what follows the block (framing.ts), passes response records on to
+// the HTTP payload step, skips the rest by Content-Length, and resynchronises at the next WARC
+// version line ("WARC/1.0" and a line end), found at any byte offset, after damage.
 //
 // warcio's WARCParser is not used here: it cannot resynchronise after a bad record, inflates
 // with pako (under a third of zlib's speed, see gunzip.ts) and logs to the console on damage.
 
-import type { Framing } from "./framing.js";
-import { blankMeta, type ReadContext, type RecordMeta, readHttpBlock, settle, skipRest } from "./payload.js";
+import { checkLength, type Framing } from "./framing.js";
+import { blankMeta, checkable, type ReadContext, type RecordMeta, readHttpBlock, settle, skipRest } from "./payload.js";
 import { type ByteReader, GapError } from "./reader.js";
 import type { Gap } from "./source.js";
 import type { ArchiveRecord } from "./types.js";
@@ -109,6 +110,7 @@ export async function* readWarc(ctx: ReadContext): AsyncGenerator<ArchiveRecord>
   let quiet = false;
   for (;;) {
     let meta: RecordMeta | null = null;
+    ctx.guard = null;
     try {
       if (!(await r.skipBlank())) return;
       const start = r.position;
@@ -143,6 +145,18 @@ export async function* readWarc(ctx: ReadContext): AsyncGenerator<ArchiveRecord>
         ctx.skip(meta, "corrupt", "WARC head without a valid Content-Length");
         quiet = true;
         continue;
+      }
+      const kept = head.type === "response" && (!head.contentType || head.contentType.startsWith("application/http"));
+      if (checkable(ctx, head.length, kept)) {
+        const damage = await checkLength(ctx, WARC_FRAMING, head.length, start, offset);
+        if (damage) {
+          // Resume just after the head: the records the wrong length covers are found from there.
+          ctx.skip(meta, damage.reason, damage.detail);
+          quiet = true;
+          continue;
+        }
+      } else {
+        ctx.guard = { framing: WARC_FRAMING, length: head.length, recordStart: start, blockStart: r.position, offset };
       }
       if (head.type !== "response") {
         await skipRest(ctx, meta, head.length, "not-response", `WARC-Type ${head.type || "missing"}`);
