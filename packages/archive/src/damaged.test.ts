@@ -86,6 +86,18 @@ describe("per-record gzip WARC, damaged", () => {
     expect(c.skips[0]).toMatchObject({ reason: "corrupt", offset: 0 });
   });
 
+  it("a damaged member whose deflate data runs on to just before the end does not hide the members after it", async () => {
+    // A stored deflate block whose length covers every member after it but the last 4 bytes:
+    // it inflates without error, and only its trailer seems cut off. (Found by intact.test.ts,
+    // with a member cut short whose deflate data ran on like this.)
+    const rest = file.subarray(offsets[2]);
+    const len = rest.length - 4;
+    const stored = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff, 0x01, len & 0xff, len >> 8, ~len & 0xff, (~len >> 8) & 0xff]);
+    const c = await collect(tempFile("runs-on-to-end.warc.gz", Buffer.concat([file.subarray(0, offsets[2]), stored, rest])));
+    expect(pageNumbers(c)).toEqual(ALL);
+    expect(c.skips.filter((s) => s.reason === "corrupt")).toEqual([expect.objectContaining({ offset: offsets[2] })]);
+  });
+
   it("zero padding after the last member is not damage", async () => {
     const c = await collect(tempFile("padded.warc.gz", Buffer.concat([file, Buffer.alloc(512)])));
     expect(pageNumbers(c)).toEqual(ALL);
