@@ -1,5 +1,6 @@
-// Payload bytes to text. Which encoding: a BOM, then the HTTP charset, then <meta> (the WHATWG
-// prescan, from encoding-sniffer), then the WHATWG default, with the bytes as a check on labels:
+// Payload bytes to text. Which encoding: a BOM, then UTF-16 told by its NUL bytes, then the
+// HTTP charset, then <meta> (the WHATWG prescan, from encoding-sniffer), then the WHATWG
+// default, with the bytes as a check on labels:
 // a body that is valid UTF-8 with non-ASCII in it is UTF-8 whatever a legacy label says (legacy
 // text is practically never valid UTF-8), and a body labelled UTF-8 that is not is decoded with
 // the other label or windows-1252, unless nearly all of it is UTF-8.
@@ -9,6 +10,7 @@
 import { isAscii, isUtf8 } from "node:buffer";
 import { ResultType, Sniffer } from "encoding-sniffer/sniffer";
 import iconv from "iconv-lite";
+import { sniffUtf16 } from "./sniff.js";
 import type { DecodedHtml, DecodedHtmlPieces } from "./types.js";
 
 /** How far to look for <meta charset>. WHATWG says 1024; real pages put it later often enough. */
@@ -58,6 +60,9 @@ export function decodeHtmlPieces(body: Uint8Array, headerCharset = ""): DecodedH
   const bytes = Buffer.isBuffer(body) ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
   const bom = bomOf(bytes);
   if (bom) return decodeAs(bytes.subarray(bom.length), bom.charset);
+  // No 8-bit encoding puts NULs in text: this pattern is UTF-16 whatever the labels say.
+  const utf16 = sniffUtf16(bytes);
+  if (utf16 === "utf-16le" || utf16 === "utf-16be") return decodeAs(bytes, utf16);
 
   const header = usable(normalizeCharset(headerCharset), bytes);
   // <meta> is only looked for when the header leaves the question open.

@@ -4,9 +4,12 @@
 import { CHECK_AHEAD, type Guard, skipGuarded } from "./framing.js";
 import { DecodeError, decodeContent, dechunk, parseContentType, parseResponseHead } from "./http.js";
 import { type ByteReader, GapError } from "./reader.js";
-import { classifyMime, sniffIsHtml } from "./sniff.js";
+import { classifyMime, sniffIsHtml, sniffUtf16 } from "./sniff.js";
 import type { Gap } from "./source.js";
 import type { ArchiveRecord, SkipReason } from "./types.js";
+
+/** Why a payload with NULs all over is not decoded (see sniffUtf16). */
+export const UNDECIDABLE_TEXT = "NUL bytes at even and odd offsets alike: neither UTF-16 nor 8-bit text (UTF-32, or binary)";
 
 /** HTTP heads longer than this are taken as damage. */
 export const MAX_HTTP_HEAD = 64 << 10;
@@ -97,6 +100,7 @@ export async function readHttpBlock(ctx: ReadContext, length: number, meta: Reco
   if (kind === "unknown" && !sniffIsHtml(body)) {
     return skipRest(ctx, meta, 0, "not-html", `content type ${type.mime || "missing"} and the payload does not look like HTML`);
   }
+  if (sniffUtf16(body) === "mixed") return skipRest(ctx, meta, 0, "bad-encoding", UNDECIDABLE_TEXT);
   return {
     source: ctx.source,
     offset: meta.offset,

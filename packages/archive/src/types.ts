@@ -28,7 +28,7 @@ export type SkipReason =
   | "too-large" // payload above maxPageBytes
   | "empty" // zero-length payload
   | "bad-http" // HTTP head could not be parsed
-  | "bad-encoding" // chunked or content encoding could not be undone
+  | "bad-encoding" // chunked or content encoding could not be undone, or no text encoding reads the payload
   | "corrupt" // the archive bytes could not be parsed as a record (resynchronised after it)
   | "truncated" // the input ended inside this record
   | "unreadable"; // the input could not be opened or read at all
