@@ -2,7 +2,7 @@
 // HTML sniffing and charset decoding.
 
 export { readRecords, DEFAULT_MAX_PAGE_BYTES } from "./read.js";
-export { expandInputs } from "./input.js";
+export { expandInputs, fsPath } from "./input.js";
 export { ArchiveOpenError } from "./errors.js";
 export { decodeHtml, decodeHtmlPieces, normalizeCharset, PIECE_BYTES } from "./charset.js";
 export { sniffIsHtml } from "./sniff.js";
