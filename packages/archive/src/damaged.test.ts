@@ -7,6 +7,7 @@ import zlib from "node:zlib";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { collect, fixture, gzipEach, httpResponse, page, pageNumbers, sampleRecords, tempFile, text, warcRecord } from "../test/helpers.js";
+import { DECODER_LIMIT, DecoderLimitError, decodeHtmlPieces } from "./charset.js";
 import { readRecords } from "./read.js";
 
 const N = 6;
@@ -278,6 +279,40 @@ describe("whole-file gzip and large members", () => {
     const c = await collect(tempFile("too-large.warc", Buffer.concat(recs)), { maxPageBytes: 100_000 });
     expect(pageNumbers(c)).toEqual([0]);
     expect(c.skips.filter((s) => s.reason === "too-large").map((s) => s.recordId)).toEqual(["<urn:raw>", "<urn:bomb>"]);
+  });
+
+  it("a page past the decoder's limit (a raised maxPageBytes) is skipped as too-large, the next read", async () => {
+    // The real limit is V8's longest string (about 512 MiB of text): lowered here, so that the
+    // same checks are reached without building such a page.
+    const saved = DECODER_LIMIT.chars;
+    DECODER_LIMIT.chars = 50_000;
+    try {
+      const big = `<html><body>${"<p>word word word</p>\n".repeat(5_000)}</body></html>`;
+      const recs = [
+        ...RECORDS.slice(0, 2),
+        warcRecord({ id: "<urn:big>", uri: "http://example.org/big", block: httpResponse(big) }),
+        warcRecord({
+          id: "<urn:gz>",
+          uri: "http://example.org/gz",
+          block: httpResponse(zlib.gzipSync(big), { "Content-Encoding": "gzip" }),
+        }),
+        ...RECORDS.slice(2, 4),
+      ];
+      const c = await collect(tempFile("decoder-limit.warc", Buffer.concat(recs)), { maxPageBytes: 1 << 30 });
+      expect(pageNumbers(c)).toEqual([0, 1]);
+      const detail = `page of ${big.length} bytes exceeds the decoder limit: its text would not fit in one string (at most 50000 characters)`;
+      expect(c.skips.filter((s) => s.reason === "too-large")).toEqual([
+        expect.objectContaining({ recordId: "<urn:big>", detail }),
+        expect.objectContaining({ recordId: "<urn:gz>", detail }),
+      ]);
+      const file = await collect(tempFile("decoder-limit.html", big), { maxPageBytes: 1 << 30 });
+      expect(file.skips).toEqual([expect.objectContaining({ reason: "too-large", detail })]);
+      // The decoder refuses it too, before making any string; UTF-16 makes one unit of two bytes.
+      expect(() => decodeHtmlPieces(Buffer.from(big))).toThrow(DecoderLimitError);
+      expect(decodeHtmlPieces(Buffer.from(big.slice(0, 45_000), "utf16le")).charset).toBe("utf-16le");
+    } finally {
+      DECODER_LIMIT.chars = saved;
+    }
   });
 
   it("a consumer that stops early ends reading cleanly", async () => {

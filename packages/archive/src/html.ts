@@ -2,6 +2,7 @@
 
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+import { DECODER_LIMIT, decodedLengthBound, decoderLimitDetail } from "./charset.js";
 import { type ReadContext, UNDECIDABLE_TEXT } from "./payload.js";
 import { GapError } from "./reader.js";
 import { sniffIsHtml, sniffUtf16 } from "./sniff.js";
@@ -41,6 +42,10 @@ export async function* readHtmlFile(ctx: ReadContext, mtime: Date, trustName: bo
   }
   if (sniffUtf16(body) === "mixed") {
     ctx.skip(meta, "bad-encoding", UNDECIDABLE_TEXT);
+    return;
+  }
+  if (decodedLengthBound(body) > DECODER_LIMIT.chars) {
+    ctx.skip(meta, "too-large", decoderLimitDetail(body.length));
     return;
   }
   yield { source: ctx.source, ...meta, contentType: "", charset: "", httpStatus: 0, body };

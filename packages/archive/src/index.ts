@@ -4,7 +4,7 @@
 export { readRecords, DEFAULT_MAX_PAGE_BYTES } from "./read.js";
 export { expandInputs, fsPath } from "./input.js";
 export { ArchiveOpenError } from "./errors.js";
-export { decodeHtml, decodeHtmlPieces, normalizeCharset, PIECE_BYTES } from "./charset.js";
+export { DECODER_LIMIT, DecoderLimitError, decodeHtml, decodeHtmlPieces, normalizeCharset, PIECE_BYTES } from "./charset.js";
 export { sniffIsHtml } from "./sniff.js";
 export { transferableBuffer } from "./owned.js";
 export type { ArchiveRecord, SkipReason, SkipEvent, ReadOptions, DecodedHtml, DecodedHtmlPieces } from "./types.js";

@@ -1,6 +1,7 @@
 // Turning an HTTP response block (from a WARC response or an ARC record) into an
 // ArchiveRecord, or into a SkipEvent saying why not. Shared by the WARC and ARC readers.
 
+import { DECODER_LIMIT, decodedLengthBound, decoderLimitDetail } from "./charset.js";
 import { CHECK_AHEAD, type Guard, skipGuarded } from "./framing.js";
 import { DecodeError, decodeContent, dechunk, parseContentType, parseResponseHead } from "./http.js";
 import { type ByteReader, GapError } from "./reader.js";
@@ -101,6 +102,8 @@ export async function readHttpBlock(ctx: ReadContext, length: number, meta: Reco
     return skipRest(ctx, meta, 0, "not-html", `content type ${type.mime || "missing"} and the payload does not look like HTML`);
   }
   if (sniffUtf16(body) === "mixed") return skipRest(ctx, meta, 0, "bad-encoding", UNDECIDABLE_TEXT);
+  // A --max-page-bytes raised past the decoder's limit lets through pages it cannot decode.
+  if (decodedLengthBound(body) > DECODER_LIMIT.chars) return skipRest(ctx, meta, 0, "too-large", decoderLimitDetail(body.length));
   return {
     source: ctx.source,
     offset: meta.offset,

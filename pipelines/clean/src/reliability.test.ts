@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { gunzipSync } from "node:zlib";
-import { readRecords, type ArchiveRecord } from "@winnow/archive";
+import { DECODER_LIMIT, readRecords, type ArchiveRecord } from "@winnow/archive";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runClean, type CleanRunOptions, type CleanRunSummary } from "../dist/run.js";
 import { partPath } from "./manifest.js";
@@ -225,6 +225,32 @@ describe("hostile pages", () => {
         offset: records[0].length + records[1].length,
       }),
     ]);
+  });
+
+  it("a page past the decoder's limit (with --max-page-bytes raised above it) is in the rejects as too-large; the run goes on", async () => {
+    // A 600 MB page used to end the run ("Invalid string length", exit 4). The limit is V8's
+    // longest string; lowered here (the reader runs on this thread) to reach the same checks.
+    const saved = DECODER_LIMIT.chars;
+    DECODER_LIMIT.chars = 100_000;
+    try {
+      const big = articlePage("huge-page").replace("</body>", `<p>${"padding ".repeat(20_000)}</p></body>`);
+      const records = [
+        ...articleRecords("limit", 2),
+        warcResponse({ id: recordId("huge-page"), url: pageUrl("huge-page"), body: big }),
+        ...articleRecords("past", 1),
+      ];
+      const out = await clean("decoder-limit", [file("decoder-limit.warc", Buffer.concat(records))], { maxPageBytes: 1 << 30, workers: 2 });
+      expect(ids(out.docs)).toEqual([recordId("limit-0"), recordId("limit-1"), recordId("past-0")]);
+      expect(out.rejects).toEqual([
+        expect.objectContaining({
+          record_id: recordId("huge-page"),
+          reason: "too-large",
+          detail: expect.stringMatching(/exceeds the decoder limit/),
+        }),
+      ]);
+    } finally {
+      DECODER_LIMIT.chars = saved;
+    }
   });
 
   it("100,000-deep nesting and a 10 MB text node: bounded time, the run completes, the next page is written", async () => {
