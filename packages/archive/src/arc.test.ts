@@ -68,8 +68,10 @@ describe("ARC fixtures", () => {
     expect(records.map((r) => r.url)).toEqual(["http://a.example/", "http://c.example/", "http://e.example/"]);
     expect(records[2].date).toBe("2020-01-02T03:04:05Z");
     expect(text(records[1].body)).toContain("page number 3");
-    expect(skips.map((s) => s.reason)).toEqual(["not-response", "corrupt", "bad-http", "corrupt", "not-response", "http-status"]);
-    expect(skips[4].url).toBe("dns:c.example");
+    // b's length is wrong: b is reported once, and reading resumes just after its header line.
+    expect(skips.map((s) => s.reason)).toEqual(["not-response", "corrupt", "corrupt", "not-response", "http-status"]);
+    expect(skips[2]).toMatchObject({ url: "http://b.example/", detail: expect.stringContaining("wrong ARC length 7") });
+    expect(skips[3].url).toBe("dns:c.example");
   });
 
   it("reads a per-record gzipped ARC cut off in its last member", async () => {
@@ -85,6 +87,47 @@ describe("ARC fixtures", () => {
     const { records, skips } = await collect(tempFile("cut.arc.gz", cut));
     expect(records.map((r) => [r.url, r.offset])).toEqual([["http://a.example/", members[0].length]]);
     expect(skips.at(-1)).toMatchObject({ reason: "truncated", url: "http://b.example/", offset: members[0].length + members[1].length });
+  });
+});
+
+describe("ARC damage", () => {
+  const rec = (url: string, body: Buffer, len = body.length) =>
+    Buffer.concat([Buffer.from(`${url} 10.0.0.1 20200102030405 text/html ${len}\n`), body, Buffer.from("\n")]);
+  const filedesc = Buffer.from("filedesc://t.arc 0.0.0.0 20200101000000 text/plain 16\n1 0 Test\nheader\n\n");
+  const pages = [1, 2, 3, 4].map((i) => rec(`http://p${i}.example/`, httpResponse(page(i))));
+  const urls = (c: Awaited<ReturnType<typeof collect>>) => c.records.map((r) => r.url);
+
+  it("garbage with no line end glued before a header, mid-file and at the start: the record is read", async () => {
+    for (const junk of [Buffer.from([0, 1, 0xff, 0x20, 0x7f]), Buffer.from("junk")]) {
+      const mid = Buffer.concat([filedesc, pages[0], junk, pages[1], pages[2]]);
+      const c = await collect(tempFile("glued.arc", mid));
+      expect(urls(c)).toEqual(["http://p1.example/", "http://p2.example/", "http://p3.example/"]);
+      const at = filedesc.length + pages[0].length;
+      expect(c.records[1]).toMatchObject({ offset: at + junk.length, recordId: `<arc:${at + junk.length}>` });
+      expect(c.skips.filter((s) => s.reason === "corrupt")).toEqual([expect.objectContaining({ offset: at })]);
+      const start = await collect(tempFile("glued-start.arc", Buffer.concat([junk, filedesc, pages[0], pages[1]])));
+      expect(urls(start)).toEqual(["http://p1.example/", "http://p2.example/"]);
+      expect(start.skips.map((s) => s.reason)).toEqual(["corrupt", "not-response"]);
+    }
+  });
+
+  it.each([
+    ["1e9", 1e9],
+    ["1e15", 1e15],
+    ["+100", 100],
+  ])("an overstated length (%s) costs only its record, plain or gzipped per record", async (_, over) => {
+    const bad = rec("http://bad.example/", httpResponse(page(9)), over >= 1e9 ? over : httpResponse(page(9)).length + over);
+    const parts = [filedesc, pages[0], bad, pages[1], pages[2], pages[3]];
+    const plain = await collect(tempFile("overstated.arc", Buffer.concat(parts)));
+    expect(urls(plain)).toEqual(pages.map((_, i) => `http://p${i + 1}.example/`));
+    expect(plain.skips.find((s) => s.url === "http://bad.example/")).toMatchObject({ reason: "corrupt" });
+    const members = parts.map((p) => zlib.gzipSync(p));
+    const gz = await collect(tempFile("overstated.arc.gz", Buffer.concat(members)));
+    expect(urls(gz)).toEqual(pages.map((_, i) => `http://p${i + 1}.example/`));
+    expect(gz.skips.find((s) => s.url === "http://bad.example/")).toMatchObject({
+      reason: "truncated",
+      offset: members[0].length + members[1].length,
+    });
   });
 });
 

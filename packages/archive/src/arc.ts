@@ -5,11 +5,13 @@
 //   URL IP-address archive-date content-type length          (v1)
 //   URL IP-address archive-date content-type result-code checksum location offset filename length   (v2)
 // then `length` bytes (for http(s) URLs, the HTTP response) and a newline. URLs may contain
-// spaces, so lines are parsed from the right. After damage, reading resumes at the next line
-// that looks like a header.
+// spaces, so lines are parsed from the right. Each record's length is checked against what
+// follows it (framing.ts). After damage, reading resumes at the next header, found at the start
+// of a line or after bytes glued before it.
 
-import { blankMeta, type ReadContext, type RecordMeta, readHttpBlock, settle, skipRest } from "./payload.js";
-import { GapError } from "./reader.js";
+import { checkLength, type Framing } from "./framing.js";
+import { blankMeta, checkable, type ReadContext, type RecordMeta, readHttpBlock, settle, skipRest } from "./payload.js";
+import { type ByteReader, GapError } from "./reader.js";
 import type { Gap } from "./source.js";
 import type { ArchiveRecord } from "./types.js";
 
@@ -58,6 +60,62 @@ export function isArcHeaderLine(line: Buffer | string, version = 1): boolean {
   return parseArcHeader(s, version) !== null || (version !== 1 && parseArcHeader(s, 1) !== null);
 }
 
+/** Schemes that ARC URLs start with, looked for inside a line that has bytes glued before its header. */
+const KNOWN_SCHEME = /(?:https?|ftp|filedesc):\/\/|dns:/gi;
+
+/**
+ * Where an ARC record's header starts in a line: 0 for a header line, the offset of its URL when
+ * bytes without a line end were glued before it (text before a known scheme is not part of the
+ * URL), or -1.
+ */
+export function arcHeaderStart(line: Buffer | string, version = 1): number {
+  const s = typeof line === "string" ? line : line.toString("latin1");
+  const whole = isArcHeaderLine(s, version);
+  KNOWN_SCHEME.lastIndex = 0;
+  let m = KNOWN_SCHEME.exec(s);
+  if (whole && (m === null || m.index === 0)) return 0;
+  for (; m !== null; m = KNOWN_SCHEME.exec(s)) {
+    if (m.index > 0 && isArcHeaderLine(s.slice(m.index), version)) return m.index;
+  }
+  return whole ? 0 : -1;
+}
+
+/** arcHeaderStart, after a cheap look that rules out most lines (a header ends with its length). */
+function headerIn(line: Buffer, version: number): number {
+  const n = line.length;
+  if (n < 9 || n > MAX_HEADER_LINE || line[n - 1] < 0x30 || line[n - 1] > 0x39) return -1;
+  return arcHeaderStart(line, version);
+}
+
+function withoutCr(line: Buffer): Buffer {
+  return line.length > 0 && line[line.length - 1] === 0x0d ? line.subarray(0, -1) : line;
+}
+
+/** ARC records follow each other on header lines; `version` is read when they are looked at. */
+function arcFraming(version: () => number): Framing {
+  return {
+    lengthName: "ARC length",
+    terminators: [Buffer.from("\n")],
+    tail: 512,
+    startsAt(bytes, at, ended) {
+      const nl = bytes.indexOf(0x0a, at);
+      if (nl < 0) return ended || null;
+      return arcHeaderStart(withoutCr(bytes.subarray(at, nl)), version()) === 0;
+    },
+    find(bytes, end) {
+      for (let p = 0; p < end; ) {
+        const nl = bytes.indexOf(0x0a, p);
+        const at = headerIn(withoutCr(bytes.subarray(p, nl < 0 ? bytes.length : nl)), version());
+        if (at >= 0 && p + at < end) return p + at;
+        if (nl < 0) break;
+        p = nl + 1;
+      }
+      return -1;
+    },
+    seek: (r: ByteReader, limit: number) => r.seekLineWhere((line) => headerIn(line, version()), MAX_HEADER_LINE, limit),
+  };
+}
+
 /** The record a damaged gzip member held, named from its header line if that survived. */
 function nameFromPartial(g: Gap, version: number): RecordMeta | null {
   if (!g.partial) return null;
@@ -75,13 +133,14 @@ export async function* readArc(ctx: ReadContext): AsyncGenerator<ArchiveRecord> 
   const r = ctx.reader;
   let version = 1;
   let quiet = false;
-  const accept = (line: Buffer) => isArcHeaderLine(line, version);
+  const framing = arcFraming(() => version);
   for (;;) {
     let meta: RecordMeta | null = null;
+    ctx.guard = null;
     try {
       if (!(await r.skipBlank())) return;
-      const start = r.position;
-      const offset = ctx.offsetAt(start);
+      let start = r.position;
+      let offset = ctx.offsetAt(start);
       const line = await r.readLine(MAX_HEADER_LINE);
       if (line === "eof") {
         const rest = await r.peek(r.buffered);
@@ -91,17 +150,36 @@ export async function* readArc(ctx: ReadContext): AsyncGenerator<ArchiveRecord> 
         return;
       }
       const text = line === "limit" ? "" : line.toString("latin1");
-      const h = text ? parseArcHeader(text, version) : null;
+      const at = text ? arcHeaderStart(text, version) : -1;
+      const h = at < 0 ? null : (parseArcHeader(text.slice(at), version) ?? parseArcHeader(text.slice(at), 1));
       if (!h) {
         if (!quiet) ctx.skip(blankMeta(offset), "corrupt", `not an ARC header line: ${JSON.stringify(text.slice(0, 60))}`);
         // The current line is passed over unless it is a header ("limit" left it unread).
-        const found = await r.seekLineWhere(accept, MAX_HEADER_LINE);
+        const found = await framing.seek(r, Number.POSITIVE_INFINITY);
         quiet = false;
-        if (!found) return;
+        if (found !== "found") return;
         continue;
+      }
+      if (at > 0) {
+        // Bytes glued before the header, with no line end between: damage, then the record.
+        if (!quiet) ctx.skip(blankMeta(offset), "corrupt", `skipped ${at} bytes that are not an ARC record`);
+        start += at;
+        offset = ctx.offsetAt(start);
       }
       quiet = false;
       meta = { offset, recordId: arcRecordId(offset, start), url: h.url, date: h.date };
+      const kept = /^https?:/i.test(h.url);
+      if (checkable(ctx, h.length, kept)) {
+        const damage = await checkLength(ctx, framing, h.length, start, offset);
+        if (damage) {
+          // Resume just after the header line: the records the wrong length covers are found from there.
+          ctx.skip(meta, damage.reason, damage.detail);
+          quiet = true;
+          continue;
+        }
+      } else {
+        ctx.guard = { framing, length: h.length, recordStart: start, blockStart: r.position, offset };
+      }
       if (h.url.startsWith("filedesc:")) {
         // The version block starts with "1 0 ..." or "2 0 ..."; the rest is description.
         const first = (await r.peek(Math.min(h.length, 16))).toString("latin1");

@@ -1,6 +1,9 @@
+import fs from "node:fs";
+import zlib from "node:zlib";
 import fc from "fast-check";
 import iconv from "iconv-lite";
 import { describe, expect, it } from "vitest";
+import { collect, fixture, httpResponse, tempFile, warcRecord } from "../test/helpers.js";
 import { PIECE_BYTES, decodeHtml, decodeHtmlPieces, normalizeCharset, prescanCharset } from "./charset.js";
 
 /** Real text in each encoding's script, and the WHATWG name decodeHtml should report. */
@@ -102,6 +105,47 @@ describe("decodeHtml", () => {
   it("utf-16le without a BOM, by header", () => {
     const html = page("Grüße aus Köln");
     expect(decodeHtml(iconv.encode(html, "utf-16le"), "utf-16le")).toEqual({ html, charset: "utf-16le" });
+  });
+
+  describe("UTF-16 without a BOM, told by its NUL bytes: a real page in a WARC", () => {
+    // An nginx documentation page (English, with Russian in it), as UTF-16 without a BOM.
+    const original = zlib.gunzipSync(fs.readFileSync(fixture("../wcxb-sample/html/0684.html.gz"))).toString("utf8");
+    const encodings = {
+      "utf-16le": Buffer.from(original, "utf16le"),
+      "utf-16be": Buffer.from(original, "utf16le").swap16(),
+    };
+    const labels = ["text/html", "text/html; charset=iso-8859-1", "text/html; charset=utf-8", "application/octet-stream"];
+
+    it.each(Object.entries(encodings))("%s: read, and decoded to the page, whatever the labels say", async (encoding, bytes) => {
+      expect(original).toContain("русский");
+      const records = labels.map((type, i) =>
+        warcRecord({ id: `<urn:u16:${i}>`, uri: `http://example.org/${i}`, block: httpResponse(bytes, { "Content-Type": type }) }),
+      );
+      const c = await collect(tempFile(`${encoding}.warc`, Buffer.concat(records)));
+      expect(c.skips).toEqual([]);
+      expect(c.records).toHaveLength(labels.length);
+      for (const r of c.records) {
+        const { pieces, charset } = decodeHtmlPieces(r.body, r.charset);
+        expect(charset).toBe(encoding);
+        expect(pieces.join("")).toBe(original);
+      }
+    });
+
+    it("NULs at even and odd offsets alike (UTF-32) cannot be read as text: rejected as bad-encoding", async () => {
+      const utf32 = Buffer.alloc(original.length * 4);
+      for (let i = 0; i < original.length; i++) utf32.writeUInt32LE(original.charCodeAt(i), i * 4);
+      const block = httpResponse(utf32, { "Content-Type": "text/html" });
+      const c = await collect(tempFile("utf-32.warc", warcRecord({ id: "<urn:u32>", uri: "http://example.org/", block })));
+      expect(c.records).toEqual([]);
+      expect(c.skips).toEqual([
+        expect.objectContaining({ recordId: "<urn:u32>", reason: "bad-encoding", detail: expect.stringContaining("NUL") }),
+      ]);
+    });
+
+    it("8-bit pages with a few NULs are not taken for UTF-16", () => {
+      const html = Buffer.from(page("a stray \u0000 NUL and \u0000 another"));
+      expect(decodeHtml(html, "").charset).toBe("utf-8");
+    });
   });
 
   it("a UTF-16 header on a single-byte page is ignored", () => {

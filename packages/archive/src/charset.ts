@@ -1,15 +1,45 @@
-// Payload bytes to text. Which encoding: a BOM, then the HTTP charset, then <meta> (the WHATWG
-// prescan, from encoding-sniffer), then the WHATWG default, with the bytes as a check on labels:
+// Payload bytes to text. Which encoding: a BOM, then UTF-16 told by its NUL bytes, then the
+// HTTP charset, then <meta> (the WHATWG prescan, from encoding-sniffer), then the WHATWG
+// default, with the bytes as a check on labels:
 // a body that is valid UTF-8 with non-ASCII in it is UTF-8 whatever a legacy label says (legacy
 // text is practically never valid UTF-8), and a body labelled UTF-8 that is not is decoded with
 // the other label or windows-1252, unless nearly all of it is UTF-8.
 // Decoding: TextDecoder for UTF-8, iconv-lite for the rest, TextDecoder (ICU) for the few
-// encodings iconv-lite lacks. Never throws.
+// encodings iconv-lite lacks. Never throws, but for a page past the decoder's limit (which the
+// reader never yields: it reports such a page as too-large).
 
-import { isAscii, isUtf8 } from "node:buffer";
+import { constants, isAscii, isUtf8 } from "node:buffer";
 import { ResultType, Sniffer } from "encoding-sniffer/sniffer";
 import iconv from "iconv-lite";
+import { sniffUtf16 } from "./sniff.js";
 import type { DecodedHtml, DecodedHtmlPieces } from "./types.js";
+
+/**
+ * The decoder's limit: the most UTF-16 code units a page's text may have, V8's longest string
+ * (2^29 - 24 on 64-bit). A page over it cannot be one string: joining its pieces, decoding it
+ * whole in an encoding other than UTF-8, or writing its text out in one line all fail with
+ * "Invalid string length". An object, so that tests can lower it.
+ */
+export const DECODER_LIMIT = { chars: constants.MAX_STRING_LENGTH };
+
+/** Thrown by decodeHtmlPieces for a page past DECODER_LIMIT. */
+export class DecoderLimitError extends RangeError {
+  override readonly name = "DecoderLimitError";
+}
+
+/**
+ * Most UTF-16 code units a payload can decode to: no encoding makes more than one per byte, and
+ * UTF-16 makes one per two.
+ */
+export function decodedLengthBound(body: Uint8Array): number {
+  const utf16 = (body[0] === 0xff && body[1] === 0xfe) || (body[0] === 0xfe && body[1] === 0xff) || sniffUtf16(body)?.startsWith("utf-16");
+  return utf16 ? Math.ceil(body.length / 2) : body.length;
+}
+
+/** Why a page past DECODER_LIMIT is not decoded, for people. */
+export function decoderLimitDetail(bytes: number): string {
+  return `page of ${bytes} bytes exceeds the decoder limit: its text would not fit in one string (at most ${DECODER_LIMIT.chars} characters)`;
+}
 
 /** How far to look for <meta charset>. WHATWG says 1024; real pages put it later often enough. */
 const PRESCAN_BYTES = 4096;
@@ -52,12 +82,19 @@ const LT = 0x3c; // <
  * bodies pieces of at most PIECE_BYTES, cut just before a `<` where one is in the second half
  * of the piece (so text runs and tags are rarely split), else at a character boundary; for other
  * encodings one piece. `headerCharset` is the HTTP charset parameter ("" if none); the result
- * names the encoding used as a lowercased WHATWG label. Never throws.
+ * names the encoding used as a lowercased WHATWG label. Throws DecoderLimitError for a page
+ * whose text could exceed DECODER_LIMIT, and nothing else.
  */
 export function decodeHtmlPieces(body: Uint8Array, headerCharset = ""): DecodedHtmlPieces {
   const bytes = Buffer.isBuffer(body) ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+  // Checked before any string is made: past the limit, decoding fails (or its result does) only
+  // after reading the whole page.
+  if (decodedLengthBound(bytes) > DECODER_LIMIT.chars) throw new DecoderLimitError(decoderLimitDetail(bytes.length));
   const bom = bomOf(bytes);
   if (bom) return decodeAs(bytes.subarray(bom.length), bom.charset);
+  // No 8-bit encoding puts NULs in text: this pattern is UTF-16 whatever the labels say.
+  const utf16 = sniffUtf16(bytes);
+  if (utf16 === "utf-16le" || utf16 === "utf-16be") return decodeAs(bytes, utf16);
 
   const header = usable(normalizeCharset(headerCharset), bytes);
   // <meta> is only looked for when the header leaves the question open.

@@ -7,6 +7,7 @@ import zlib from "node:zlib";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { collect, fixture, gzipEach, httpResponse, page, pageNumbers, sampleRecords, tempFile, text, warcRecord } from "../test/helpers.js";
+import { DECODER_LIMIT, DecoderLimitError, decodeHtmlPieces } from "./charset.js";
 import { readRecords } from "./read.js";
 
 const N = 6;
@@ -84,6 +85,18 @@ describe("per-record gzip WARC, damaged", () => {
     const c = await collect(tempFile("flag.warc.gz", bad));
     expect(pageNumbers(c)).toEqual(ALL);
     expect(c.skips[0]).toMatchObject({ reason: "corrupt", offset: 0 });
+  });
+
+  it("a damaged member whose deflate data runs on to just before the end does not hide the members after it", async () => {
+    // A stored deflate block whose length covers every member after it but the last 4 bytes:
+    // it inflates without error, and only its trailer seems cut off. (Found by intact.test.ts,
+    // with a member cut short whose deflate data ran on like this.)
+    const rest = file.subarray(offsets[2]);
+    const len = rest.length - 4;
+    const stored = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff, 0x01, len & 0xff, len >> 8, ~len & 0xff, (~len >> 8) & 0xff]);
+    const c = await collect(tempFile("runs-on-to-end.warc.gz", Buffer.concat([file.subarray(0, offsets[2]), stored, rest])));
+    expect(pageNumbers(c)).toEqual(ALL);
+    expect(c.skips.filter((s) => s.reason === "corrupt")).toEqual([expect.objectContaining({ offset: offsets[2] })]);
   });
 
   it("zero padding after the last member is not damage", async () => {
@@ -268,6 +281,40 @@ describe("whole-file gzip and large members", () => {
     expect(c.skips.filter((s) => s.reason === "too-large").map((s) => s.recordId)).toEqual(["<urn:raw>", "<urn:bomb>"]);
   });
 
+  it("a page past the decoder's limit (a raised maxPageBytes) is skipped as too-large, the next read", async () => {
+    // The real limit is V8's longest string (about 512 MiB of text): lowered here, so that the
+    // same checks are reached without building such a page.
+    const saved = DECODER_LIMIT.chars;
+    DECODER_LIMIT.chars = 50_000;
+    try {
+      const big = `<html><body>${"<p>word word word</p>\n".repeat(5_000)}</body></html>`;
+      const recs = [
+        ...RECORDS.slice(0, 2),
+        warcRecord({ id: "<urn:big>", uri: "http://example.org/big", block: httpResponse(big) }),
+        warcRecord({
+          id: "<urn:gz>",
+          uri: "http://example.org/gz",
+          block: httpResponse(zlib.gzipSync(big), { "Content-Encoding": "gzip" }),
+        }),
+        ...RECORDS.slice(2, 4),
+      ];
+      const c = await collect(tempFile("decoder-limit.warc", Buffer.concat(recs)), { maxPageBytes: 1 << 30 });
+      expect(pageNumbers(c)).toEqual([0, 1]);
+      const detail = `page of ${big.length} bytes exceeds the decoder limit: its text would not fit in one string (at most 50000 characters)`;
+      expect(c.skips.filter((s) => s.reason === "too-large")).toEqual([
+        expect.objectContaining({ recordId: "<urn:big>", detail }),
+        expect.objectContaining({ recordId: "<urn:gz>", detail }),
+      ]);
+      const file = await collect(tempFile("decoder-limit.html", big), { maxPageBytes: 1 << 30 });
+      expect(file.skips).toEqual([expect.objectContaining({ reason: "too-large", detail })]);
+      // The decoder refuses it too, before making any string; UTF-16 makes one unit of two bytes.
+      expect(() => decodeHtmlPieces(Buffer.from(big))).toThrow(DecoderLimitError);
+      expect(decodeHtmlPieces(Buffer.from(big.slice(0, 45_000), "utf16le")).charset).toBe("utf-16le");
+    } finally {
+      DECODER_LIMIT.chars = saved;
+    }
+  });
+
   it("a consumer that stops early ends reading cleanly", async () => {
     const gz = zlib.gzipSync(
       Buffer.concat([...RECORDS, warcRecord({ id: "<urn:x>", block: httpResponse(crypto.randomBytes(3_000_000)) })]),
@@ -280,5 +327,115 @@ describe("whole-file gzip and large members", () => {
       break;
     }
     expect(n).toBe(1);
+  });
+});
+
+describe("garbage with no line end before a record (resynchronised at any byte offset)", () => {
+  const plain = Buffer.concat(RECORDS);
+  const starts: number[] = [];
+  RECORDS.reduce((at, r) => (starts.push(at), at + r.length), 0);
+  /** Bytes glued straight before a record's "WARC/1.1": no CR or LF, and some "WARC/" that is not a version line. */
+  const junk = Buffer.from("\x00\x01\xffjunkWARC/x\x7f", "latin1");
+
+  it("between records, in a plain WARC: the record after it is read", async () => {
+    const at = starts[resp(2)];
+    const c = await collect(tempFile("glued.warc", Buffer.concat([plain.subarray(0, at), junk, plain.subarray(at)])));
+    expect(pageNumbers(c)).toEqual(ALL);
+    expect(c.records[2].offset).toBe(at + junk.length);
+    expect(c.skips.filter((s) => s.reason === "corrupt")).toEqual([
+      expect.objectContaining({ offset: at, detail: `skipped ${junk.length} bytes that are not a WARC record` }),
+    ]);
+  });
+
+  it("at the very start of a plain WARC: the first record is read", async () => {
+    const c = await collect(tempFile("glued-start.warc", Buffer.concat([junk, plain])));
+    expect(pageNumbers(c)).toEqual(ALL);
+    expect(c.skips[0]).toMatchObject({ reason: "corrupt", offset: 0 });
+    // The first record is the request before page 0: read, and reported as such.
+    expect(c.skips[1]).toMatchObject({ reason: "not-response", recordId: "<urn:req:0>", offset: junk.length });
+    expect(c.records[0].offset).toBe(starts[resp(0)] + junk.length);
+  });
+
+  it("at the very start of an input whose name says nothing, or of a .warc.gz before its first member", async () => {
+    const unnamed = await collect(tempFile("glued-start.bin", Buffer.concat([junk, plain])));
+    expect(pageNumbers(unnamed)).toEqual(ALL);
+    // Garbage that starts like HTML or like a WARC does not make a gzip file read as plain.
+    for (const lead of ["<junk\x00", "WARC/x "]) {
+      const gz = await collect(tempFile("glued-start.warc.gz", Buffer.concat([Buffer.from(lead, "latin1"), gzipEach(RECORDS).file])));
+      expect(pageNumbers(gz), lead).toEqual(ALL);
+    }
+  });
+
+  it("inside a whole-file gzip, and at the start of a member of a per-record gzip", async () => {
+    const at = starts[resp(3)];
+    const whole = await collect(tempFile("glued.warc.gz", zlib.gzipSync(Buffer.concat([plain.subarray(0, at), junk, plain.subarray(at)]))));
+    expect(pageNumbers(whole)).toEqual(ALL);
+    const members = RECORDS.map((r, i) => (i === resp(3) ? Buffer.concat([junk, r]) : r));
+    const each = await collect(tempFile("glued-member.warc.gz", gzipEach(members).file));
+    expect(pageNumbers(each)).toEqual(ALL);
+    expect(each.skips.filter((s) => s.reason === "corrupt")).toHaveLength(1);
+  });
+});
+
+describe("an overstated Content-Length does not swallow the records after it", () => {
+  /** The records with page 2's response given a wrong Content-Length. */
+  const withLength = (length: (real: number) => string) =>
+    RECORDS.map((r, i) => {
+      if (i !== resp(2)) return r;
+      const block = httpResponse(page(2));
+      return warcRecord({ id: "<urn:resp:2>", uri: "http://example.org/page/2", block, length: length(block.length) });
+    });
+  const cases: Array<[string, (real: number) => string]> = [
+    ["1e9", () => "1000000000"],
+    ["1e15", () => "1000000000000000"],
+    ["+100", (n) => String(n + 100)],
+    ["-30", (n) => String(n - 30)],
+  ];
+  const others = ALL.filter((i) => i !== 2);
+
+  it.each(cases)("per-record gzip, %s: the member ends the record, which is reported; every other page is read", async (_, length) => {
+    const recs = withLength(length);
+    const { file, offsets } = gzipEach(recs);
+    const c = await collect(tempFile("overstated.warc.gz", file));
+    expect(pageNumbers(c)).toEqual(others);
+    expect(c.records.map((r) => r.offset)).toEqual(others.map((i) => offsets[resp(i)]));
+    const bad = c.skips.filter((s) => s.recordId === "<urn:resp:2>");
+    expect(bad).toHaveLength(1);
+    expect(bad[0].offset).toBe(offsets[resp(2)]);
+    if (_ === "-30") expect(bad[0]).toMatchObject({ reason: "corrupt", detail: expect.stringContaining("wrong Content-Length") });
+    else expect(bad[0]).toMatchObject({ reason: "truncated", detail: expect.stringMatching(/gzip member ends \d+ bytes into the block/) });
+    // Nothing else is reported as damaged: the resync starts just after the bad record's head.
+    expect(c.skips.filter((s) => s.reason === "corrupt" || s.reason === "truncated")).toHaveLength(1);
+  });
+
+  it.each(cases)("plain and whole-file gzip, %s: the record is reported as corrupt; every other page is read", async (_, length) => {
+    const recs = withLength(length);
+    const plain = Buffer.concat(recs);
+    for (const [name, bytes] of [
+      ["overstated.warc", plain],
+      ["overstated-whole.warc.gz", zlib.gzipSync(plain)],
+    ] as const) {
+      const c = await collect(tempFile(name, bytes));
+      expect(pageNumbers(c), name).toEqual(others);
+      const bad = c.skips.filter((s) => s.reason === "corrupt" || s.reason === "truncated");
+      expect(bad, name).toEqual([
+        expect.objectContaining({ recordId: "<urn:resp:2>", reason: "corrupt", detail: expect.stringContaining("wrong Content-Length") }),
+      ]);
+    }
+  });
+
+  it("a huge stated length is not allocated or buffered: a response claiming 1e15 bytes among big records", async () => {
+    // Records over the look-ahead are skipped with a scan that stops at the next record.
+    const big = crypto.randomBytes(3 << 20);
+    const recs = [
+      ...RECORDS.slice(0, 2),
+      warcRecord({ id: "<urn:huge>", uri: "http://example.org/huge", block: httpResponse(page(99)), length: "1000000000000000" }),
+      warcRecord({ id: "<urn:big>", uri: "http://example.org/big.bin", block: httpResponse(big, { "Content-Type": "image/png" }) }),
+      ...RECORDS.slice(2),
+    ];
+    const c = await collect(tempFile("huge-length.warc", Buffer.concat(recs)), { maxPageBytes: 1 << 20 });
+    expect(pageNumbers(c)).toEqual(ALL);
+    expect(c.skips.find((s) => s.recordId === "<urn:huge>")).toMatchObject({ reason: "corrupt" });
+    expect(c.skips.find((s) => s.recordId === "<urn:big>")).toMatchObject({ reason: "not-html" });
   });
 });

@@ -97,6 +97,11 @@ export class GunzipSource implements PieceSource {
     return found;
   }
 
+  memberAfter(pos: number): number {
+    for (const s of this.starts) if (s.pos > pos) return s.pos;
+    return -1;
+  }
+
   async *pieces(): AsyncGenerator<Piece> {
     const win = this.win;
     for (;;) {
@@ -159,6 +164,13 @@ export class GunzipSource implements PieceSource {
       }
       const out = res.buffer;
       const dataEnd = hlen + res.engine.bytesWritten;
+      if (dataEnd + TRAILER > win.available && win.atEnd && intactMemberAfter(view, hlen)) {
+        // Its deflate data ran on through whole members after it and stopped near the end by
+        // chance: a damaged member (cut short, say), not the last one with its trailer cut off.
+        this.addDamage(memberOffset, 1, `corrupt gzip member at offset ${memberOffset}`);
+        win.advance(1);
+        continue;
+      }
       if (!(await win.fill(dataEnd + TRAILER))) {
         // The data is whole but its trailer is cut off, so it cannot be checked.
         yield* this.flushDamage();

@@ -2,9 +2,10 @@
 
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import type { ReadContext } from "./payload.js";
+import { DECODER_LIMIT, decodedLengthBound, decoderLimitDetail } from "./charset.js";
+import { type ReadContext, UNDECIDABLE_TEXT } from "./payload.js";
 import { GapError } from "./reader.js";
-import { sniffIsHtml } from "./sniff.js";
+import { sniffIsHtml, sniffUtf16 } from "./sniff.js";
 import type { ArchiveRecord } from "./types.js";
 
 export async function* readHtmlFile(ctx: ReadContext, mtime: Date, trustName: boolean): AsyncGenerator<ArchiveRecord> {
@@ -37,6 +38,14 @@ export async function* readHtmlFile(ctx: ReadContext, mtime: Date, trustName: bo
   }
   if (body.length === 0) {
     ctx.skip(meta, "empty", "empty file");
+    return;
+  }
+  if (sniffUtf16(body) === "mixed") {
+    ctx.skip(meta, "bad-encoding", UNDECIDABLE_TEXT);
+    return;
+  }
+  if (decodedLengthBound(body) > DECODER_LIMIT.chars) {
+    ctx.skip(meta, "too-large", decoderLimitDetail(body.length));
     return;
   }
   yield { source: ctx.source, ...meta, contentType: "", charset: "", httpStatus: 0, body };

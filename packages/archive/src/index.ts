@@ -2,9 +2,9 @@
 // HTML sniffing and charset decoding.
 
 export { readRecords, DEFAULT_MAX_PAGE_BYTES } from "./read.js";
-export { expandInputs } from "./input.js";
+export { expandInputs, fsPath } from "./input.js";
 export { ArchiveOpenError } from "./errors.js";
-export { decodeHtml, decodeHtmlPieces, PIECE_BYTES } from "./charset.js";
+export { DECODER_LIMIT, DecoderLimitError, decodeHtml, decodeHtmlPieces, PIECE_BYTES } from "./charset.js";
 export { transferableBuffer } from "./owned.js";
 export { SKIP_REASONS } from "./types.js";
 export type { ArchiveRecord, SkipReason, SkipEvent, ReadOptions, DecodedHtml, DecodedHtmlPieces } from "./types.js";

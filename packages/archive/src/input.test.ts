@@ -40,6 +40,28 @@ describe("expandInputs", () => {
     ]);
   });
 
+  it("follows linked directories once, without looping, and reads files whose names are not UTF-8", async () => {
+    const dir = tempDir();
+    const warc = fs.readFileSync(fixture("example.warc"));
+    const real = path.join(dir, "real");
+    fs.mkdirSync(path.join(real, "sub"), { recursive: true });
+    fs.mkdirSync(path.join(dir, "outside"));
+    fs.writeFileSync(path.join(real, "sub", "a.warc"), warc);
+    fs.writeFileSync(path.join(dir, "outside", "b.warc"), warc);
+    // "café.warc" in Latin-1: the byte 0xE9 alone is not UTF-8.
+    fs.writeFileSync(Buffer.concat([Buffer.from(`${real}/caf`), Buffer.from([0xe9]), Buffer.from(".warc")]), warc);
+    fs.symlinkSync(path.join(dir, "outside"), path.join(real, "linked"));
+    fs.symlinkSync(real, path.join(real, "sub", "loop")); // a cycle
+    fs.symlinkSync(path.join(real, "sub"), path.join(real, "again")); // sub, a second way
+    const found = await expandInputs([real]);
+    expect(found).toEqual([path.join(real, "caf\udce9.warc"), path.join(real, "linked", "b.warc"), path.join(real, "sub", "a.warc")]);
+    for (const input of found) {
+      const { records, skips } = await collect(input);
+      expect(records.map((r) => [r.source, r.recordId])).toEqual([[input, "<urn:uuid:a9c51e3e-0221-11e7-bf66-0242ac120005>"]]);
+      expect(skips.map((s) => s.reason)).not.toContain("unreadable");
+    }
+  });
+
   it("keeps files given by name whatever they are called, and '-' for stdin, in order", async () => {
     const odd = tempFile("input.bin", "x");
     expect(await expandInputs([fixture("example.warc"), "-", odd])).toEqual([fixture("example.warc"), "-", odd]);

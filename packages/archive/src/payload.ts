@@ -1,22 +1,39 @@
 // Turning an HTTP response block (from a WARC response or an ARC record) into an
 // ArchiveRecord, or into a SkipEvent saying why not. Shared by the WARC and ARC readers.
 
+import { DECODER_LIMIT, decodedLengthBound, decoderLimitDetail } from "./charset.js";
+import { CHECK_AHEAD, type Guard, skipGuarded } from "./framing.js";
 import { DecodeError, decodeContent, dechunk, parseContentType, parseResponseHead } from "./http.js";
 import { type ByteReader, GapError } from "./reader.js";
-import { classifyMime, sniffIsHtml } from "./sniff.js";
+import { classifyMime, sniffIsHtml, sniffUtf16 } from "./sniff.js";
 import type { Gap } from "./source.js";
 import type { ArchiveRecord, SkipReason } from "./types.js";
 
+/** Why a payload with NULs all over is not decoded (see sniffUtf16). */
+export const UNDECIDABLE_TEXT = "NUL bytes at even and odd offsets alike: neither UTF-16 nor 8-bit text (UTF-32, or binary)";
+
 /** HTTP heads longer than this are taken as damage. */
-const MAX_HTTP_HEAD = 64 << 10;
+export const MAX_HTTP_HEAD = 64 << 10;
 
 export interface ReadContext {
   source: string;
   reader: ByteReader;
   /** Stored offset for a stream position (see PieceSource.offsetAt). */
   offsetAt(pos: number): number;
+  /** Start of the first gzip member known to start after a stream position (see PieceSource.memberAfter). */
+  memberAfter(pos: number): number;
   maxPageBytes: number;
   skip(meta: RecordMeta, reason: SkipReason, detail: string): void;
+  /** Set for the record in hand when its length could not be checked ahead: skipRest scans its block. */
+  guard: Guard | null;
+}
+
+/**
+ * Whether a block of this stated length is checked by looking past it (checkLength) rather than
+ * guarded: any block up to CHECK_AHEAD, and one whose payload will be kept whole anyway.
+ */
+export function checkable(ctx: ReadContext, length: number, kept: boolean): boolean {
+  return length <= CHECK_AHEAD || (kept && length <= ctx.maxPageBytes + MAX_HTTP_HEAD);
 }
 
 /** What the archive says about a record before its payload is read. */
@@ -84,6 +101,9 @@ export async function readHttpBlock(ctx: ReadContext, length: number, meta: Reco
   if (kind === "unknown" && !sniffIsHtml(body)) {
     return skipRest(ctx, meta, 0, "not-html", `content type ${type.mime || "missing"} and the payload does not look like HTML`);
   }
+  if (sniffUtf16(body) === "mixed") return skipRest(ctx, meta, 0, "bad-encoding", UNDECIDABLE_TEXT);
+  // A --max-page-bytes raised past the decoder's limit lets through pages it cannot decode.
+  if (decodedLengthBound(body) > DECODER_LIMIT.chars) return skipRest(ctx, meta, 0, "too-large", decoderLimitDetail(body.length));
   return {
     source: ctx.source,
     offset: meta.offset,
@@ -97,10 +117,16 @@ export async function readHttpBlock(ctx: ReadContext, length: number, meta: Reco
   };
 }
 
-/** Skips the rest of a record and reports it; a record the input cuts short is "truncated". */
+/**
+ * Skips the rest of a record and reports it; a record the input cuts short is "truncated". A
+ * guarded block is scanned as it is skipped, and a record found inside it ends it.
+ */
 export async function skipRest(ctx: ReadContext, meta: RecordMeta, n: number, reason: SkipReason, detail: string): Promise<null> {
-  const got = n > 0 ? await ctx.reader.skip(n) : 0;
-  if (got < n) ctx.skip(meta, "truncated", `input ends ${n - got} bytes short of the record (${detail})`);
+  const guard = ctx.guard;
+  ctx.guard = null;
+  const got = n <= 0 ? 0 : guard ? await skipGuarded(ctx, guard, n) : await ctx.reader.skip(n);
+  if (typeof got !== "number") ctx.skip(meta, got.reason, got.detail);
+  else if (got < n) ctx.skip(meta, "truncated", `input ends ${n - got} bytes short of the record (${detail})`);
   else ctx.skip(meta, reason, detail);
   return null;
 }

@@ -1,7 +1,7 @@
 // readRecords: open an input, undo gzip if present, sniff the format (WARC, ARC or HTML) and
 // stream out the HTML records, reporting everything passed over through onSkip.
 
-import { readArc, isArcHeaderLine } from "./arc.js";
+import { arcHeaderStart, readArc } from "./arc.js";
 import { GZIP_MAGIC, GunzipSource, isGzip } from "./gunzip.js";
 import { readHtmlFile } from "./html.js";
 import { formatHint, openInput } from "./input.js";
@@ -9,13 +9,16 @@ import { blankMeta, type ReadContext, type RecordMeta } from "./payload.js";
 import { ByteReader, GapError } from "./reader.js";
 import { PlainSource } from "./source.js";
 import type { ArchiveRecord, ReadOptions, SkipReason } from "./types.js";
-import { readWarc } from "./warc.js";
+import { sniffIsHtml } from "./sniff.js";
+import { readWarc, versionLineAt, WARC_FRAMING } from "./warc.js";
 import { InputWindow } from "./window.js";
 
 export const DEFAULT_MAX_PAGE_BYTES = 16 << 20;
 
 /** Enough to see past a damaged first gzip member, or to prescan a format. */
 const SNIFF_BYTES = 64 << 10;
+/** How far into an input with no name to go by a WARC record is looked for. */
+const GLUED_BYTES = 4096;
 
 export type InputFormat = "warc" | "arc" | "html";
 
@@ -46,8 +49,10 @@ export async function* readRecords(input: string, options: ReadOptions = {}): As
       source: input,
       reader: new ByteReader(source.pieces()),
       offsetAt: (pos) => source.offsetAt(pos),
+      memberAfter: (pos) => source.memberAfter(pos),
       maxPageBytes: options.maxPageBytes ?? DEFAULT_MAX_PAGE_BYTES,
       skip,
+      guard: null,
     };
     const hint = formatHint(input);
     const format = await sniffFormat(ctx, hint);
@@ -79,8 +84,9 @@ async function sniffFormat(ctx: ReadContext, hint: ReturnType<typeof formatHint>
 }
 
 function looksPlain(head: Buffer): boolean {
+  // Not just "<" or "WARC/": garbage before the first member may start with those.
   const text = head.toString("latin1", 0, 64).trimStart();
-  return text.startsWith("WARC/") || text.startsWith("filedesc://") || text.startsWith("<");
+  return versionLineAt(Buffer.from(text, "latin1"), 0) === true || text.startsWith("filedesc://") || sniffIsHtml(head);
 }
 
 /** Format of an (uncompressed) input from its first bytes, with the name as a fallback. */
@@ -90,6 +96,8 @@ export function detectFormat(head: Buffer, hint?: InputFormat): InputFormat {
   if (text.startsWith("filedesc://")) return "arc";
   if (hint) return hint;
   const nl = text.indexOf("\n");
-  if (nl > 0 && isArcHeaderLine(text.slice(0, nl))) return "arc"; // an ARC without its version block
+  if (nl > 0 && arcHeaderStart(text.slice(0, nl).replace(/\r$/, "")) >= 0) return "arc"; // an ARC without its version block
+  // A WARC with a few bytes of garbage glued before its first record.
+  if (!sniffIsHtml(head) && WARC_FRAMING.find(head, Math.min(head.length, GLUED_BYTES)) >= 0) return "warc";
   return "html";
 }

@@ -1,6 +1,6 @@
 // Pull-based buffered reader over the piece stream: the handful of operations record parsers
-// need (peek, read a header block, read or skip N bytes, seek to a line), each done with
-// Buffer.indexOf / subarray over whole pieces rather than byte loops.
+// need (peek, read a header block, read or skip N bytes, seek to a line or a magic), each done
+// with Buffer.indexOf / subarray over whole pieces rather than byte loops.
 
 import { releaseCopy, releasePiece } from "./owned.js";
 import type { Gap, Piece } from "./source.js";
@@ -31,6 +31,15 @@ export class ByteReader {
   private gap: Gap | null = null;
   /** Views of buf handed out by take(): record bodies (see owned.ts). */
   private takes = 0;
+  /**
+   * Pieces read by peekAt but not yet joined to buf, in order (a gap, if any, last). Looking
+   * past a record's end must not copy the pieces it reaches into: they are handed to buf later
+   * as they are, just as if they had been read then.
+   */
+  private ahead: Piece[] = [];
+  private aheadBytes = 0;
+  /** The piece stream has ended (pieces may still wait in `ahead`). */
+  private drained = false;
 
   constructor(private readonly pieces: AsyncIterator<Piece>) {}
 
@@ -59,24 +68,39 @@ export class ByteReader {
     // at each join and the copying stays linear.
     while (have < 2 * rest || have === rest) {
       if (this.done) break;
-      const r = await this.pieces.next();
-      if (r.done) {
+      const piece = await this.nextPiece();
+      if (piece === null) {
         this.done = true;
         break;
       }
-      if (!Buffer.isBuffer(r.value)) {
-        this.gap = r.value;
+      if (!Buffer.isBuffer(piece)) {
+        this.gap = piece;
         break;
       }
-      if (r.value.length === 0) continue;
-      parts.push(r.value);
-      have += r.value.length;
+      if (piece.length === 0) continue;
+      parts.push(piece);
+      have += piece.length;
     }
     if (have === rest) return this.gap ? this.atGap(soft) : false;
     this.base += this.pos;
     this.replace(parts.length === 1 ? parts[0] : Buffer.concat(parts, have));
     this.pos = 0;
     return true;
+  }
+
+  private async nextPiece(): Promise<Piece | null> {
+    const queued = this.ahead.shift();
+    if (queued !== undefined) {
+      if (Buffer.isBuffer(queued)) this.aheadBytes -= queued.length;
+      return queued;
+    }
+    if (this.drained) return null;
+    const r = await this.pieces.next();
+    if (r.done) {
+      this.drained = true;
+      return null;
+    }
+    return r.value;
   }
 
   private atGap(soft: boolean): false {
@@ -106,6 +130,50 @@ export class ByteReader {
   async peek(n: number): Promise<Buffer> {
     await this.ensure(n, true);
     return this.buf.subarray(this.pos, this.pos + n);
+  }
+
+  /**
+   * Up to n bytes found `offset` bytes past the current position, without consuming them and
+   * without joining the pieces read to reach them; fewer than n where the input or a gap ends
+   * first, and "short" if that is before `offset`. Memory grows with `offset`: callers bound it.
+   */
+  async peekAt(offset: number, n: number): Promise<Buffer | "short"> {
+    const want = offset + n;
+    // A gap already met, or one queued last in `ahead`, ends what can be seen.
+    while (this.buffered + this.aheadBytes < want && !this.gap && !this.drained) {
+      const last = this.ahead.at(-1);
+      if (last !== undefined && !Buffer.isBuffer(last)) break;
+      const r = await this.pieces.next();
+      if (r.done) this.drained = true;
+      else {
+        this.ahead.push(r.value);
+        if (Buffer.isBuffer(r.value)) this.aheadBytes += r.value.length;
+      }
+    }
+    // Bytes past a pending gap are not contiguous with buf: only buf can be seen then.
+    const seen = this.gap ? 0 : this.ahead.length;
+    let skip = this.pos + offset;
+    let piece = this.buf;
+    let k = 0;
+    while (skip >= piece.length) {
+      const next = k < seen ? this.ahead[k] : undefined;
+      if (!Buffer.isBuffer(next)) return skip > piece.length ? "short" : EMPTY;
+      skip -= piece.length;
+      piece = next;
+      k++;
+    }
+    const first = piece.subarray(skip, skip + n);
+    if (first.length === n) return first;
+    const parts = [first];
+    let got = first.length;
+    for (; k < seen && got < n; k++) {
+      const next = this.ahead[k];
+      if (!Buffer.isBuffer(next)) break;
+      const part = next.subarray(0, n - got);
+      parts.push(part);
+      got += part.length;
+    }
+    return Buffer.concat(parts, got);
   }
 
   async startsWith(prefix: Buffer): Promise<boolean> {
@@ -217,46 +285,71 @@ export class ByteReader {
   }
 
   /**
-   * Moves to the next line that starts with `prefix` (the current position counts as a line
-   * start). Returns false, with everything consumed, if there is none.
+   * Moves to the next occurrence of `magic` at any byte offset, the current position included,
+   * for which `accept` holds; it is shown the `need` bytes from there (fewer at the end of
+   * input). With a `limit`, only occurrences that start within `limit` bytes count, and the
+   * reader stops that far on ("limit"). "eof": none, everything consumed.
    */
-  async seekLine(prefix: Buffer): Promise<boolean> {
-    if (await this.startsWith(prefix)) return true;
-    const needle = Buffer.concat([Buffer.from([LF]), prefix]);
+  async seekMagic(magic: Buffer, need: number, accept: (bytes: Buffer) => boolean, limit = Infinity): Promise<SeekResult> {
+    const stop = this.position + limit;
     for (;;) {
-      const i = this.buf.indexOf(needle, this.pos);
+      // Index in buf where the limit falls; an occurrence must start before it.
+      const end = stop - this.base;
+      const hay = end + magic.length - 1 < this.buf.length ? this.buf.subarray(0, end + magic.length - 1) : this.buf;
+      const i = hay.indexOf(magic, this.pos);
       if (i >= 0) {
-        this.pos = i + 1;
-        return true;
+        this.pos = i;
+        if (this.buffered < need) await this.ensure(need, true);
+        if (accept(this.buf.subarray(this.pos, this.pos + need))) return "found";
+        this.pos++;
+        continue;
       }
-      // Keep a tail that may hold the start of the needle.
-      this.pos = Math.max(this.pos, this.buf.length - (needle.length - 1));
+      if (end <= this.buf.length) {
+        this.pos = end;
+        return "limit";
+      }
+      // Keep only a tail that may begin the magic: joining a kept tail to the next piece copies it.
+      this.pos = Math.max(this.pos, this.buf.length - partialAtEnd(this.buf, magic));
       if (!(await this.more())) {
         this.pos = this.buf.length;
-        return false;
+        return "eof";
       }
     }
   }
 
   /**
-   * Moves to the next line (the current position counts as a line start) for which `accept`
-   * holds; lines longer than `maxLine` are passed over. False, all consumed, if there is none.
+   * Moves to the next line (the current position counts as a line start) in which `find` finds
+   * what is wanted, to the offset in the line that it returns (-1: not in this line). Lines
+   * longer than `maxLine` are passed over. With a `limit`, only finds that start within `limit`
+   * bytes count, and the reader stops that far on ("limit"). "eof": none, all consumed.
    */
-  async seekLineWhere(accept: (line: Buffer) => boolean, maxLine: number): Promise<boolean> {
+  async seekLineWhere(find: (line: Buffer) => number, maxLine: number, limit = Infinity): Promise<SeekResult> {
+    const stop = this.position + limit;
+    const stopHere = (): SeekResult => {
+      this.pos = stop - this.base;
+      return "limit";
+    };
     for (;;) {
+      if (this.base + this.pos >= stop) return stopHere();
       // The current line: whole, or known to be too long.
       let nl = this.buf.indexOf(LF, this.pos);
       while (nl < 0 && this.buffered <= maxLine) {
         const scanned = this.buffered;
         if (!(await this.more())) {
+          if (this.base + this.buf.length > stop) return stopHere();
           this.pos = this.buf.length;
-          return false;
+          return "eof";
         }
         nl = this.buf.indexOf(LF, this.pos + scanned);
       }
       if (nl >= 0 && nl - this.pos <= maxLine) {
         const end = nl > this.pos && this.buf[nl - 1] === CR ? nl - 1 : nl;
-        if (accept(this.buf.subarray(this.pos, end))) return true;
+        const at = find(this.buf.subarray(this.pos, end));
+        if (at >= 0 && this.base + this.pos + at < stop) {
+          this.pos += at;
+          return "found";
+        }
+        if (this.base + nl + 1 > stop) return stopHere();
         this.pos = nl + 1;
         continue;
       }
@@ -264,14 +357,26 @@ export class ByteReader {
       for (;;) {
         const i = this.buf.indexOf(LF, this.pos);
         if (i >= 0) {
+          if (this.base + i + 1 > stop) return stopHere();
           this.pos = i + 1;
           break;
         }
+        if (this.base + this.buf.length >= stop) return stopHere();
         this.pos = this.buf.length;
-        if (!(await this.more())) return false;
+        if (!(await this.more())) return "eof";
       }
     }
   }
+}
+
+export type SeekResult = "found" | "limit" | "eof";
+
+/** Length of the longest proper prefix of `magic` that `buf` ends with. */
+function partialAtEnd(buf: Buffer, magic: Buffer): number {
+  for (let k = Math.min(magic.length - 1, buf.length); k > 0; k--) {
+    if (buf.compare(magic, 0, k, buf.length - k) === 0) return k;
+  }
+  return 0;
 }
 
 /** Index just past the first empty line in buf[from, end), or -1. */

@@ -25,17 +25,47 @@ const HTML_OPENERS = [
 ];
 
 const SNIFF_BYTES = 1024;
+/** How many first bytes the NUL pattern of UTF-16 without a BOM is looked for in. */
+const UTF16_PROBE = 512;
+
+/**
+ * The UTF-16 of a payload without a BOM, told by its NUL bytes: markup is ASCII, and an ASCII
+ * character in UTF-16 is a NUL and the byte, NUL second in little-endian, first in big-endian.
+ * "mixed" when NULs are common at even and odd offsets alike (UTF-32, or binary): no text
+ * encoding that HTML is written in reads those. null when NULs are rare: 8-bit text.
+ */
+export function sniffUtf16(bytes: Uint8Array): "utf-16le" | "utf-16be" | "mixed" | null {
+  const n = Math.min(bytes.length, UTF16_PROBE) & ~1;
+  const probe = Buffer.from(bytes.buffer, bytes.byteOffset, n);
+  // Pages without a NUL (nearly all) are told apart natively, without a loop.
+  if (probe.indexOf(0) < 0) return null;
+  let even = 0;
+  let odd = 0;
+  for (let i = 0; i < n; i += 2) {
+    if (probe[i] === 0) even++;
+    if (probe[i + 1] === 0) odd++;
+  }
+  const pairs = n / 2;
+  if ((even + odd) * 8 < pairs) return null;
+  // Characters U+xx00 put a few NULs on the other side (CJK "一" is U+4E00).
+  if (odd * 4 >= pairs && even * 16 <= odd) return "utf-16le";
+  if (even * 4 >= pairs && odd * 16 <= even) return "utf-16be";
+  return "mixed";
+}
 
 /**
  * True if the bytes look like the start of an HTML document: after an optional BOM and
  * whitespace, a tag such as <!doctype html>, <html>, <head>, <body>, <p> or a comment; or an
- * XML prolog followed by an <html> element (XHTML). UTF-16 with a BOM is understood too.
+ * XML prolog followed by an <html> element (XHTML). UTF-16 with or without a BOM is understood too.
  */
 export function sniffIsHtml(bytes: Uint8Array): boolean {
   const buf = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   let text: string;
+  const utf16 = sniffUtf16(buf);
   if (buf[0] === 0xff && buf[1] === 0xfe) text = buf.subarray(2, 2 + SNIFF_BYTES * 2).toString("utf16le");
   else if (buf[0] === 0xfe && buf[1] === 0xff) text = swap16(buf.subarray(2, 2 + SNIFF_BYTES * 2)).toString("utf16le");
+  else if (utf16 === "utf-16le") text = buf.subarray(0, SNIFF_BYTES * 2).toString("utf16le");
+  else if (utf16 === "utf-16be") text = swap16(buf.subarray(0, SNIFF_BYTES * 2)).toString("utf16le");
   else text = buf.subarray(buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf ? 3 : 0, SNIFF_BYTES).toString("latin1");
   const s = text.trimStart().toLowerCase();
   if (s.startsWith("<?xml")) return /<(?:!doctype\s+html|html)[\s>]/.test(s);

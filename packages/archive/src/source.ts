@@ -29,6 +29,11 @@ export interface PieceSource {
    * increasing positions, so sources may forget what lies behind.
    */
   offsetAt(pos: number): number;
+  /**
+   * Stream position where the first gzip member known to start after `pos` starts, or -1 (none
+   * read that far, or no members). Members are known once their first bytes have been handed out.
+   */
+  memberAfter(pos: number): number;
 }
 
 /** Uncompressed input: the stream is the input, so positions are offsets. */
@@ -37,6 +42,10 @@ export class PlainSource implements PieceSource {
 
   offsetAt(pos: number): number {
     return pos;
+  }
+
+  memberAfter(): number {
+    return -1;
   }
 
   async *pieces(): AsyncGenerator<Piece> {

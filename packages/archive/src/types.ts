@@ -25,10 +25,10 @@ export const SKIP_REASONS = [
   "not-response", // WARC record type other than response (request, metadata, warcinfo, resource...)
   "http-status", // status outside 2xx
   "not-html", // content type (declared or sniffed) is not HTML/XHTML
-  "too-large", // payload above maxPageBytes
+  "too-large", // payload above maxPageBytes, or past the decoder's limit (DECODER_LIMIT)
   "empty", // zero-length payload
   "bad-http", // HTTP head could not be parsed
-  "bad-encoding", // chunked or content encoding could not be undone
+  "bad-encoding", // chunked or content encoding could not be undone, or no text encoding reads the payload
   "corrupt", // the archive bytes could not be parsed as a record (resynchronised after it)
   "truncated", // the input ended inside this record
   "unreadable", // the input could not be opened or read at all

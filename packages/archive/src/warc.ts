@@ -1,18 +1,62 @@
-// WARC 1.0/1.1 record reader over the byte stream: parses each record head, passes response
-// records on to the HTTP payload step, skips the rest by Content-Length, and resynchronises at
-// the next line starting with "WARC/" after damage.
+// WARC 1.0/1.1 record reader over the byte stream: parses each record head, checks its
+// Content-Length against what follows the block (framing.ts), passes response records on to
+// the HTTP payload step, skips the rest by Content-Length, and resynchronises at the next WARC
+// version line ("WARC/1.0" and a line end), found at any byte offset, after damage.
 //
 // warcio's WARCParser is not used here: it cannot resynchronise after a bad record, inflates
 // with pako (under a third of zlib's speed, see gunzip.ts) and logs to the console on damage.
 
-import { blankMeta, type ReadContext, type RecordMeta, readHttpBlock, settle, skipRest } from "./payload.js";
-import { GapError } from "./reader.js";
+import { checkLength, type Framing } from "./framing.js";
+import { blankMeta, checkable, type ReadContext, type RecordMeta, readHttpBlock, settle, skipRest } from "./payload.js";
+import { type ByteReader, GapError } from "./reader.js";
 import type { Gap } from "./source.js";
 import type { ArchiveRecord } from "./types.js";
 
 const WARC_MAGIC = Buffer.from("WARC/");
 /** WARC heads longer than this are taken as damage. */
 const MAX_WARC_HEAD = 256 << 10;
+/** Longest version line looked for: "WARC/" digits "." digits, blanks, a line end. */
+const VERSION_LINE = 20;
+
+/**
+ * Whether bytes[at...] hold a WARC version line ("WARC/1.0" or "WARC/1.1", or an older
+ * "WARC/0.18", then a line end); null when the bytes stop before that can be told. Text that
+ * merely mentions "WARC/" does not start a record.
+ */
+export function versionLineAt(b: Buffer, at: number): boolean | null {
+  if (b.length - at < WARC_MAGIC.length) return b.compare(WARC_MAGIC, 0, b.length - at, at) === 0 ? null : false;
+  if (b.compare(WARC_MAGIC, 0, WARC_MAGIC.length, at, at + WARC_MAGIC.length) !== 0) return false;
+  let p = at + WARC_MAGIC.length;
+  for (let part = 0; part < 2; part++) {
+    const from = p;
+    while (p < b.length && p - from < 4 && b[p] >= 0x30 && b[p] <= 0x39) p++;
+    if (p === b.length) return null;
+    if (p === from || (part === 0 ? b[p] !== 0x2e : b[p] >= 0x30 && b[p] <= 0x39)) return false;
+    if (part === 0) p++;
+  }
+  while (p < b.length && (b[p] === 0x20 || b[p] === 0x09 || b[p] === 0x0d)) p++;
+  return p === b.length ? null : b[p] === 0x0a;
+}
+
+export const WARC_FRAMING: Framing = {
+  lengthName: "Content-Length",
+  terminators: [Buffer.from("\r\n\r\n"), Buffer.from("\n\n")],
+  tail: 32,
+  startsAt: (bytes, at, ended) => versionLineAt(bytes, at) ?? (ended || null),
+  find(bytes, end) {
+    for (let i = bytes.indexOf(WARC_MAGIC); i >= 0 && i < end; i = bytes.indexOf(WARC_MAGIC, i + 1)) {
+      if (versionLineAt(bytes, i) === true) return i;
+    }
+    return -1;
+  },
+  seek: (r: ByteReader, limit: number) => r.seekMagic(WARC_MAGIC, VERSION_LINE, startsRecord, limit),
+};
+
+/** For a resync: a version line, or what the end of input leaves of one. */
+function startsRecord(bytes: Buffer): boolean {
+  const v = versionLineAt(bytes, 0);
+  return v === true || (v === null && bytes.length < VERSION_LINE);
+}
 
 interface WarcHead {
   type: string;
@@ -66,12 +110,13 @@ export async function* readWarc(ctx: ReadContext): AsyncGenerator<ArchiveRecord>
   let quiet = false;
   for (;;) {
     let meta: RecordMeta | null = null;
+    ctx.guard = null;
     try {
       if (!(await r.skipBlank())) return;
       const start = r.position;
       const offset = ctx.offsetAt(start);
-      if (!(await r.startsWith(WARC_MAGIC))) {
-        const found = await r.seekLine(WARC_MAGIC);
+      if (!startsRecord(await r.peek(VERSION_LINE))) {
+        const found = (await WARC_FRAMING.seek(r, Number.POSITIVE_INFINITY)) === "found";
         if (!quiet) {
           const what = found ? `${r.position - start} bytes that are not a WARC record` : "data that is not a WARC record up to the end";
           ctx.skip(blankMeta(offset), "corrupt", `skipped ${what}`);
@@ -100,6 +145,18 @@ export async function* readWarc(ctx: ReadContext): AsyncGenerator<ArchiveRecord>
         ctx.skip(meta, "corrupt", "WARC head without a valid Content-Length");
         quiet = true;
         continue;
+      }
+      const kept = head.type === "response" && (!head.contentType || head.contentType.startsWith("application/http"));
+      if (checkable(ctx, head.length, kept)) {
+        const damage = await checkLength(ctx, WARC_FRAMING, head.length, start, offset);
+        if (damage) {
+          // Resume just after the head: the records the wrong length covers are found from there.
+          ctx.skip(meta, damage.reason, damage.detail);
+          quiet = true;
+          continue;
+        }
+      } else {
+        ctx.guard = { framing: WARC_FRAMING, length: head.length, recordStart: start, blockStart: r.position, offset };
       }
       if (head.type !== "response") {
         await skipRest(ctx, meta, head.length, "not-response", `WARC-Type ${head.type || "missing"}`);

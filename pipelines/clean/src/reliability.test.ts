@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { gunzipSync } from "node:zlib";
-import { readRecords, type ArchiveRecord } from "@winnow/archive";
+import { DECODER_LIMIT, readRecords, type ArchiveRecord } from "@winnow/archive";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runClean, type CleanRunOptions, type CleanRunSummary } from "../dist/run.js";
 import { partPath } from "./manifest.js";
@@ -123,10 +123,14 @@ describe("damaged archives", () => {
     records[2] = wrong(2, -30);
     records[5] = wrong(5, +40);
     const out = await clean("content-length", [file("content-length.warc", Buffer.concat(records))]);
-    // Too short: the record comes out cut, the stray rest is reported. Too long: the record
-    // runs into the next one's head, which is lost with it; reading resumes at the one after.
-    expect(ids(out.docs)).toEqual(["cl-0", "cl-1", "cl-2", "cl-3", "cl-4", "cl-5", "cl-7"].map(recordId));
-    expect(out.rejects.map((r) => r.reason)).toEqual(["corrupt", "corrupt"]);
+    // Either way the block does not end where its length says: the record is reported, and
+    // reading resumes just after its head, so the record after it (cl-6 too) is written.
+    expect(ids(out.docs)).toEqual(["cl-0", "cl-1", "cl-3", "cl-4", "cl-6", "cl-7"].map(recordId));
+    expect(out.rejects.map((r) => [r.record_id, r.reason])).toEqual([
+      [recordId("cl-2"), "corrupt"],
+      [recordId("cl-5"), "corrupt"],
+    ]);
+    for (const r of out.rejects) expect(r.detail).toMatch(/^wrong Content-Length \d+: /);
     expect(out.summary.skipped.corrupt).toBe(2);
   });
 
@@ -221,6 +225,32 @@ describe("hostile pages", () => {
         offset: records[0].length + records[1].length,
       }),
     ]);
+  });
+
+  it("a page past the decoder's limit (with --max-page-bytes raised above it) is in the rejects as too-large; the run goes on", async () => {
+    // A 600 MB page used to end the run ("Invalid string length", exit 4). The limit is V8's
+    // longest string; lowered here (the reader runs on this thread) to reach the same checks.
+    const saved = DECODER_LIMIT.chars;
+    DECODER_LIMIT.chars = 100_000;
+    try {
+      const big = articlePage("huge-page").replace("</body>", `<p>${"padding ".repeat(20_000)}</p></body>`);
+      const records = [
+        ...articleRecords("limit", 2),
+        warcResponse({ id: recordId("huge-page"), url: pageUrl("huge-page"), body: big }),
+        ...articleRecords("past", 1),
+      ];
+      const out = await clean("decoder-limit", [file("decoder-limit.warc", Buffer.concat(records))], { maxPageBytes: 1 << 30, workers: 2 });
+      expect(ids(out.docs)).toEqual([recordId("limit-0"), recordId("limit-1"), recordId("past-0")]);
+      expect(out.rejects).toEqual([
+        expect.objectContaining({
+          record_id: recordId("huge-page"),
+          reason: "too-large",
+          detail: expect.stringMatching(/exceeds the decoder limit/),
+        }),
+      ]);
+    } finally {
+      DECODER_LIMIT.chars = saved;
+    }
   });
 
   it("100,000-deep nesting and a 10 MB text node: bounded time, the run completes, the next page is written", async () => {

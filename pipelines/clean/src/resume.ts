@@ -4,6 +4,7 @@
  */
 import { stat } from "node:fs/promises";
 import { basename, dirname, resolve, sep } from "node:path";
+import { fsPath } from "@winnow/archive";
 import type { Logger } from "pino";
 import { checkParts, ManifestLog, partPath, readManifest, ResumeProblem, syncDirectory } from "./manifest.js";
 
@@ -62,7 +63,7 @@ export async function planResume(output: string, manifestPath: string, inputs: r
       continue;
     }
     seen.add(path);
-    const stamp = await stat(file).then(
+    const stamp = await stat(fsPath(file)).then(
       (s) => ({ size: s.size, mtimeMs: s.mtimeMs }),
       () => ({ size: -1, mtimeMs: -1 }),
     );

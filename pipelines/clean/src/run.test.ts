@@ -89,8 +89,9 @@ describe("runClean over the sample archives", () => {
   const expectSampleSummary = (s: CleanRunSummary): void => {
     expect(s.inputs).toBe(5);
     expect(s.inputsFailed).toEqual([]);
-    expect(s.recordsRead).toBe(5);
-    expect(s.documentsWritten).toBe(5);
+    // example-trunc.warc's response has a Content-Length 2 bytes short: reported as corrupt.
+    expect(s.recordsRead).toBe(4);
+    expect(s.documentsWritten).toBe(4);
     expect(s.skipped["not-response"]).toBe(15);
     expect(s.skipped["http-status"]).toBe(1);
     expect(s.skipped.corrupt).toBe(1);
@@ -117,10 +118,9 @@ describe("runClean over the sample archives", () => {
       "http://example.com/",
       "http://example.com/",
       "http://www.iana.org/",
-      "http://example.com/",
       "http://example.com?example=1",
     ]);
-    expect(docs.map((d) => d.source)).toEqual(SAMPLES);
+    expect(docs.map((d) => d.source)).toEqual(SAMPLES.filter((s) => !s.endsWith("example-trunc.warc")));
     expect(docs[0].title).toBe("Example Domain");
     expect(docs[0].text).toContain(EXAMPLE_TEXT);
     expect(docs[2].text).toContain("Internet Assigned Numbers Authority");
@@ -144,7 +144,7 @@ describe("runClean over the sample archives", () => {
     expect(inline.format).toBe("text");
     const text = readFileSync(join(dir, "w0.txt"), "utf8");
     expect(readFileSync(join(dir, "w2.txt"), "utf8")).toBe(text);
-    expect(text.split(EXAMPLE_TEXT).length - 1).toBe(4);
+    expect(text.split(EXAMPLE_TEXT).length - 1).toBe(3);
     expect(text).toContain("Internet Assigned Numbers Authority");
   });
 
@@ -157,7 +157,11 @@ describe("runClean over the sample archives", () => {
     expect(Object.keys(lines[0]).sort()).toEqual(["detail", "offset", "reason", "record_id", "source", "url"]);
     const status = lines.find((l) => l.reason === "http-status");
     expect(status).toMatchObject({ url: "http://www.iana.org/domains/example", detail: "HTTP status 302" });
-    expect(lines.find((l) => l.reason === "corrupt")).toMatchObject({ source: `${WARC}example-trunc.warc`, offset: 2560 });
+    expect(lines.find((l) => l.reason === "corrupt")).toMatchObject({
+      source: `${WARC}example-trunc.warc`,
+      offset: 1197,
+      detail: expect.stringContaining("wrong Content-Length 973"),
+    });
   });
 
   it("goes on without an input that cannot be opened, and lists it", async () => {
@@ -334,7 +338,7 @@ export default async function (task) {
     const pooled = await runClean({ inputs, output: join(dir, "mlp2.jsonl"), model, workers: 2, batchSize: 5 });
     expect(pooled.model).toBe(model);
     expect(pooled.skipped.failed).toBe(0);
-    expect(pooled.documentsWritten + pooled.skipped["empty-after-cleaning"]).toBe(125);
+    expect(pooled.documentsWritten + pooled.skipped["empty-after-cleaning"]).toBe(124);
     expect(pooled.documentsWritten).toBe(inline.documentsWritten);
     expect(readFileSync(join(dir, "mlp2.jsonl"), "utf8")).toBe(readFileSync(join(dir, "mlp0.jsonl"), "utf8"));
   });
