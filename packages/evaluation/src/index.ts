@@ -5,9 +5,10 @@ export { alignBlockLabels, type AlignOptions, type BlockAlignment } from "./alig
 export { LabelledDataError } from "./errors.js";
 export { fingerprint } from "./fingerprint.js";
 export { domainFolds } from "./folds.js";
-export { type LoadLabelledOptions, loadLabelledPages } from "./labelled-data.js";
+export { type LoadLabelledOptions, loadLabelledPages, loadLabelledSources, sourceName } from "./labelled-data.js";
 export { keptText, type LabelledPage } from "./labelled-page.js";
 export { wordScores, type WordScores } from "./scores.js";
 export { normaliseSnippetText, snippetRates, type SnippetRates } from "./snippets.js";
-export { type GroupSummary, type PageResult, type Summary, summarise } from "./summary.js";
+export { type GroupSummary, languageGroup, type PageResult, type Summary, summarise } from "./summary.js";
+export { wordTokens } from "./tokens.js";
 export { loadWcxb, type WcxbEntry, type WcxbOptions, type WcxbPage } from "./wcxb.js";

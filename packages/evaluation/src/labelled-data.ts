@@ -6,7 +6,7 @@
  */
 import { createReadStream, existsSync, statSync } from "node:fs";
 import { readdir, readFile } from "node:fs/promises";
-import { join, relative, sep } from "node:path";
+import { basename, join, relative, resolve, sep } from "node:path";
 import { createInterface } from "node:readline";
 import { decodeHtmlPieces, hostOf } from "@winnow/archive";
 import { segmentHtml } from "@winnow/segment";
@@ -19,12 +19,38 @@ export interface LoadLabelledOptions {
   limit?: number;
   /** Called after each page, for progress. */
   onPage?: (loaded: number) => void;
+  /** The source name the pages carry; default: the folder or file name without its extension. */
+  source?: string;
+}
+
+/** The source name of a data path: its folder or file name, without .jsonl. */
+export function sourceName(path: string): string {
+  return basename(resolve(path)).replace(/\.jsonl$/i, "");
 }
 
 export async function loadLabelledPages(path: string, options: LoadLabelledOptions = {}): Promise<LabelledPage[]> {
-  if (!existsSync(path)) throw new LabelledDataError(`labelled data not found: ${path}`);
-  const pages = statSync(path).isDirectory() ? await loadWcxbPages(path, options) : await loadJsonlPages(path, options);
-  if (pages.length === 0) throw new LabelledDataError(`no labelled pages in ${path}`);
+  if (!existsSync(path)) throw new LabelledDataError("labelled data not found", path);
+  const withSource = { ...options, source: options.source ?? sourceName(path) };
+  const pages = statSync(path).isDirectory() ? await loadWcxbPages(path, withSource) : await loadJsonlPages(path, withSource);
+  if (pages.length === 0) throw new LabelledDataError("no labelled pages", path);
+  return pages;
+}
+
+/**
+ * Pages of several data sets, each page carrying its set's name as `source` (the names must
+ * differ: they are what leave-one-source-out and per-source figures are keyed by).
+ */
+export async function loadLabelledSources(paths: readonly string[], options: LoadLabelledOptions = {}): Promise<LabelledPage[]> {
+  const seen = new Map<string, string>();
+  const pages: LabelledPage[] = [];
+  for (const path of paths) {
+    const source = sourceName(path);
+    const other = seen.get(source);
+    if (other !== undefined) throw new LabelledDataError(`two data sets are both named "${source}"`, `${other}, ${path}`);
+    seen.set(source, path);
+    const offset = pages.length;
+    pages.push(...(await loadLabelledPages(path, { ...options, source, onPage: (n) => options.onPage?.(offset + n) })));
+  }
   return pages;
 }
 
@@ -36,14 +62,14 @@ async function loadWcxbPages(dir: string, options: LoadLabelledOptions): Promise
   }
   const pages: LabelledPage[] = [];
   for await (const page of loadWcxb(dir)) {
-    pages.push(labelPage(page));
+    pages.push(labelPage(page, options.source ?? sourceName(dir)));
     options.onPage?.(pages.length);
     if (options.limit !== undefined && pages.length >= options.limit) break;
   }
   return pages;
 }
 
-/** One JSON object per line: {"url": ..., "html": ..., "text": ...}; optional "id", "page_type". */
+/** One JSON object per line: {"url": ..., "html": ..., "text": ...}; optional "id", "page_type", "comments", "language". */
 async function loadJsonlPages(file: string, options: LoadLabelledOptions): Promise<LabelledPage[]> {
   const pages: LabelledPage[] = [];
   const lines = createInterface({ input: createReadStream(file, "utf8"), crlfDelay: Infinity });
@@ -51,7 +77,15 @@ async function loadJsonlPages(file: string, options: LoadLabelledOptions): Promi
   for await (const line of lines) {
     lineNumber++;
     if (line.trim().length === 0) continue;
-    let record: { url?: unknown; html?: unknown; text?: unknown; id?: unknown; page_type?: unknown };
+    let record: {
+      url?: unknown;
+      html?: unknown;
+      text?: unknown;
+      id?: unknown;
+      page_type?: unknown;
+      comments?: unknown;
+      language?: unknown;
+    };
     try {
       record = JSON.parse(line);
     } catch {
@@ -62,6 +96,7 @@ async function loadJsonlPages(file: string, options: LoadLabelledOptions): Promi
     }
     const url = typeof record.url === "string" ? record.url : "";
     pages.push({
+      source: options.source ?? sourceName(file),
       id: typeof record.id === "string" ? record.id : String(lineNumber),
       url,
       domain: hostOf(url),
@@ -70,6 +105,8 @@ async function loadJsonlPages(file: string, options: LoadLabelledOptions): Promi
       gold: record.text,
       withSnippets: [],
       withoutSnippets: [],
+      comments: typeof record.comments === "string" ? record.comments : "",
+      language: typeof record.language === "string" ? record.language : "",
     });
     options.onPage?.(pages.length);
     if (options.limit !== undefined && pages.length >= options.limit) break;
@@ -97,6 +134,7 @@ async function loadHtmlFiles(dir: string, files: readonly string[], options: Loa
   for (const file of files) {
     const { pieces } = decodeHtmlPieces(await readFile(file), "");
     pages.push({
+      source: options.source ?? sourceName(dir),
       id: relative(dir, file).split(sep).join("/"),
       url: "",
       domain: "",
@@ -105,6 +143,8 @@ async function loadHtmlFiles(dir: string, files: readonly string[], options: Loa
       gold: "",
       withSnippets: [],
       withoutSnippets: [],
+      comments: "",
+      language: "",
     });
     options.onPage?.(pages.length);
     if (options.limit !== undefined && pages.length >= options.limit) break;

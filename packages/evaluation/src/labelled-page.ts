@@ -6,6 +6,8 @@ import { type SegmentedDocument, segmentHtml } from "@winnow/segment";
 import type { WcxbPage } from "./wcxb.js";
 
 export interface LabelledPage {
+  /** The data set it came from (its folder or file name): what leave-one-source-out leaves out. */
+  source: string;
   id: string;
   url: string;
   domain: string;
@@ -14,10 +16,15 @@ export interface LabelledPage {
   gold: string;
   withSnippets: string[];
   withoutSnippets: string[];
+  /** Gold text of the page's user comments, "" when none or not labelled. */
+  comments: string;
+  /** The gold's language (ISO 639-1, as the set guessed it), "" when unknown. */
+  language: string;
 }
 
-export function labelPage(page: WcxbPage): LabelledPage {
+export function labelPage(page: WcxbPage, source: string): LabelledPage {
   return {
+    source,
     id: page.id,
     url: page.url,
     domain: page.domain,
@@ -26,6 +33,8 @@ export function labelPage(page: WcxbPage): LabelledPage {
     gold: page.gold,
     withSnippets: page.withSnippets,
     withoutSnippets: page.withoutSnippets,
+    comments: page.comments,
+    language: page.language,
   };
 }
 

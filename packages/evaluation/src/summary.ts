@@ -1,6 +1,10 @@
 /** One scored page. Any further finite numeric fields (e.g. snippet rates) are averaged too. */
 export interface PageResult {
   pageType: string;
+  /** The data set, when pages come from several. */
+  source?: string;
+  /** The gold's language code ("en", "zh-cn"), "" when unknown. */
+  language?: string;
   precision: number;
   recall: number;
   f1: number;
@@ -23,21 +27,61 @@ export interface Summary {
   overall: GroupSummary;
   /** Keyed by page type, keys in sorted order for stable printing. */
   byType: Record<string, GroupSummary>;
+  /** Keyed by source, in order of first appearance. */
+  bySource: Record<string, GroupSummary>;
+  /** Keyed by language group (see languageGroup), sorted. */
+  byLanguage: Record<string, GroupSummary>;
+  /** Keyed by source, then page type. */
+  bySourceAndType: Record<string, Record<string, GroupSummary>>;
 }
 
-const CORE = new Set(["pageType", "precision", "recall", "f1"]);
+const CORE = new Set(["pageType", "source", "language", "precision", "recall", "f1"]);
 
-/** Unweighted mean over pages (the benchmark's macro average), overall and per page type. */
-export function summarise(results: readonly PageResult[]): Summary {
+/**
+ * The language group a page is reported in: English, Chinese, Japanese and Korean by name (the
+ * scripts that matter most to word splitting), every other known language as "other".
+ */
+export function languageGroup(language: string | undefined): string {
+  const code = (language ?? "").toLowerCase().slice(0, 2);
+  if (code === "") return "unknown";
+  return code === "en" || code === "zh" || code === "ja" || code === "ko" ? code : "other";
+}
+
+function groupBy(results: readonly PageResult[], key: (r: PageResult) => string, sort: boolean): Record<string, GroupSummary> {
   const groups = new Map<string, PageResult[]>();
   for (const r of results) {
-    const g = groups.get(r.pageType);
-    if (g === undefined) groups.set(r.pageType, [r]);
+    const k = key(r);
+    const g = groups.get(k);
+    if (g === undefined) groups.set(k, [r]);
     else g.push(r);
   }
-  const byType: Record<string, GroupSummary> = {};
-  for (const type of [...groups.keys()].sort()) byType[type] = summariseGroup(groups.get(type)!);
-  return { overall: summariseGroup(results), byType };
+  const keys = sort ? [...groups.keys()].sort() : [...groups.keys()];
+  const out: Record<string, GroupSummary> = {};
+  for (const k of keys) out[k] = summariseGroup(groups.get(k)!);
+  return out;
+}
+
+/**
+ * Unweighted mean over pages (the benchmark's macro average): overall, per page type, per source
+ * and per language group.
+ */
+export function summarise(results: readonly PageResult[]): Summary {
+  const bySourceAndType: Record<string, Record<string, GroupSummary>> = {};
+  const sources = [...new Set(results.map((r) => r.source ?? ""))];
+  for (const source of sources) {
+    bySourceAndType[source] = groupBy(
+      results.filter((r) => (r.source ?? "") === source),
+      (r) => r.pageType,
+      true,
+    );
+  }
+  return {
+    overall: summariseGroup(results),
+    byType: groupBy(results, (r) => r.pageType, true),
+    bySource: groupBy(results, (r) => r.source ?? "", false),
+    byLanguage: groupBy(results, (r) => languageGroup(r.language), true),
+    bySourceAndType,
+  };
 }
 
 function summariseGroup(rows: readonly PageResult[]): GroupSummary {

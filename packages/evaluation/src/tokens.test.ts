@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { wordTokens } from "./tokens.js";
 
-// Expected values were produced with Python 3.11: re.findall(r"\w+", text.lower()).
+// Expected values were produced with Python 3.11: re.findall(r"\w+", text.lower()), with Han and
+// kana characters then split one per token.
 describe("wordTokens", () => {
   it("keeps precomposed accented letters and lowercases", () => {
     expect(wordTokens("Café DÉJÀ vu")).toEqual(["café", "déjà", "vu"]);
@@ -13,8 +14,11 @@ describe("wordTokens", () => {
     expect(wordTokens("नमस्ते")).toEqual(["नमस", "त"]);
   });
 
-  it("keeps CJK runs and digits attached to them", () => {
-    expect(wordTokens("東京タワー 2024年")).toEqual(["東京タワー", "2024年"]);
+  it("counts every Han and kana character as a token, the prolonged sound mark included", () => {
+    expect(wordTokens("東京タワー 2024年")).toEqual(["東", "京", "タ", "ワ", "ー", "2024", "年"]);
+    expect(wordTokens("我们的生活，はじめまして。")).toEqual(["我", "们", "的", "生", "活", "は", "じ", "め", "ま", "し", "て"]);
+    // Hangul puts spaces between words: its runs stay words.
+    expect(wordTokens("한국어 문장")).toEqual(["한국어", "문장"]);
   });
 
   it("splits numbers at punctuation and keeps other numerics", () => {

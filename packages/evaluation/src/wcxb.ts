@@ -31,6 +31,10 @@ export interface WcxbPage {
   withSnippets: string[];
   withoutSnippets: string[];
   title: string;
+  /** ground_truth.comments: the user comments' text where a set labels them ("" otherwise). */
+  comments: string;
+  /** The set's language guess for the gold (ISO 639-1, "zh-cn"), "" when it has none. */
+  language: string;
 }
 
 export interface WcxbOptions {
@@ -135,6 +139,8 @@ function toPage(entry: WcxbEntry, html: string, gtFile: unknown): WcxbPage {
     withSnippets: strings(gt.with),
     withoutSnippets: strings(gt.without),
     title: str(gt.title),
+    comments: str(gt.comments),
+    language: str((isRecord(root._internal) ? root._internal : {}).language_guess),
   };
 }
 

@@ -1,0 +1,127 @@
+/**
+ * Language-independent word cues: tokens that work for scripts without spaces, and the share of
+ * a block's tokens that are function words of the page's language, for 58 languages.
+ *
+ * Tokens: a run of letters and digits is one token, except that every Han, hiragana and katakana
+ * character is a token of its own (Chinese and Japanese put no spaces between words; one
+ * character per token is how the held-out sets' scorer counts them too).
+ *
+ * Function words: the stopword lists of stopwords-iso (MIT), one per language. A page's language
+ * is the list that most of its tokens belong to; a block's cue is the share of its tokens in that
+ * list. Running prose is full of function words in every language, link lists and menus are not,
+ * which is what the English-only cue of the extended set measured for English pages only.
+ * Every list is in one open-addressed table (WordIndex) with a bit mask of the languages listing
+ * each word, so a token costs one hash probe however many languages there are.
+ */
+import { createRequire } from "node:module";
+import { FNV_BASIS, fnvStep, WordIndex } from "./words.js";
+
+const STOPWORDS = createRequire(import.meta.url)("stopwords-iso") as Record<string, readonly string[]>;
+
+/** The languages, in a fixed order: bit i of a word's mask is LANGUAGES[i]. */
+export const LANGUAGES: readonly string[] = Object.keys(STOPWORDS).sort();
+if (LANGUAGES.length > 64) throw new Error("function-words: more than 64 languages do not fit two 32-bit masks");
+
+/** Character classes, one load per UTF-16 code unit. */
+const NONE = 0,
+  WORD = 1,
+  CJK = 2;
+const CHAR_CLASS = new Uint8Array(65536);
+{
+  const word = /^[\p{L}\p{N}]$/u;
+  const cjk = /^[\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}]$/u;
+  for (let c = 0; c < 65536; c++) {
+    if (c >= 0xd800 && c <= 0xdfff) continue;
+    const ch = String.fromCharCode(c);
+    if (word.test(ch)) CHAR_CLASS[c] = cjk.test(ch) ? CJK : WORD;
+  }
+}
+
+/** Sentence ends: . ! ? and their full-width forms, and the ideographic full stop. */
+function isSentenceEnd(c: number): boolean {
+  return c === 46 || c === 33 || c === 63 || c === 0x3002 || c === 0xff01 || c === 0xff1f || c === 0xff0e;
+}
+
+const { INDEX, MASK_LO, MASK_HI } = (() => {
+  const masks = new Map<string, [number, number]>();
+  LANGUAGES.forEach((language, bit) => {
+    for (const raw of STOPWORDS[language]) {
+      const word = raw.toLowerCase();
+      // Lists hold multi-character Chinese and Japanese entries; text is cut into single
+      // characters there, so only single-character entries can ever match.
+      if (word.length === 0 || (CHAR_CLASS[word.charCodeAt(0)] === CJK && word.length > 1)) continue;
+      const m = masks.get(word) ?? [0, 0];
+      if (bit < 32) m[0] |= 1 << bit;
+      else m[1] |= 1 << (bit - 32);
+      masks.set(word, m);
+    }
+  });
+  const words = [...masks.keys()];
+  return {
+    INDEX: new WordIndex(words),
+    MASK_LO: Int32Array.from(words, (w) => masks.get(w)![0]),
+    MASK_HI: Int32Array.from(words, (w) => masks.get(w)![1]),
+  };
+})();
+
+/** What one pass over a block's text finds. */
+export interface TokenCounts {
+  tokens: number;
+  /** Tokens that are single Han or kana characters. */
+  cjk: number;
+  sentences: number;
+}
+
+/**
+ * Counts the tokens of `text` into `counts`, and for each token listed as a function word calls
+ * `onListed` with its entry (for languageMask). ASCII capitals are folded as the index expects.
+ */
+export function scanTokens(text: string, counts: TokenCounts, onListed: (entry: number) => void): void {
+  let tokens = 0,
+    cjk = 0,
+    sentences = 0;
+  const n = text.length;
+  let i = 0;
+  while (i < n) {
+    const c = text.charCodeAt(i);
+    const k = CHAR_CLASS[c];
+    if (k === NONE) {
+      if (isSentenceEnd(c) && (i + 1 === n || text.charCodeAt(i + 1) === 32 || c > 0x3000)) sentences++;
+      i++;
+      continue;
+    }
+    tokens++;
+    if (k === CJK) {
+      cjk++;
+      const entry = INDEX.indexOf(text, i, i + 1, fnvStep(FNV_BASIS, c));
+      if (entry >= 0) onListed(entry);
+      i++;
+      continue;
+    }
+    const start = i;
+    let h = FNV_BASIS;
+    do {
+      const u = text.charCodeAt(i);
+      h = fnvStep(h, u >= 65 && u <= 90 ? u + 32 : u);
+      i++;
+    } while (i < n && CHAR_CLASS[text.charCodeAt(i)] === WORD);
+    if (i - start <= INDEX.longest) {
+      const entry = INDEX.indexOf(text, start, i, h);
+      if (entry >= 0) onListed(entry);
+    }
+  }
+  counts.tokens = tokens;
+  counts.cjk = cjk;
+  counts.sentences = sentences;
+}
+
+/** Whether entry `entry` is a function word of language `bit`. */
+export function isListedIn(entry: number, bit: number): boolean {
+  return bit < 32 ? ((MASK_LO[entry] >>> bit) & 1) === 1 : ((MASK_HI[entry] >>> (bit - 32)) & 1) === 1;
+}
+
+/** Adds 1 to `perLanguage[b]` for every language b that lists entry `entry`. */
+export function countLanguages(entry: number, perLanguage: Int32Array): void {
+  for (let lo = MASK_LO[entry]; lo !== 0; lo &= lo - 1) perLanguage[31 - Math.clz32(lo & -lo)]++;
+  for (let hi = MASK_HI[entry]; hi !== 0; hi &= hi - 1) perLanguage[32 + 31 - Math.clz32(hi & -hi)]++;
+}

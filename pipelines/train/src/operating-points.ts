@@ -1,0 +1,172 @@
+/**
+ * Keep thresholds and what they buy: for every candidate threshold, the mean word precision,
+ * recall and F1 of a set of held-out pages, and the operating points a model file stores
+ * (`--favor precision | balanced | recall`).
+ *
+ * The curve is computed in one pass per page rather than one extraction per threshold: a page's
+ * kept words at a threshold are the words of its blocks scoring at or above it (keptText joins
+ * blocks with blank lines, so no word spans two blocks), so adding blocks in falling score order
+ * and counting each word against the gold bag as it arrives gives the overlap at every threshold.
+ */
+import { wordTokens } from "@winnow/evaluation";
+import type { Dataset } from "./dataset.js";
+import { sourceWeights } from "./mlp-fit.js";
+
+/**
+ * Keep thresholds tried: evenly spaced in logit, sigmoid(-4) to sigmoid(3) in steps of 0.25
+ * (0.018 to 0.953). Why logit: models trained on weighted blocks are not centred on 0.5, and the
+ * BiLSTM's best thresholds lie near 0.1-0.2, where a step of 0.05 is a large change in what is
+ * kept; the earlier grid (0.10 to 0.90 by 0.05) stopped at 0.10, which every BiLSTM chose in one
+ * fold of five (experiments/results/2026-11-24-bilstm-ensemble-cv.md).
+ */
+export const THRESHOLD_CANDIDATES: readonly number[] = Array.from({ length: 29 }, (_, i) =>
+  Number((1 / (1 + Math.exp(4 - i * 0.25))).toFixed(4)),
+);
+
+/** Mean page precision, recall and F1 at each of THRESHOLD_CANDIDATES. */
+export interface ThresholdCurve {
+  thresholds: readonly number[];
+  precision: Float64Array;
+  recall: Float64Array;
+  f1: Float64Array;
+  /** Mean page F0.5 and F2, for the precision and recall operating points. */
+  f05: Float64Array;
+  f2: Float64Array;
+}
+
+/** The thresholds a model offers: `--favor precision | balanced | recall`. */
+export interface OperatingPoints {
+  precision: number;
+  balanced: number;
+  recall: number;
+}
+
+export type Favor = keyof OperatingPoints;
+
+/** Word precision and recall of one page at every candidate threshold. */
+export function pageCurve(
+  blockTexts: readonly string[],
+  gold: string,
+  scores: ArrayLike<number>,
+): { precision: Float64Array; recall: Float64Array } {
+  const t = THRESHOLD_CANDIDATES.length;
+  const precision = new Float64Array(t);
+  const recall = new Float64Array(t);
+  const goldBag = new Map<string, number>();
+  let goldCount = 0;
+  for (const w of wordTokens(gold)) {
+    goldBag.set(w, (goldBag.get(w) ?? 0) + 1);
+    goldCount++;
+  }
+  const order = Array.from(blockTexts.keys()).sort((a, b) => scores[b] - scores[a]);
+  const kept = new Map<string, number>();
+  let keptCount = 0;
+  let overlap = 0;
+  let next = 0;
+  // Thresholds from the highest down: each admits the blocks scoring at or above it.
+  for (let k = t - 1; k >= 0; k--) {
+    const threshold = THRESHOLD_CANDIDATES[k];
+    while (next < order.length && scores[order[next]] >= threshold) {
+      for (const w of wordTokens(blockTexts[order[next]])) {
+        const n = (kept.get(w) ?? 0) + 1;
+        kept.set(w, n);
+        keptCount++;
+        if (n <= (goldBag.get(w) ?? 0)) overlap++;
+      }
+      next++;
+    }
+    // As wordScores: nothing to find and nothing kept is perfect; one side empty scores 0.
+    if (keptCount === 0 && goldCount === 0) {
+      precision[k] = recall[k] = 1;
+    } else if (keptCount > 0 && goldCount > 0) {
+      precision[k] = overlap / keptCount;
+      recall[k] = overlap / goldCount;
+    }
+  }
+  return { precision, recall };
+}
+
+function fBeta(p: number, r: number, beta: number): number {
+  const b2 = beta * beta;
+  return p + r === 0 ? 0 : ((1 + b2) * p * r) / (b2 * p + r);
+}
+
+/**
+ * The curve over `pages` (indexes into data) whose block scores are `scores[i]`, each page
+ * weighted by its source's weight under `sourceBalance` (see MlpFitOptions.sourceBalance). Pages
+ * are scored against their gold text, or the validation gold of training labels when set.
+ */
+export function thresholdCurve(
+  data: Dataset,
+  pages: readonly number[],
+  scores: readonly ArrayLike<number>[],
+  sourceBalance: number,
+): ThresholdCurve {
+  const t = THRESHOLD_CANDIDATES.length;
+  const curve: ThresholdCurve = {
+    thresholds: THRESHOLD_CANDIDATES,
+    precision: new Float64Array(t),
+    recall: new Float64Array(t),
+    f1: new Float64Array(t),
+    f05: new Float64Array(t),
+    f2: new Float64Array(t),
+  };
+  if (pages.length === 0) return curve;
+  const weights = sourceWeights(data, pages, sourceBalance);
+  pages.forEach((p, i) => {
+    const gold = data.training?.validationGold[p] ?? data.pages[p].gold;
+    const page = pageCurve(
+      data.pages[p].doc.blocks.map((b) => b.text),
+      gold,
+      scores[i],
+    );
+    const w = weights[i] / pages.length;
+    for (let k = 0; k < t; k++) {
+      const pr = page.precision[k],
+        re = page.recall[k];
+      curve.precision[k] += w * pr;
+      curve.recall[k] += w * re;
+      curve.f1[k] += w * fBeta(pr, re, 1);
+      curve.f05[k] += w * fBeta(pr, re, 0.5);
+      curve.f2[k] += w * fBeta(pr, re, 2);
+    }
+  });
+  return curve;
+}
+
+/**
+ * The candidate that maximises `values` smoothed over its neighbours (held-out pages are few, and
+ * a plateau of good thresholds generalises better than a spike); ties go to the higher threshold,
+ * which keeps less.
+ */
+function bestOnPlateau(values: Float64Array): number {
+  let best = 0,
+    bestSmoothed = -1;
+  for (let i = 0; i < values.length; i++) {
+    const from = Math.max(0, i - 1),
+      to = Math.min(values.length - 1, i + 1);
+    let sum = 0;
+    for (let j = from; j <= to; j++) sum += values[j];
+    const smoothed = sum / (to - from + 1);
+    if (smoothed >= bestSmoothed - 1e-12) {
+      best = i;
+      bestSmoothed = Math.max(bestSmoothed, smoothed);
+    }
+  }
+  return best;
+}
+
+/** Balanced maximises mean F1; precision mean F0.5; recall mean F2. */
+export function operatingPoints(curve: ThresholdCurve): OperatingPoints {
+  return {
+    precision: curve.thresholds[bestOnPlateau(curve.f05)],
+    balanced: curve.thresholds[bestOnPlateau(curve.f1)],
+    recall: curve.thresholds[bestOnPlateau(curve.f2)],
+  };
+}
+
+/** The mean F1 of the curve at a candidate threshold. */
+export function f1At(curve: ThresholdCurve, threshold: number): number {
+  const k = curve.thresholds.indexOf(threshold);
+  return k < 0 ? 0 : curve.f1[k];
+}
