@@ -42,6 +42,12 @@ const STOPWORDS = new Set(
   ).split(" "),
 );
 const WORD = /[\p{L}\p{N}]+/gu;
+/** As WORD, but each Han or kana character a word of its own. */
+const CJK_WORD = /[\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}]|(?:(?![\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}])[\p{L}\p{N}])+/gu;
+
+function wordsOf(text: string, cjkWords: boolean): string[] {
+  return text.toLowerCase().match(cjkWords ? CJK_WORD : WORD) ?? [];
+}
 
 export const EXTENDED_SPECS: readonly FeatureSpec[] = [
   { name: "anchor_char_ratio", group: "extended", scaling: "anchor chars / block chars" },
@@ -97,6 +103,8 @@ function pathDepth(tagPath: string): number {
 
 /** Per-document values of the extended set, computed once per document. */
 export interface ExtendedContext {
+  /** Words counted CJK-aware (each Han or kana character a word). */
+  cjkWords: boolean;
   titleWords: Set<string>;
   /** The title's words and the stopwords, for countWords. */
   listedWords: WordList;
@@ -116,7 +124,7 @@ export interface ExtendedContext {
 
 const DENSITY_RADIUS = 4;
 
-export function extendedContext(doc: SegmentedDocument): ExtendedContext {
+export function extendedContext(doc: SegmentedDocument, cjkWords = false): ExtendedContext {
   const blocks = doc.blocks;
   const n = blocks.length;
   let longest = 1,
@@ -153,33 +161,39 @@ export function extendedContext(doc: SegmentedDocument): ExtendedContext {
     pathDepths[i] = depthOfId[pathId];
     ancestorMasks[i] = maskOfId[pathId];
   }
-  const titleWords = new Set(doc.title.toLowerCase().match(WORD) ?? []);
+  const titleWords = new Set(wordsOf(doc.title, cjkWords));
   const listedWords = new WordList([
     [titleWords, IN_TITLE],
     [STOPWORDS, STOPWORD],
   ]);
   return {
+    cjkWords,
     titleWords,
     listedWords,
     longest,
     sectionText,
     sectionAnchor,
     sectionBlocks,
-    titleHeading: findTitleHeading(doc, titleWords),
+    titleHeading: findTitleHeading(doc, titleWords, cjkWords),
     density: textDensity(doc),
     pathDepths,
     ancestorMasks,
   };
 }
 
+/** The page's headline: the heading whose words best cover <title>'s (h1 on ties); -1 when none covers half. */
+export function titleHeading(doc: SegmentedDocument): number {
+  return findTitleHeading(doc, new Set(wordsOf(doc.title, true)), true);
+}
+
 /** The heading whose words best cover the title's (h1 preferred on ties); -1 if none covers half. */
-function findTitleHeading(doc: SegmentedDocument, titleWords: Set<string>): number {
+function findTitleHeading(doc: SegmentedDocument, titleWords: Set<string>, cjkWords: boolean): number {
   if (titleWords.size === 0) return -1;
   let best = -1,
     bestScore = 0.5;
   for (const b of doc.blocks) {
     if (b.heading === 0) continue;
-    const words = new Set(b.text.toLowerCase().match(WORD) ?? []);
+    const words = new Set(wordsOf(b.text, cjkWords));
     let shared = 0;
     for (const w of words) if (titleWords.has(w)) shared++;
     const score = shared / Math.max(titleWords.size, words.size) + (b.heading === 1 ? 0.01 : 0);
@@ -264,7 +278,7 @@ export function writeExtended(
   out[k++] = total === 0 ? 0 : (ctx.textBefore[i] + block.textChars / 2) / total;
   out[k++] = n <= 1 ? 0 : i / (n - 1);
 
-  countWords(block.text.toLowerCase(), ext.listedWords, counts);
+  countWords(block.text.toLowerCase(), ext.listedWords, counts, ext.cjkWords);
   const words = counts.words;
   out[k++] = words === 0 ? 0 : counts.inTitle / words;
   out[k++] = words === 0 ? 0 : counts.stopwords / words;

@@ -4,6 +4,7 @@
  */
 import type { SegmentedDocument } from "@winnow/segment";
 import { EXTENDED_SPECS, extendedContext, writeExtended } from "./extended.js";
+import { CONTEXT_SPECS, pageContext, writeContext } from "./page-context.js";
 import { TEXREX_SPECS, documentContext, writeTexrex, type FeatureSpec } from "./texrex.js";
 
 export interface FeatureSet {
@@ -58,7 +59,27 @@ export const TEXREX_EXTENDED: FeatureSet = featureSet(
   },
 );
 
-const FEATURE_SETS: readonly FeatureSet[] = [TEXREX37, TEXREX_EXTENDED];
+/**
+ * The extended set plus page-level context: language-independent word cues, the Readability-style
+ * densest section, page-type signals and comment cues (page-context.ts).
+ */
+export const TEXREX_CONTEXT: FeatureSet = featureSet(
+  "texrex37+ext+ctx",
+  1,
+  [...TEXREX_SPECS, ...EXTENDED_SPECS, ...CONTEXT_SPECS],
+  (doc) => {
+    // Word and sentence counts CJK-aware throughout, so they mean the same in every script.
+    const base = documentContext(doc, true);
+    return { base, ext: extendedContext(doc, true), page: pageContext(doc, base) };
+  },
+  (doc, { base, ext, page }, i, out, at) => {
+    writeTexrex(doc, base, i, out, at);
+    writeExtended(doc, base, ext, i, out, at + TEXREX_SPECS.length);
+    writeContext(doc, page, i, out, at + TEXREX_SPECS.length + EXTENDED_SPECS.length);
+  },
+);
+
+const FEATURE_SETS: readonly FeatureSet[] = [TEXREX37, TEXREX_EXTENDED, TEXREX_CONTEXT];
 
 export function featureSetByName(name: string): FeatureSet {
   const set = FEATURE_SETS.find((s) => s.name === name);

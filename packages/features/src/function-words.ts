@@ -14,7 +14,7 @@
  * each word, so a token costs one hash probe however many languages there are.
  */
 import { createRequire } from "node:module";
-import { FNV_BASIS, fnvStep, WordIndex } from "./words.js";
+import { CJK_UNIT, FNV_BASIS, fnvStep, WORD_UNIT, WordIndex } from "./words.js";
 
 const STOPWORDS = createRequire(import.meta.url)("stopwords-iso") as Record<string, readonly string[]>;
 
@@ -27,15 +27,7 @@ const NONE = 0,
   WORD = 1,
   CJK = 2;
 const CHAR_CLASS = new Uint8Array(65536);
-{
-  const word = /^[\p{L}\p{N}]$/u;
-  const cjk = /^[\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}]$/u;
-  for (let c = 0; c < 65536; c++) {
-    if (c >= 0xd800 && c <= 0xdfff) continue;
-    const ch = String.fromCharCode(c);
-    if (word.test(ch)) CHAR_CLASS[c] = cjk.test(ch) ? CJK : WORD;
-  }
-}
+for (let c = 0; c < 65536; c++) if (WORD_UNIT[c] === 1) CHAR_CLASS[c] = CJK_UNIT[c] === 1 ? CJK : WORD;
 
 /** Sentence ends: . ! ? and their full-width forms, and the ideographic full stop. */
 function isSentenceEnd(c: number): boolean {

@@ -36,17 +36,17 @@ const COMMENT_MARKER =
   /^[\s\d#()[\].:·|-]*(comments?|responses?|replies|reply|reactions?|discussion|leave a (comment|reply)|post a comment|add a comment|join the discussion|kommentare?|kommentar schreiben|commentaires?|réactions|comentarios?|comentários?|commenti|reacties|komentarze?|комментари[иейя]?|отзывы|yorumlar?|komentar|bình luận|评论|評論|留言|网友评论|コメント|댓글|التعليقات|تعليقات)[\s\d()[\].:!|-]*$/iu;
 const MARKER_MAX_CHARS = 60;
 
-const LOG_TOKENS = Math.log1p(500);
 const LOG_HEADINGS = Math.log1p(50);
 const LOG_MEAN_TOKENS = Math.log1p(100);
 const SPAN_SCALE = 20;
 
 export const CONTEXT_SPECS: readonly FeatureSpec[] = [
-  { name: "function_words", group: "context", scaling: "share of tokens that are function words of the page's language" },
-  { name: "page_function_words", group: "context", scaling: "the same over the whole page" },
-  { name: "tokens", group: "context", scaling: "log(1+tokens) / log(501), Han and kana one token per character" },
-  { name: "cjk_share", group: "context", scaling: "share of tokens that are Han or kana characters" },
-  { name: "tokens_per_sentence", group: "context", scaling: "tokens / sentence ends (. ! ? 。) / 50, clamped" },
+  {
+    name: "function_words",
+    group: "context",
+    scaling: "share of tokens that are function words of the page's language / that share over the page / 2, clamped",
+  },
+  { name: "page_language_known", group: "context", scaling: "{0,1}: at least 5% of the page's tokens are function words of one list" },
   { name: "in_best_section", group: "context", scaling: "{0,1}: under the Readability-style top section" },
   { name: "section_score_ratio", group: "context", scaling: "best score of the block's two sections / the top score" },
   { name: "in_best_span", group: "context", scaling: "{0,1}: between the top section's first and last block" },
@@ -68,7 +68,6 @@ export const CONTEXT_SPECS: readonly FeatureSpec[] = [
 export interface PageContext {
   tokens: Int32Array;
   cjk: Int32Array;
-  sentences: Int32Array;
   functionWords: Int32Array;
   pageFunctionWords: number;
   /** The top section's id (0: none), its score, each block's best section score. */
@@ -100,7 +99,6 @@ export function pageContext(doc: SegmentedDocument, base: DocumentContext): Page
   const n = blocks.length;
   const tokens = new Int32Array(n);
   const cjk = new Int32Array(n);
-  const sentences = new Int32Array(n);
   const firstEntry = new Int32Array(n + 1);
   perLanguage.fill(0);
   let used = 0;
@@ -119,7 +117,6 @@ export function pageContext(doc: SegmentedDocument, base: DocumentContext): Page
     scanTokens(blocks[i].text, scan, onListed);
     tokens[i] = scan.tokens;
     cjk[i] = scan.cjk;
-    sentences[i] = scan.sentences;
     allTokens += scan.tokens;
   }
   firstEntry[n] = used;
@@ -208,7 +205,6 @@ export function pageContext(doc: SegmentedDocument, base: DocumentContext): Page
   return {
     tokens,
     cjk,
-    sentences,
     functionWords,
     pageFunctionWords: allTokens === 0 ? 0 : pageFunctionWords / allTokens,
     bestSection,
@@ -243,11 +239,10 @@ export function writeContext(doc: SegmentedDocument, ctx: PageContext, i: number
   const b = doc.blocks[i];
   const tokens = ctx.tokens[i];
   let k = offset;
-  out[k++] = tokens === 0 ? 0 : ctx.functionWords[i] / tokens;
-  out[k++] = ctx.pageFunctionWords;
-  out[k++] = clamp01(Math.log1p(tokens) / LOG_TOKENS);
-  out[k++] = tokens === 0 ? 0 : ctx.cjk[i] / tokens;
-  out[k++] = clamp01(tokens / Math.max(1, ctx.sentences[i]) / 50);
+  // Relative to the page, so that the value means the same in languages whose lists differ in reach.
+  const page = ctx.pageFunctionWords;
+  out[k++] = tokens === 0 || page === 0 ? 0 : clamp01(ctx.functionWords[i] / tokens / page / 2);
+  out[k++] = page >= 0.05 ? 1 : 0;
   const inBest = ctx.bestSection !== 0 && (b.parentId === ctx.bestSection || b.grandparentId === ctx.bestSection);
   out[k++] = inBest ? 1 : 0;
   out[k++] = ctx.bestScore === 0 ? 0 : ctx.sectionScore[i] / ctx.bestScore;

@@ -131,13 +131,14 @@ export interface DocumentContext {
   totalText: number;
 }
 
-export function documentContext(doc: SegmentedDocument): DocumentContext {
+/** `cjkWords`: count Han and kana characters as words (see textStats). */
+export function documentContext(doc: SegmentedDocument, cjkWords = false): DocumentContext {
   const n = doc.blocks.length;
   const stats = new Array<TextStats>(n);
   const textBefore = new Float64Array(n + 1);
   for (let i = 0; i < n; i++) {
     const block = doc.blocks[i];
-    stats[i] = textStats(block.text);
+    stats[i] = textStats(block.text, cjkWords);
     textBefore[i + 1] = textBefore[i] + block.textChars;
   }
   return { stats, textBefore, totalText: textBefore[n] };

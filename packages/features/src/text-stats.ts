@@ -4,6 +4,7 @@
  * (code points from U+00C0 up count as letters unless they lie in a punctuation block): enough
  * for proportions, and much cheaper than a Unicode property test per character.
  */
+import { CJK_UNIT } from "./words.js";
 
 export interface TextStats {
   chars: number;
@@ -52,13 +53,19 @@ const LETTER = 1,
   UPPER = 2,
   DIGIT = 4,
   PUNCT = 8,
-  SENTENCE_END = 16;
+  SENTENCE_END = 16,
+  /** A Han, hiragana or katakana letter: a word of its own when counting CJK-aware. */
+  CJK = 32,
+  /** 。！？: they end a sentence with no space after. */
+  FULL_STOP = 64;
 const CHAR_CLASS = new Uint8Array(65536);
 for (let c = 0; c < 65536; c++) {
   if (c >= 48 && c <= 57) CHAR_CLASS[c] = DIGIT;
   else if (isLetter(c)) CHAR_CLASS[c] = LETTER | ((c >= 65 && c <= 90) || (c >= 0xc0 && c <= 0xde && c !== 0xd7) ? UPPER : 0);
-  else if (isPunctuation(c)) CHAR_CLASS[c] = PUNCT | (isSentenceEnd(c) ? SENTENCE_END : 0);
+  else if (isPunctuation(c))
+    CHAR_CLASS[c] = PUNCT | (isSentenceEnd(c) ? SENTENCE_END : 0) | (c === 0x3002 || c === 0xff01 || c === 0xff1f ? FULL_STOP : 0);
 }
+for (let c = 0; c < 65536; c++) if (CJK_UNIT[c] === 1 && CHAR_CLASS[c] & LETTER) CHAR_CLASS[c] |= CJK;
 
 const EMAIL = /[\w.+-]+@[\w-]+\.[\w.-]+/g;
 const URL_LITERAL = /\b(?:https?:\/\/|www\.)\S+/gi;
@@ -71,7 +78,13 @@ function countMatches(text: string, pattern: RegExp): number {
   return n;
 }
 
-export function textStats(text: string): TextStats {
+/**
+ * One block's statistics. With `cjkWords`, every Han, hiragana and katakana character counts as a
+ * word and 。！？ end sentences without a space after them, so that Chinese and Japanese blocks
+ * get word and sentence counts on the scale of other languages' (a run of Han characters is a
+ * clause, not a word).
+ */
+export function textStats(text: string, cjkWords = false): TextStats {
   let letters = 0,
     uppercase = 0,
     digits = 0,
@@ -101,12 +114,13 @@ export function textStats(text: string): TextStats {
       else if (c === 35) hasHash = true;
       else if (c === 58 || c === 46) hasUrlHint = true;
       // A sentence ends at . ! ? followed by a space or the end of the block.
-      if (k & SENTENCE_END && (i + 1 === n || text.charCodeAt(i + 1) === 32)) sentences++;
+      if (k & SENTENCE_END && (i + 1 === n || text.charCodeAt(i + 1) === 32 || (cjkWords && k & FULL_STOP))) sentences++;
     } else if (c === 0xa9) {
       copyright = true;
     }
-    if (wordChar && !inWord) words++;
-    inWord = wordChar;
+    if (wordChar && (!inWord || (cjkWords && k & CJK))) words++;
+    // A CJK letter is a word of its own: what follows it starts the next.
+    inWord = wordChar && !(cjkWords && k & CJK);
   }
   const last = n > 0 ? text.charCodeAt(n - 1) : 0;
   if (words > 0 && sentences === 0) sentences = 1;

@@ -8,8 +8,18 @@
 const WORD_CHAR = /^[\p{L}\p{N}]$/u;
 
 /** 1 where a BMP code unit is \p{L} or \p{N}; surrogates are 0 and handled as pairs below. About 15 ms once. */
-const WORD_UNIT = new Uint8Array(65536);
+export const WORD_UNIT = new Uint8Array(65536);
 for (let c = 0; c < 65536; c++) if (c < 0xd800 || c > 0xdfff) WORD_UNIT[c] = WORD_CHAR.test(String.fromCharCode(c)) ? 1 : 0;
+
+/**
+ * 1 where a BMP code unit is a Han, hiragana or katakana letter: text in those scripts puts no
+ * spaces between words, so CJK-aware counting takes each such character as a word of its own.
+ */
+export const CJK_UNIT = new Uint8Array(65536);
+{
+  const cjk = /^[\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}]$/u;
+  for (let c = 0x2e80; c < 0xfb00; c++) if (WORD_UNIT[c] === 1 && cjk.test(String.fromCharCode(c))) CJK_UNIT[c] = 1;
+}
 
 /** Length of the letter-or-digit code point at `i` (1 or 2 code units), 0 when there is none. */
 function wordCharAt(text: string, i: number): number {
@@ -123,8 +133,11 @@ export interface WordCounts {
   stopwords: number;
 }
 
-/** Counts the words of `lower` (already lowercased), and how many `listed` marks as each kind. */
-export function countWords(lower: string, listed: WordList, out: WordCounts): void {
+/**
+ * Counts the words of `lower` (already lowercased), and how many `listed` marks as each kind.
+ * With `cjkWords`, each Han or kana character is a word of its own (see CJK_UNIT).
+ */
+export function countWords(lower: string, listed: WordList, out: WordCounts, cjkWords = false): void {
   let words = 0,
     inTitle = 0,
     stop = 0;
@@ -138,11 +151,16 @@ export function countWords(lower: string, listed: WordList, out: WordCounts): vo
     }
     const start = i;
     let h = FNV_BASIS;
-    do {
+    if (cjkWords && CJK_UNIT[lower.charCodeAt(i)] === 1) {
       h = fnvStep(h, lower.charCodeAt(i));
-      if (step === 2) h = fnvStep(h, lower.charCodeAt(i + 1));
-      i += step;
-    } while (i < n && (step = wordCharAt(lower, i)) !== 0);
+      i++;
+    } else {
+      do {
+        h = fnvStep(h, lower.charCodeAt(i));
+        if (step === 2) h = fnvStep(h, lower.charCodeAt(i + 1));
+        i += step;
+      } while (i < n && (step = wordCharAt(lower, i)) !== 0 && !(cjkWords && CJK_UNIT[lower.charCodeAt(i)] === 1));
+    }
     words++;
     if (i - start <= listed.longest) {
       const kind = listed.kindOf(lower, start, i, h);
