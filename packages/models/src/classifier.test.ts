@@ -115,3 +115,63 @@ describe("FeatureBatch", () => {
     expect(same(inc.view(), rows)).toBe(false);
   });
 });
+
+describe("--favor and the comment head through a classifier", () => {
+  it("keeps blocks at the favored operating point and gives comment scores beside the content scores", async () => {
+    const { mkdtempSync, writeFileSync } = await import("node:fs");
+    const { tmpdir } = await import("node:os");
+    const { join } = await import("node:path");
+    const { TEXREX37 } = await import("@winnow/features");
+    const { trainMlp } = await import("./mlp/train.js");
+    const { mlpToOnnx } = await import("./mlp/export.js");
+    const { loadClassifier } = await import("./spec.js");
+    const { segmentHtml } = await import("@winnow/segment");
+    const doc = segmentHtml(
+      "<html><body><p>Some words of a paragraph here, with a comma.</p><ul><li><a href='/'>Home</a></li></ul></body></html>",
+    );
+    const rows = TEXREX37.extract(doc);
+    const n = doc.blocks.length;
+    const member = trainMlp(
+      rows,
+      Uint8Array.from({ length: n }, (_, i) => (i === 0 ? 1 : 0)),
+      n,
+      TEXREX37.size,
+      { epochs: 2, seed: 1 },
+    );
+    const head = trainMlp(
+      rows,
+      Uint8Array.from({ length: n }, (_, i) => (i === 1 ? 1 : 0)),
+      n,
+      TEXREX37.size,
+      { epochs: 2, seed: 2 },
+    );
+    const path = join(mkdtempSync(join(tmpdir(), "winnow-favor-")), "m.onnx");
+    const info = {
+      kind: "mlp",
+      featureSet: TEXREX37.name,
+      featureSetVersion: TEXREX37.version,
+      inputSize: TEXREX37.size,
+      threshold: 0.5,
+      trainingFingerprint: "",
+      notes: "",
+      operatingPoints: { precision: 0.8, balanced: 0.5, recall: 0.2 },
+      commentThreshold: 0.4,
+    };
+    writeFileSync(path, mlpToOnnx([member], info, [head]));
+    for (const [favor, threshold] of [
+      ["precision", 0.8],
+      ["balanced", 0.5],
+      ["recall", 0.2],
+    ] as const) {
+      const classifier = await loadClassifier(path, { favor });
+      expect(classifier.threshold).toBe(threshold);
+      expect(classifier.commentThreshold).toBe(0.4);
+      const batch = classifier.batch!();
+      batch.add(doc);
+      const [scores] = await batch.score();
+      expect(scores).toHaveLength(n);
+      expect(batch.commentScores?.[0]).toHaveLength(n);
+      await classifier.close();
+    }
+  });
+});

@@ -11,6 +11,12 @@ import { ModelMismatchError } from "./onnx/errors.js";
 import { decodeModelInfo, readModelBytes } from "./onnx/metadata.js";
 import { OnnxBlockScorer } from "./onnx/scorer.js";
 import type { ModelInfo } from "./types.js";
+import type { ClassifierOptions } from "./classifier-options.js";
+import { applyEmptyPageFallback } from "./fallback.js";
+import { thresholdFor } from "./types.js";
+
+/** A comment threshold no score reaches (a head whose file names none finds no comments). */
+const NO_COMMENTS = 2;
 
 export interface BlockClassifier {
   /** "heuristic", or the model file's name. */
@@ -19,6 +25,11 @@ export interface BlockClassifier {
   readonly threshold: number;
   /** The model's own description; undefined for the heuristic. */
   readonly info?: ModelInfo;
+  /**
+   * Models with a comment head: the comment score at or above which a block is a user comment.
+   * Their batches then also give commentScores.
+   */
+  readonly commentThreshold?: number;
   /** Scores in [0,1] for every block of every document, one array per document. */
   score(docs: readonly SegmentedDocument[]): Promise<Float32Array[]>;
   /**
@@ -38,6 +49,8 @@ export interface ScoreBatch {
   add(doc: SegmentedDocument): void | Promise<void>;
   /** One score array per document added, in order. */
   score(): Promise<Float32Array[]>;
+  /** After score() has resolved, for classifiers with a comment head: each document's comment scores. */
+  commentScores?: Float32Array[];
 }
 
 /**
@@ -123,7 +136,7 @@ function splitScores(scores: Float32Array, counts: readonly number[]): Float32Ar
 }
 
 /** Loads an MLP model file and the feature set it was trained on; refuses a version mismatch. */
-export async function loadMlpClassifier(path: string | Uint8Array, options: { name?: string } = {}): Promise<BlockClassifier> {
+export async function loadMlpClassifier(path: string | Uint8Array, options: ClassifierOptions = {}): Promise<BlockClassifier> {
   const scorer = await OnnxBlockScorer.load(path);
   const info = scorer.info;
   const name = options.name ?? (typeof path === "string" ? path : "model");
@@ -145,13 +158,16 @@ export async function loadMlpClassifier(path: string | Uint8Array, options: { na
   }
   // One feature buffer, reused batch after batch; a batch opened while another holds it gets its own.
   let spare: FeatureBatch | null = new FeatureBatch(featureSet);
+  const commentHead = scorer.hasCommentHead;
+  const threshold = thresholdFor(info, options.favor);
+  const fallback = info.emptyPageFallback;
   const batch = (): ScoreBatch => {
     const rows = spare ?? new FeatureBatch(featureSet);
     spare = null;
     rows.reset();
     const counts: number[] = [];
     let done = false;
-    return {
+    const self: ScoreBatch = {
       add(doc) {
         if (done) throw new Error("score batch already scored");
         rows.append(doc);
@@ -162,18 +178,32 @@ export async function loadMlpClassifier(path: string | Uint8Array, options: { na
         done = true;
         try {
           // One run for all the batch's blocks: ONNX Runtime's per-run cost is paid once.
-          if (rows.count === 0) return counts.map(() => new Float32Array(0));
-          return splitScores(await scorer.score(rows.view(), rows.count), counts);
+          if (rows.count === 0) {
+            if (commentHead) self.commentScores = counts.map(() => new Float32Array(0));
+            return counts.map(() => new Float32Array(0));
+          }
+          const heads = await scorer.scoreHeads(rows.view(), rows.count);
+          if (heads.comments !== undefined) {
+            // A user comment is never main text: its content score is vetoed to 0.
+            const veto = info.commentThreshold ?? NO_COMMENTS;
+            for (let b = 0; b < heads.scores.length; b++) if (heads.comments[b] >= veto) heads.scores[b] = 0;
+            self.commentScores = splitScores(heads.comments, counts);
+          }
+          const pages = splitScores(heads.scores, counts);
+          if (fallback !== undefined) for (const page of pages) applyEmptyPageFallback(page, threshold, fallback);
+          return pages;
         } finally {
           spare = rows;
         }
       },
     };
+    return self;
   };
   return {
     name,
-    threshold: info.threshold,
+    threshold,
     info,
+    commentThreshold: commentHead ? (info.commentThreshold ?? NO_COMMENTS) : undefined,
     async score(docs) {
       const b = batch();
       for (const doc of docs) b.add(doc);
@@ -188,11 +218,11 @@ export async function loadMlpClassifier(path: string | Uint8Array, options: { na
  * Loads any winnow model file, MLP or BiLSTM, as the kind its metadata names. Unknown kinds are
  * refused with the kinds this build knows.
  */
-export async function loadModelClassifier(path: string, options: { name?: string } = {}): Promise<BlockClassifier> {
+export async function loadModelClassifier(path: string, options: ClassifierOptions = {}): Promise<BlockClassifier> {
   // The metadata is read twice (here, then by the loader) so that errors keep naming the path.
   const info = decodeModelInfo(await readModelBytes(path), path);
   const name = options.name ?? path;
-  if (info.kind === "bilstm") return loadBiLstmClassifier(path, { name });
-  if (info.kind === "mlp") return loadMlpClassifier(path, { name });
+  if (info.kind === "bilstm") return loadBiLstmClassifier(path, { ...options, name });
+  if (info.kind === "mlp") return loadMlpClassifier(path, { ...options, name });
   throw new ModelMismatchError(`model "${name}" is of kind "${info.kind}", which this winnow cannot run (it runs mlp and bilstm)`);
 }

@@ -15,9 +15,10 @@ export { BUILTIN_MODELS, builtinModelPath, DEFAULT_MODEL } from "./builtin.js";
 export { loadClassifier, MODEL_NAMES, type ModelSpec, resolveModelSpec } from "./spec.js";
 export { HostRoutedClassifier, hostModelFile, MODEL_INDEX, type ModelIndex, readModelIndex } from "./host-routing.js";
 export { type ScoredPage, scorePages } from "./score-pages.js";
+export { applyEmptyPageFallback } from "./fallback.js";
 
 // Model files: metadata and the reasons one is refused.
-export type { MlpWeights, ModelInfo, TrainOptions } from "./types.js";
+export { type Favor, type MlpWeights, type ModelInfo, thresholdFor, type TrainOptions } from "./types.js";
 export { readModelInfo } from "./onnx/metadata.js";
 export { decodeModelMetadata } from "./onnx/graph.js";
 export { ModelLoadError, ModelMismatchError } from "./onnx/errors.js";

@@ -8,6 +8,7 @@ import { ModelError } from "@winnow/errors";
 import { type BlockClassifier, heuristicClassifier, loadModelClassifier } from "./classifier.js";
 import { BUILTIN_MODELS, builtinModelPath, DEFAULT_MODEL } from "./builtin.js";
 import { HostRoutedClassifier, isModelDirectory, MODEL_INDEX } from "./host-routing.js";
+import type { Favor } from "./types.js";
 
 /** "heuristic", a shipped model's name, or the path of a model file or per-host model folder. */
 export type ModelSpec = string;
@@ -28,10 +29,10 @@ export function resolveModelSpec(spec: ModelSpec | undefined, warn: (message: st
 }
 
 /** Loads the classifier a spec names; a ModelError says what is wrong and which names exist. */
-export async function loadClassifier(spec: ModelSpec): Promise<BlockClassifier> {
+export async function loadClassifier(spec: ModelSpec, options: { favor?: Favor } = {}): Promise<BlockClassifier> {
   if (spec === "heuristic") return heuristicClassifier();
   const builtin = builtinModelPath(spec);
-  if (builtin !== undefined) return loadModelClassifier(builtin, { name: spec });
+  if (builtin !== undefined) return loadModelClassifier(builtin, { name: spec, favor: options.favor });
   if (!existsSync(spec)) {
     throw new ModelError(
       `no such model: give ${MODEL_NAMES.join(", ")}, a model file made by winnow train, or its folder of per-host models`,
@@ -39,8 +40,8 @@ export async function loadClassifier(spec: ModelSpec): Promise<BlockClassifier> 
     );
   }
   // A folder made by `winnow train --per-host`: one model per host, each loaded by this function.
-  if (isModelDirectory(spec)) return HostRoutedClassifier.open(spec, loadClassifier);
+  if (isModelDirectory(spec)) return HostRoutedClassifier.open(spec, (path) => loadClassifier(path, options));
   if (statSync(spec).isDirectory())
     throw new ModelError(`a model folder needs the ${MODEL_INDEX} that winnow train --per-host writes`, spec);
-  return loadModelClassifier(spec);
+  return loadModelClassifier(spec, { favor: options.favor });
 }

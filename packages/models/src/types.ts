@@ -30,6 +30,23 @@ export interface ModelInfo {
   trainingFingerprint: string;
   /** Free-form notes: trainer, epochs, CV figures. */
   notes: string;
+  /**
+   * Thresholds for `--favor precision | balanced | recall`, chosen on held-out pages; `threshold`
+   * is the balanced one. Absent in files written before they existed: then every favor is `threshold`.
+   */
+  operatingPoints?: { precision: number; balanced: number; recall: number };
+  /** Models with a comment head: the comment score at or above which a block is a user comment. */
+  commentThreshold?: number;
+  /** The empty-page fallback's factor (see fallback.ts); absent: pages may come out empty. */
+  emptyPageFallback?: number;
+}
+
+/** Which operating point a run keeps blocks at. */
+export type Favor = "precision" | "balanced" | "recall";
+
+/** The keep threshold of a model for a favor. */
+export function thresholdFor(info: Pick<ModelInfo, "threshold" | "operatingPoints">, favor: Favor = "balanced"): number {
+  return info.operatingPoints?.[favor] ?? info.threshold;
 }
 
 export interface TrainOptions {

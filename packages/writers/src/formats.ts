@@ -14,7 +14,10 @@ export interface StreamFormat {
 
 /** Kept blocks joined by a blank line; headings are blocks like any other. */
 export function documentText(doc: CleanDocument): string {
-  const blocks = doc.blocks;
+  return blocksText(doc.blocks);
+}
+
+function blocksText(blocks: CleanDocument["blocks"]): string {
   const n = blocks.length;
   if (n === 0) return "";
   // Concatenation builds a rope that is flattened once by the consumer; no intermediate array.
@@ -42,6 +45,7 @@ export const jsonl: StreamFormat = {
       text: documentText(d),
       blocks_kept: d.blocks.length,
       blocks_total: d.blocksTotal,
+      ...(d.comments === undefined ? {} : { comments: blocksText(d.comments) }),
       source: d.source,
     })}\n`;
   },
@@ -73,6 +77,11 @@ export const xml: StreamFormat = {
       const b = blocks[i];
       s += b.heading > 0 ? `<p heading="${b.heading}">` : "<p>";
       s += `${escapeText(b.text)}</p>\n`;
+    }
+    if (d.comments !== undefined && d.comments.length > 0) {
+      s += "<comments>\n";
+      for (const c of d.comments) s += `<p>${escapeText(c.text)}</p>\n`;
+      s += "</comments>\n";
     }
     return `${s}</doc>\n`;
   },

@@ -9,6 +9,11 @@ export interface CleanDocument {
   /** Kept blocks in document order; heading > 0 marks h1-h6. */
   blocks: ReadonlyArray<{ text: string; heading: number }>;
   blocksTotal: number;
+  /**
+   * With `winnow clean --comments`: the blocks the model's comment head found to be user
+   * comments, in document order (never also in `blocks`). Absent otherwise.
+   */
+  comments?: ReadonlyArray<{ text: string; heading: number }>;
   /** The input the document came from (path or "-"), for provenance. */
   source: string;
 }

@@ -13,6 +13,8 @@ import { IN_MEMORY_SOURCE, modelInfoFromMetadata, readModelBytes } from "../onnx
 import { createSession, loadRuntime } from "../onnx/scorer.js";
 import { BILSTM_METADATA_KEY, DENSE_TOKENS_INPUT, TOKEN_INPUTS, type BiLstmMetadata } from "./export.js";
 import { BlockEncoder } from "./vocabulary.js";
+import type { ClassifierOptions } from "../classifier-options.js";
+import { thresholdFor } from "../types.js";
 
 /** The shape and vocabulary stored in a BiLSTM model's metadata; throws ModelLoadError when absent. */
 export function biLstmMetadata(meta: ReadonlyMap<string, string>, source: string): BiLstmMetadata {
@@ -31,7 +33,7 @@ export function biLstmMetadata(meta: ReadonlyMap<string, string>, source: string
 
 export async function loadBiLstmClassifier(
   path: string | Uint8Array,
-  options: { name?: string; intraOpThreads?: number } = {},
+  options: ClassifierOptions & { intraOpThreads?: number } = {},
 ): Promise<BlockClassifier> {
   const source = typeof path === "string" ? path : IN_MEMORY_SOURCE;
   const name = options.name ?? source;
@@ -88,7 +90,7 @@ export async function loadBiLstmClassifier(
   };
   return {
     name,
-    threshold: info.threshold,
+    threshold: thresholdFor(info, options.favor),
     info,
     async score(docs) {
       const out: Float32Array[] = [];

@@ -12,7 +12,12 @@ export const MODEL_INFO_KEYS = {
   threshold: "winnow.threshold",
   trainingFingerprint: "winnow.training_fingerprint",
   notes: "winnow.notes",
-} as const satisfies Record<keyof ModelInfo, string>;
+} as const satisfies Record<Exclude<keyof ModelInfo, "operatingPoints" | "commentThreshold" | "emptyPageFallback">, string>;
+
+/** Optional keys: files written before them lack them. */
+const OPERATING_POINTS_KEY = "winnow.operating_points";
+const COMMENT_THRESHOLD_KEY = "winnow.comment_threshold";
+const FALLBACK_KEY = "winnow.empty_page_fallback";
 
 /** Label used in errors for models handed over as bytes. */
 export const IN_MEMORY_SOURCE = "<in-memory model>";
@@ -27,7 +32,33 @@ export function modelInfoToMetadata(info: ModelInfo): Record<string, string> {
     [MODEL_INFO_KEYS.threshold]: String(info.threshold),
     [MODEL_INFO_KEYS.trainingFingerprint]: info.trainingFingerprint,
     [MODEL_INFO_KEYS.notes]: info.notes,
+    ...(info.operatingPoints === undefined ? {} : { [OPERATING_POINTS_KEY]: JSON.stringify(info.operatingPoints) }),
+    ...(info.commentThreshold === undefined ? {} : { [COMMENT_THRESHOLD_KEY]: String(info.commentThreshold) }),
+    ...(info.emptyPageFallback === undefined ? {} : { [FALLBACK_KEY]: String(info.emptyPageFallback) }),
   };
+}
+
+function optionalNumber(meta: ReadonlyMap<string, string>, key: string, source: string): number | undefined {
+  const raw = meta.get(key);
+  if (raw === undefined) return undefined;
+  const value = Number(raw);
+  if (raw.trim() === "" || Number.isNaN(value)) throw new ModelLoadError(source, `metadata "${key}" = "${raw}" is not a number`);
+  return value;
+}
+
+function operatingPointsFrom(meta: ReadonlyMap<string, string>, source: string): ModelInfo["operatingPoints"] {
+  const raw = meta.get(OPERATING_POINTS_KEY);
+  if (raw === undefined) return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch {
+    value = null;
+  }
+  const v = value as Record<string, unknown> | null;
+  const ok = v !== null && typeof v === "object" && ["precision", "balanced", "recall"].every((k) => typeof v[k] === "number");
+  if (!ok) throw new ModelLoadError(source, `metadata "${OPERATING_POINTS_KEY}" is not {precision, balanced, recall} numbers`);
+  return { precision: v.precision as number, balanced: v.balanced as number, recall: v.recall as number };
 }
 
 /** Rebuilds ModelInfo from metadata_props; throws ModelLoadError when keys are missing or malformed. */
@@ -59,6 +90,9 @@ export function modelInfoFromMetadata(meta: ReadonlyMap<string, string>, source:
     threshold,
     trainingFingerprint: get(MODEL_INFO_KEYS.trainingFingerprint),
     notes: get(MODEL_INFO_KEYS.notes),
+    operatingPoints: operatingPointsFrom(meta, source),
+    commentThreshold: optionalNumber(meta, COMMENT_THRESHOLD_KEY, source),
+    emptyPageFallback: optionalNumber(meta, FALLBACK_KEY, source),
   };
 }
 

@@ -184,3 +184,49 @@ describe("mlpToOnnx + OnnxBlockScorer", () => {
     await expect(OnnxBlockScorer.load(lying)).rejects.toThrow(/input "features" is float32 \[N,36\] but metadata says float32 \[N, 37\]/);
   });
 });
+
+describe("operating points and the comment head", () => {
+  const withHead = (members: MlpWeights[], head: MlpWeights[]) =>
+    mlpToOnnx(members, { ...info, operatingPoints: { precision: 0.7, balanced: 0.5, recall: 0.3 }, commentThreshold: 0.6 }, head);
+  // A comment head shares the content members' input scaling: it is trained on the same rows.
+  const member = (seed: number): MlpWeights => ({
+    ...randomWeights(37, 18, "tanh"),
+    inputShift: weights.inputShift,
+    inputFactor: weights.inputFactor,
+    b2: seed,
+  });
+
+  it("scores both heads like the TypeScript forward pass, in one run", async () => {
+    const content = [member(0.1), member(0.2)];
+    const head = [member(-0.3), member(0.4), member(0.5)];
+    const scorer = await OnnxBlockScorer.load(withHead(content, head));
+    expect(scorer.hasCommentHead).toBe(true);
+    const n = 50;
+    const X = gaussian(n * 37, 4);
+    const got = await scorer.scoreHeads(X, n);
+    const wantContent = predictMlpEnsemble(content, X, n);
+    const wantComments = predictMlpEnsemble(head, X, n);
+    for (let i = 0; i < n; i++) {
+      expect(got.scores[i]).toBeCloseTo(wantContent[i], 5);
+      expect(got.comments?.[i]).toBeCloseTo(wantComments[i], 5);
+    }
+    await scorer.close();
+    const plain = await OnnxBlockScorer.load(mlpToOnnx(content, info));
+    expect(plain.hasCommentHead).toBe(false);
+    expect((await plain.scoreHeads(X, n)).comments).toBeUndefined();
+    await plain.close();
+  });
+
+  it("refuses a comment head trained on other rows (another input scaling)", () => {
+    expect(() => mlpToOnnx([weights], info, [randomWeights(37, 18, "tanh")])).toThrow(/input scaling/);
+  });
+
+  it("keep the operating points and the comment threshold in the file's metadata", async () => {
+    const path = join(dir, "points.onnx");
+    await writeFile(path, withHead([weights], [member(0.1)]));
+    const read = await readModelInfo(path);
+    expect(read.operatingPoints).toEqual({ precision: 0.7, balanced: 0.5, recall: 0.3 });
+    expect(read.commentThreshold).toBe(0.6);
+    expect((await readModelInfo(modelPath)).operatingPoints).toBeUndefined();
+  });
+});

@@ -24,7 +24,7 @@ export async function createSession(ort: typeof Ort, bytes: Uint8Array, source: 
   }
 }
 import type { ModelInfo } from "../types.js";
-import { FEATURES_INPUT, SCORES_OUTPUT } from "./contract.js";
+import { COMMENT_SCORES_OUTPUT, FEATURES_INPUT, SCORES_OUTPUT } from "./contract.js";
 import { ModelLoadError, ModelMismatchError } from "./errors.js";
 import { decodeModelInfo, IN_MEMORY_SOURCE, readModelBytes } from "./metadata.js";
 
@@ -80,14 +80,25 @@ export class OnnxBlockScorer {
    * trailing values are ignored). One session.run per call. Returns n probabilities.
    */
   async score(features: Float32Array, n: number): Promise<Float32Array> {
+    return (await this.scoreHeads(features, n)).scores;
+  }
+
+  /** Whether the model has a comment head (a second output, "comment_scores"). */
+  get hasCommentHead(): boolean {
+    return this.#session.outputNames.includes(COMMENT_SCORES_OUTPUT);
+  }
+
+  /** As score(), with the comment head's scores too when the model has one. */
+  async scoreHeads(features: Float32Array, n: number): Promise<{ scores: Float32Array; comments?: Float32Array }> {
     const width = this.info.inputSize;
     if (!Number.isInteger(n) || n < 0) throw new RangeError(`score: n must be a non-negative integer, got ${n}`);
     const needed = n * width;
     if (features.length < needed) throw new RangeError(`score: features hold ${features.length} values, need ${n} x ${width}`);
-    if (n === 0) return new Float32Array(0);
+    if (n === 0) return { scores: new Float32Array(0), comments: this.hasCommentHead ? new Float32Array(0) : undefined };
     const data = features.length === needed ? features : features.subarray(0, needed);
     const results = await this.#session.run({ [FEATURES_INPUT]: new this.#ort.Tensor("float32", data, [n, width]) });
-    return results[SCORES_OUTPUT].data as Float32Array;
+    const comments = results[COMMENT_SCORES_OUTPUT]?.data as Float32Array | undefined;
+    return { scores: results[SCORES_OUTPUT].data as Float32Array, comments };
   }
 
   /** Frees the native session; the scorer is unusable afterwards. */
