@@ -6,9 +6,11 @@
  *
  *   node benchmarks/end-to-end.js [--quick] [--no-single] [--no-scaling] [--no-full]
  *        [--input WARC] [--subset-input WARC] [--model PATH] [--workers 1,2,4 | 1..N]
- *        [--docs-per-worker D] [--runs R] [--unordered] [--json FILE] [--data DIR]
+ *        [--docs-per-worker D] [--runs R] [--unordered] [--json FILE] [--data DIR] [--baseline-model PATH]
  *
- * --unordered adds a second scaling table with runClean's unordered output.
+ * --unordered adds a second scaling table with runClean's unordered output. --baseline-model
+ * measures a second MLP file beside --model in the single-threaded tables, in the same run (an old
+ * default against a new one).
  *
  * Without --input/--subset-input the WARCs are generated from the WCXB dev pages.
  */
@@ -42,6 +44,7 @@ const LABELS = {
   readability: "Readability.js (linkedom)",
   heuristic: "winnow heuristic",
   mlp: "winnow MLP",
+  "mlp-baseline": "winnow MLP, --baseline-model",
   bilstm: "winnow BiLSTM",
 };
 
@@ -64,13 +67,14 @@ async function measure(method, input, stats, { runs = 1, passes = 1, ...extra } 
 }
 
 /** One record set, all methods single-threaded; ratios against the floor and Readability. */
-async function singleThreaded(label, input, methods, model, runs, log) {
+async function singleThreaded(label, input, methods, model, runs, log, baselineModel) {
   const stats = await warcStats(input);
   const rows = {};
   for (const m of methods) {
     log(`  ${label}: ${LABELS[m]} ...`);
-    const winnow = m === "heuristic" || m === "mlp" || m === "bilstm";
-    rows[m] = await measure(m, input, stats, { runs, model: m === "mlp" ? model : undefined, workers: winnow ? 0 : undefined });
+    const winnow = m === "heuristic" || m === "mlp" || m === "mlp-baseline" || m === "bilstm";
+    const modelPath = m === "mlp" ? model : m === "mlp-baseline" ? baselineModel : undefined;
+    rows[m] = await measure(m === "mlp-baseline" ? "mlp" : m, input, stats, { runs, model: modelPath, workers: winnow ? 0 : undefined });
   }
   const floor = rows.parse?.docsPerCpuSecond;
   const headers = ["method", "docs/s", "MB/s", "docs/CPU-s", "peak RSS MB", "× floor (docs/CPU-s)", "× Readability (docs/CPU-s)"];
@@ -180,8 +184,10 @@ export async function endToEnd(options = {}, log = console.error) {
     // The shipped BiLSTM is measured beside the MLP when this build has it.
     const { builtinModelPath } = await importBuilt("@winnow/models");
     const bilstm = existsSync(builtinModelPath("bilstm")) ? ["bilstm"] : [];
-    const methods = ["read", "parse", "parse-skipping", "readability", "heuristic", "mlp", ...bilstm];
-    const subset = await singleThreaded("subset", subsetInput, methods, model.path, runs, log);
+    // --baseline-model: a second MLP measured beside the first, in the same run (old and new default).
+    const baseline = options.baselineModel ? ["mlp-baseline"] : [];
+    const methods = ["read", "parse", "parse-skipping", "readability", "heuristic", "mlp", ...baseline, ...bilstm];
+    const subset = await singleThreaded("subset", subsetInput, methods, model.path, runs, log, options.baselineModel);
     out.subset = subset;
     md.push(`### Single-threaded, the ${subset.stats.records}-page subset (all methods, Readability included)\n\n${subset.markdown}`);
     const mlp = subset.rows.mlp;
@@ -196,10 +202,11 @@ export async function endToEnd(options = {}, log = console.error) {
       const full = await singleThreaded(
         "all",
         fullInput,
-        ["read", "parse", "parse-skipping", "heuristic", "mlp", ...bilstm],
+        ["read", "parse", "parse-skipping", "heuristic", "mlp", ...baseline, ...bilstm],
         model.path,
         runs,
         log,
+        options.baselineModel,
       );
       out.full = full;
       md.push(
@@ -241,6 +248,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
       subsetInput: flags["subset-input"],
       scalingInput: flags["scaling-input"],
       model: flags.model,
+      baselineModel: flags["baseline-model"],
       workers: flags.workers,
       docsPerWorker: flags["docs-per-worker"],
       runs: flags.runs,

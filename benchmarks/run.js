@@ -73,7 +73,7 @@ const md = [
   `Command: \`node benchmarks/run.js ${process.argv.slice(2).join(" ")}\``.replace(/ `$/, "`"),
 ];
 const log = (line) => console.error(line);
-const common = { quick, data: flags.data, model: flags.model };
+const common = { quick, data: flags.data, model: flags.model, baselineModel: flags["baseline-model"] };
 
 try {
   if (picked.has("micro")) {

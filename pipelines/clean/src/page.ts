@@ -26,6 +26,8 @@ export type PageOutput =
       charset: string;
       blocks: Array<{ text: string; heading: number }>;
       blocksTotal: number;
+      /** With keepComments and a model with a comment head: the blocks it calls user comments. */
+      comments?: Array<{ text: string; heading: number }>;
     }
   | { ok: false; reason: "decode-error" | "no-text" | "failed"; detail: string };
 
@@ -52,6 +54,7 @@ export async function cleanPages(
   inputs: readonly PageInput[],
   classifier: BlockClassifier,
   siteTemplates?: SiteTemplateBatch,
+  keepComments = false,
 ): Promise<PageOutput[]> {
   const outputs = new Array<PageOutput>(inputs.length);
   const left: PageLeft[] = [];
@@ -63,6 +66,8 @@ export async function cleanPages(
   }
   const scores = await batch.score();
   const threshold = classifier.threshold;
+  const commentThreshold = classifier.commentThreshold;
+  const commentScores = keepComments && commentThreshold !== undefined ? batch.commentScores : undefined;
   for (let k = 0; k < left.length; k++) {
     const page = left[k];
     const s = scores[k];
@@ -77,9 +82,27 @@ export async function cleanPages(
     } else {
       for (let b = 0; b < n; b++) if (s[b] >= threshold) blocks.push({ text: page.texts[b], heading: page.headings[b] });
     }
-    outputs[page.slot] = { ok: true, title: page.title, charset: page.charset, blocks, blocksTotal: n };
+    const output: PageOutput = { ok: true, title: page.title, charset: page.charset, blocks, blocksTotal: n };
+    if (keepComments) output.comments = commentBlocks(page, s, threshold, commentScores?.[k], commentThreshold);
+    outputs[page.slot] = output;
   }
   return outputs;
+}
+
+/** The blocks not kept as main text that the comment head scores as comments ([] without one). */
+function commentBlocks(
+  page: PageLeft,
+  scores: Float32Array,
+  threshold: number,
+  comments: Float32Array | undefined,
+  commentThreshold: number | undefined,
+): Array<{ text: string; heading: number }> {
+  const out: Array<{ text: string; heading: number }> = [];
+  if (comments === undefined || commentThreshold === undefined) return out;
+  for (let b = 0; b < page.texts.length; b++) {
+    if (scores[b] < threshold && comments[b] >= commentThreshold) out.push({ text: page.texts[b], heading: page.headings[b] });
+  }
+  return out;
 }
 
 /**

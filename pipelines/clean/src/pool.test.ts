@@ -21,7 +21,7 @@ export async function describeClassifier() { return { ok: true, name: process.ex
 `,
   );
   const script = `const { openPoolCleaner } = await import(${JSON.stringify(POOL)});
-const cleaner = await openPoolCleaner({ model: "heuristic", threads: 2, workerModule: ${JSON.stringify(worker)} });
+const cleaner = await openPoolCleaner({ settings: { model: "heuristic" }, threads: 2, workerModule: ${JSON.stringify(worker)} });
 console.log(JSON.stringify(cleaner.model));
 await cleaner.close();`;
   const out = execFileSync(process.execPath, [...nodeFlags, "--input-type=module", "-e", script], { encoding: "utf8" });

@@ -6,11 +6,19 @@
 import { fileURLToPath } from "node:url";
 import type { ArchiveRecord } from "@winnow/archive";
 import { errorMessage, ModelError, WinnowError } from "@winnow/errors";
-import { type BlockClassifier, loadClassifier, type ModelSpec } from "@winnow/models";
+import { type BlockClassifier, loadClassifier } from "@winnow/models";
 import { Piscina } from "piscina";
 import type { PageOutput } from "./page.js";
 import { fingerprintPages, type FingerprintedPage, type SiteTemplateBatch } from "./site-templates-page.js";
-import { cleanPagesSafely, failedPages, packPages, type ClassifierDescription, type CleanTask, type CleanWorkerData } from "./worker.js";
+import {
+  type CleanerSettings,
+  cleanPagesSafely,
+  failedPages,
+  packPages,
+  type ClassifierDescription,
+  type CleanTask,
+  type CleanWorkerData,
+} from "./worker.js";
 
 export interface PageCleaner {
   /** The classifier's name, as it will be reported. */
@@ -37,10 +45,11 @@ export interface PageCleaner {
 const EMPTY = new Uint8Array(0);
 
 /** Cleans on the calling thread: no startup or transfer cost, for small runs and debugging. */
-export async function openInlineCleaner(model: ModelSpec): Promise<PageCleaner> {
+export async function openInlineCleaner(settings: CleanerSettings): Promise<PageCleaner> {
+  const { model } = settings;
   let classifier: BlockClassifier;
   try {
-    classifier = await loadClassifier(model);
+    classifier = await loadClassifier(model, { favor: settings.favor });
   } catch (error) {
     if (error instanceof WinnowError) throw error;
     throw new ModelError(`cannot load model: ${errorMessage(error)}`, model, { cause: error });
@@ -53,6 +62,7 @@ export async function openInlineCleaner(model: ModelSpec): Promise<PageCleaner> 
         records.map((r) => ({ body: r.body, headerCharset: r.charset, url: r.url })),
         classifier,
         siteTemplates,
+        settings.comments === true,
       ),
     fingerprint: async (records, keepParsed) =>
       fingerprintPages(
@@ -66,7 +76,7 @@ export async function openInlineCleaner(model: ModelSpec): Promise<PageCleaner> 
 
 export interface PoolCleanerOptions {
   threads: number;
-  model: ModelSpec;
+  settings: CleanerSettings;
   /** Module the threads run instead of ./worker.js; it must export the same functions. */
   workerModule?: string | URL;
   /** Told about pool-level errors that no batch is waiting on (a thread that cannot start). */
@@ -95,7 +105,7 @@ export async function openPoolCleaner(options: PoolCleanerOptions): Promise<Page
     filename: typeof workerModule === "string" ? workerModule : fileURLToPath(workerModule),
     minThreads: options.threads,
     maxThreads: options.threads,
-    workerData: { model: options.model } satisfies CleanWorkerData,
+    workerData: options.settings satisfies CleanWorkerData,
   };
   let pool: Piscina<CleanTask, PageOutput[]>;
   try {
@@ -145,7 +155,7 @@ export async function openPoolCleaner(options: PoolCleanerOptions): Promise<Page
   }
   if (!description.ok) {
     await pool.destroy();
-    throw new ModelError(description.problem, options.model);
+    throw new ModelError(description.problem, options.settings.model);
   }
 
   return {

@@ -6,7 +6,7 @@
  */
 import { availableParallelism } from "node:os";
 import { InputError, ModelError, OutputError, UsageError, WinnowError, errorMessage, systemReason } from "@winnow/errors";
-import { type ModelSpec, resolveModelSpec } from "@winnow/models";
+import { type Favor, type ModelSpec, resolveModelSpec } from "@winnow/models";
 import type { OutputFormat } from "@winnow/writers";
 import { type Logger, pino } from "pino";
 import { manifestPathFor, partPath, ResumeProblem } from "./manifest.js";
@@ -16,6 +16,7 @@ import { openInlineCleaner, openPoolCleaner, type PageCleaner } from "./pool.js"
 import { planResume, ResumeLog, type ResumePlan } from "./resume.js";
 import { fitSiteTemplates, type SiteTemplateRunOptions, withSiteTemplates } from "./site-templates.js";
 import { Stages } from "./stages.js";
+import type { CleanerSettings } from "./worker.js";
 import { type CleanProgress, type CleanRunSummary, type InputFailure, summarize } from "./summary.js";
 
 export const DEFAULT_BATCH_SIZE = 16;
@@ -33,6 +34,13 @@ export interface CleanRunOptions {
   format?: OutputFormat;
   /** What --model names (see @winnow/models' ModelSpec); default: the shipped model. */
   model?: ModelSpec;
+  /** The model's operating point: keep less (precision), more (recall), or the balanced default. */
+  favor?: Favor;
+  /**
+   * Give each document the blocks the model's comment head finds to be user comments, in a
+   * `comments` field of its own (never in the main text). Models without a comment head give none.
+   */
+  comments?: boolean;
   /** Worker threads; 0 cleans on the calling thread. Default: os.availableParallelism(). */
   workers?: number;
   /** Pages per task handed to a worker (default 16). */
@@ -99,7 +107,7 @@ export async function runClean(options: CleanRunOptions): Promise<CleanRunSummar
   }
 
   // Then the model, so a bad one is refused before the output file is created.
-  const cleaner = await openCleaner(model, workers, options.workerModule, logger);
+  const cleaner = await openCleaner({ model, favor: options.favor, comments: options.comments }, workers, options.workerModule, logger);
   const inFlight = workers === 0 ? 1 : IN_FLIGHT_PER_WORKER * cleaner.parallelism;
   const outputs = await openOutputs(outputPath, rejectsPath, format).catch(async (error: unknown) => {
     await cleaner.destroy();
@@ -209,22 +217,22 @@ async function openResumeLog(plan: ResumePlan, outputs: RunOutputs, cleaner: Pag
 }
 
 async function openCleaner(
-  model: ModelSpec,
+  settings: CleanerSettings,
   workers: number,
   workerModule: string | URL | undefined,
   logger: Logger,
 ): Promise<PageCleaner> {
   try {
-    if (workers === 0) return await openInlineCleaner(model);
+    if (workers === 0) return await openInlineCleaner(settings);
     return await openPoolCleaner({
       threads: workers,
-      model,
+      settings,
       workerModule,
       onError: (error) => logger.error({ err: error }, `worker thread error: ${error.message}`),
     });
   } catch (error) {
     if (error instanceof WinnowError) throw error;
-    throw new ModelError(`cannot load model: ${errorMessage(error)}`, model, { cause: error });
+    throw new ModelError(`cannot load model: ${errorMessage(error)}`, settings.model, { cause: error });
   }
 }
 

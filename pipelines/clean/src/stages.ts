@@ -264,6 +264,7 @@ export class Stages {
             title: out.title,
             blocks: out.blocks,
             blocksTotal: out.blocksTotal,
+            comments: out.comments,
             source: record.source,
           };
           try {

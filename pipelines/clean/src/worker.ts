@@ -6,14 +6,21 @@
 import { workerData } from "node:worker_threads";
 import { transferableBuffer } from "@winnow/archive";
 import { errorMessage, WinnowError } from "@winnow/errors";
-import { type BlockClassifier, HostRoutedClassifier, loadClassifier, type ModelSpec } from "@winnow/models";
+import { type BlockClassifier, type Favor, HostRoutedClassifier, loadClassifier, type ModelSpec } from "@winnow/models";
 import { cleanPagesByHost } from "./clean-by-host.js";
 import { cleanPages, type PageInput, type PageOutput } from "./page.js";
 import { cleanParsedPages, fingerprintPages, type FingerprintedPage, type SiteTemplateBatch } from "./site-templates-page.js";
 
 /** What the pool's threads are started with (piscina's workerData). */
-export interface CleanWorkerData {
+export interface CleanWorkerData extends CleanerSettings {}
+
+/** What every thread (or the inline cleaner) cleans with, for the whole run. */
+export interface CleanerSettings {
   model: ModelSpec;
+  /** The model's operating point (`--favor`). */
+  favor?: Favor;
+  /** Keep the blocks the model's comment head finds as each document's comments (`--comments`). */
+  comments?: boolean;
 }
 
 /**
@@ -44,15 +51,16 @@ export async function cleanPagesSafely(
   pages: readonly PageInput[],
   classifier: BlockClassifier,
   siteTemplates?: SiteTemplateBatch,
+  keepComments = false,
 ): Promise<PageOutput[]> {
   try {
     // Per-host models (site templates index the batch as a whole, so they keep the general model).
     if (classifier instanceof HostRoutedClassifier && siteTemplates === undefined) {
-      return await cleanPagesByHost(pages, classifier, (group, model) => cleanPagesSafely(group, model));
+      return await cleanPagesByHost(pages, classifier, (group, model) => cleanPagesSafely(group, model, undefined, keepComments));
     }
     // Performance mode: pass one's parsed pages come instead of bytes.
     if (siteTemplates?.parsed !== undefined) return await cleanParsedPages({ ...siteTemplates, parsed: siteTemplates.parsed }, classifier);
-    return await cleanPages(pages, classifier, siteTemplates);
+    return await cleanPages(pages, classifier, siteTemplates, keepComments);
   } catch (error) {
     return failedPages(pages.length, errorMessage(error));
   }
@@ -124,7 +132,8 @@ function modelProblem(error: unknown): string {
 let classifier: Promise<BlockClassifier> | undefined;
 
 function threadClassifier(): Promise<BlockClassifier> {
-  classifier ??= loadClassifier((workerData as CleanWorkerData).model);
+  const settings = workerData as CleanWorkerData;
+  classifier ??= loadClassifier(settings.model, { favor: settings.favor });
   return classifier;
 }
 
@@ -136,7 +145,7 @@ export default async function cleanTask(task: CleanTask): Promise<PageOutput[]> 
   } catch (error) {
     return failedPages(task.bodies.length, modelProblem(error));
   }
-  return cleanPagesSafely(unpackPages(task), loaded, task.siteTemplates);
+  return cleanPagesSafely(unpackPages(task), loaded, task.siteTemplates, (workerData as CleanWorkerData).comments === true);
 }
 
 /** Pass one of --site-templates (piscina's `name: "fingerprintTask"`): the subtree fingerprints of a batch. */

@@ -113,6 +113,6 @@ describe("winnow with a BiLSTM", () => {
         .trim()
         .split("\n")
         .filter((l) => !l.startsWith("{")),
-    ).toEqual(['winnow: with --folds, --model must be mlp or bilstm, not "heuristic"']);
+    ).toEqual(['winnow: with --folds or --loso, --model must be mlp or bilstm, not "heuristic"']);
   });
 });

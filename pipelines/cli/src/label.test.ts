@@ -56,7 +56,7 @@ describe("winnow label and train --labels", () => {
 
     const evaluate = await winnow(["eval", "--data", SAMPLE, "--seeds", "heuristic"]);
     expect(evaluate.code).toBe(2);
-    expect(plainLines(evaluate.stderr)).toEqual(["winnow: --labels and --seeds train models, so they need --folds K"]);
+    expect(plainLines(evaluate.stderr)).toEqual(["winnow: --labels and --seeds train models, so they need --folds K or --loso"]);
     const same = await winnow(["label", "--data", SAMPLE, "-o", "sample-labels", "--seeds", "hand:sample-labels"]);
     expect(same.code).toBe(2);
   });

@@ -17,6 +17,13 @@ export function parseUnitFraction(value: string): number {
   return n;
 }
 
+/** A number from 0 to 1, both included. */
+export function parseUnitInterval(value: string): number {
+  const n = value.trim() === "" ? NaN : Number(value);
+  if (!(n >= 0 && n <= 1)) throw new InvalidArgumentError("expected a number from 0 to 1");
+  return n;
+}
+
 const UNITS: Record<string, number> = { "": 1, k: 1 << 10, m: 1 << 20, g: 1 << 30 };
 
 /** Bytes, with an optional binary suffix: 500000, 512K, 16M, 1G. */

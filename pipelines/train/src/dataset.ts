@@ -3,7 +3,10 @@
  * page's gold text, and stack every block's feature row into one matrix.
  */
 import { alignBlockLabels, type LabelledPage } from "@winnow/evaluation";
-import type { FeatureSet } from "@winnow/features";
+import { type FeatureSet, titleHeading } from "@winnow/features";
+import { CLASS_WORD_GROUPS } from "@winnow/segment";
+
+const COMMENT_CLASS = 1 << CLASS_WORD_GROUPS.findIndex(([group]) => group === "comments");
 
 export interface Dataset {
   pages: LabelledPage[];
@@ -11,10 +14,20 @@ export interface Dataset {
   /** Row-major blocks x featureSet.size. */
   rows: Float32Array;
   labels: Uint8Array;
+  /**
+   * 1 for user comments: blocks whose words align with the page's comment gold (and not with its
+   * main text), and, where a set has no comment gold, weak labels from markup: blocks under
+   * comment class words (comment, reply, respond, disqus, discussion) on pages that are not
+   * forum threads and that the main-text gold leaves out.
+   */
+  comments: Uint8Array;
   /** Word tokens per block: word F1 counts words, so training can weight blocks by them. */
   words: Float32Array;
   /** Block rows of page p are firstRow[p] .. firstRow[p+1]-1. */
   firstRow: Int32Array;
+  /** The distinct sources in order of first appearance, and each page's index into them. */
+  sources: string[];
+  sourceOf: Int32Array;
   /** When set, training uses these labels instead of the alignment's `labels` (see withTrainingLabels). */
   training?: TrainingLabels;
 }
@@ -34,25 +47,57 @@ export interface TrainingLabels {
 /** Alignment threshold: a block is content when at least half its words align with the gold text. */
 export const LABEL_THRESHOLD = 0.5;
 
-export function buildDataset(pages: LabelledPage[], featureSet: FeatureSet): Dataset {
+/**
+ * What the page's headline (the heading that matches <title>) is labelled in training. The
+ * labelled sets disagree: CleanEval, L3S-GN1, GoogleTrends-2017 and magic-html count it as main
+ * content, WCXB mostly leaves it out. "gold" trains on each set's own convention, which teaches a
+ * model to guess the source; "keep" labels it content everywhere.
+ */
+export type HeadlineRule = "keep" | "gold";
+
+export interface DatasetOptions {
+  headline?: HeadlineRule;
+}
+
+export const DEFAULT_HEADLINE_RULE: HeadlineRule = "keep";
+
+export function buildDataset(pages: LabelledPage[], featureSet: FeatureSet, options: DatasetOptions = {}): Dataset {
   const firstRow = new Int32Array(pages.length + 1);
   for (let p = 0; p < pages.length; p++) firstRow[p + 1] = firstRow[p] + pages[p].doc.blocks.length;
   const total = firstRow[pages.length];
   const rows = new Float32Array(total * featureSet.size);
   const labels = new Uint8Array(total);
+  const comments = new Uint8Array(total);
   const words = new Float32Array(total);
+  const sources: string[] = [];
+  const sourceOf = new Int32Array(pages.length);
+  const keepHeadline = (options.headline ?? DEFAULT_HEADLINE_RULE) === "keep";
+  // Sets that label comments (any page has comment gold) are trusted where a page has none.
+  const labelsComments = new Set(pages.filter((p) => p.comments !== "").map((p) => p.source));
   for (let p = 0; p < pages.length; p++) {
     const { doc, gold } = pages[p];
+    let s = sources.indexOf(pages[p].source);
+    if (s < 0) s = sources.push(pages[p].source) - 1;
+    sourceOf[p] = s;
     featureSet.extract(doc, rows, firstRow[p] * featureSet.size);
-    const aligned = alignBlockLabels(
-      doc.blocks.map((b) => b.text),
-      gold,
-      { threshold: LABEL_THRESHOLD },
-    );
+    const texts = doc.blocks.map((b) => b.text);
+    const aligned = alignBlockLabels(texts, gold, { threshold: LABEL_THRESHOLD });
     labels.set(aligned.labels, firstRow[p]);
     words.set(aligned.tokens, firstRow[p]);
+    if (keepHeadline && gold !== "") {
+      const headline = titleHeading(doc);
+      if (headline >= 0) labels[firstRow[p] + headline] = 1;
+    }
+    if (pages[p].comments !== "") {
+      const inComments = alignBlockLabels(texts, pages[p].comments, { threshold: LABEL_THRESHOLD }).labels;
+      for (let b = 0; b < texts.length; b++) if (inComments[b] === 1 && labels[firstRow[p] + b] === 0) comments[firstRow[p] + b] = 1;
+    } else if (!labelsComments.has(pages[p].source) && pages[p].pageType !== "forum" && gold !== "") {
+      doc.blocks.forEach((block, b) => {
+        if (block.classMask & COMMENT_CLASS && labels[firstRow[p] + b] === 0) comments[firstRow[p] + b] = 1;
+      });
+    }
   }
-  return { pages, featureSet, rows, labels, words, firstRow };
+  return { pages, featureSet, rows, labels, comments, words, firstRow, sources, sourceOf };
 }
 
 /** The rows and labels of a subset of pages, copied into fresh arrays. */

@@ -6,16 +6,21 @@
  * K-fold cross-validation that trains on K-1 folds and scores the held-out fold, folds split by
  * domain so that no site is on both sides. Nothing is ever scored by a model trained on it.
  */
-import { domainFolds, snippetRates, summarise, wordScores, type Summary, keptText, type LabelledPage } from "@winnow/evaluation";
+import { domainFolds, snippetRates, summarise, wordScores, type Summary, keptText } from "@winnow/evaluation";
 import type { BlockClassifier } from "@winnow/models";
 import type { Dataset } from "./dataset.js";
-import { fitMlp, scoreMlpPages, type MlpFitOptions } from "./mlp-fit.js";
+import { DEFAULT_SOURCE_BALANCE, fitMlp, type MlpFitOptions, scoreMlpPages, vetoComments, withFallback } from "./mlp-fit.js";
+import { type OperatingPoints, operatingPoints, type ThresholdCurve, thresholdCurve } from "./operating-points.js";
+import { UsageError } from "@winnow/errors";
 
 export interface PageScore {
+  source: string;
   id: string;
   url: string;
   pageType: string;
   domain: string;
+  /** The gold's language as the data set guessed it ("" when unknown). */
+  language: string;
   fold: number;
   precision: number;
   recall: number;
@@ -24,6 +29,12 @@ export interface PageScore {
   withoutRate: number;
   blocksKept: number;
   blocksTotal: number;
+  /**
+   * Pages with comment gold only: words of the blocks that align with the user comments, and how
+   * many of them were kept as main text.
+   */
+  commentWords?: number;
+  commentWordsKept?: number;
 }
 
 /** Block decisions against the alignment labels (the texrex paper's Table 2 measure). */
@@ -36,25 +47,47 @@ export interface BlockCounts {
 
 export interface EvaluationReport {
   method: string;
+  /** Folds of a cross-validation (0 for a fixed classifier); with leaveOneSourceOut, one per source. */
   folds: number;
+  leaveOneSourceOut?: boolean;
   pages: PageScore[];
   summary: Summary;
   blocks: BlockCounts & { precision: number; recall: number; f1: number; accuracy: number };
   /** Per fold: the threshold chosen on its own validation pages. */
   thresholds: number[];
+  /**
+   * Mean precision, recall and F1 of all scored pages at every candidate threshold (held-out
+   * scores of every fold, pooled), and the operating points they give. Absent for "all text".
+   */
+  curve?: ThresholdCurve;
+  operatingPoints?: OperatingPoints;
 }
 
-function scorePage(page: LabelledPage, scores: ArrayLike<number>, threshold: number, fold: number): PageScore {
+function scorePage(data: Dataset, p: number, scores: ArrayLike<number>, threshold: number, fold: number): PageScore {
+  const page = data.pages[p];
   const text = keptText(page.doc, scores, threshold);
   const { precision, recall, f1 } = wordScores(text, page.gold);
   const snippets = snippetRates(text, page.withSnippets, page.withoutSnippets);
   let kept = 0;
-  for (let b = 0; b < page.doc.blocks.length; b++) if (scores[b] >= threshold) kept++;
+  let commentWords = 0,
+    commentWordsKept = 0;
+  for (let b = 0; b < page.doc.blocks.length; b++) {
+    if (scores[b] >= threshold) kept++;
+    const row = data.firstRow[p] + b;
+    if (data.comments[row] === 1) {
+      commentWords += data.words[row];
+      if (scores[b] >= threshold) commentWordsKept += data.words[row];
+    }
+  }
+  const comments = page.comments === "" ? {} : { commentWords, commentWordsKept };
   return {
+    ...comments,
+    source: page.source,
     id: page.id,
     url: page.url,
     pageType: page.pageType,
     domain: page.domain,
+    language: page.language,
     fold,
     precision,
     recall,
@@ -72,6 +105,22 @@ function countBlocks(counts: BlockCounts, labels: Uint8Array, scores: ArrayLike<
     if (labels[b] === 1) kept ? counts.truePositive++ : counts.falseNegative++;
     else kept ? counts.falsePositive++ : counts.trueNegative++;
   }
+}
+
+/** The pooled curve of pages scored by `scores` (in page order), with its operating points. */
+function pooledCurve(
+  data: Dataset,
+  scored: ReadonlyMap<number, ArrayLike<number>>,
+  sourceBalance: number,
+): Pick<EvaluationReport, "curve" | "operatingPoints"> {
+  const pages = [...scored.keys()].sort((a, b) => a - b);
+  const curve = thresholdCurve(
+    data,
+    pages,
+    pages.map((p) => scored.get(p)!),
+    sourceBalance,
+  );
+  return { curve, operatingPoints: operatingPoints(curve) };
 }
 
 function report(method: string, folds: number, pages: PageScore[], counts: BlockCounts, thresholds: number[]): EvaluationReport {
@@ -103,19 +152,26 @@ function pageLabels(data: Dataset, p: number): Uint8Array {
 }
 
 /** Every page scored by a classifier that was not trained on any of them. */
-export async function evaluateClassifier(data: Dataset, classifier: BlockClassifier, method = classifier.name): Promise<EvaluationReport> {
+export async function evaluateClassifier(
+  data: Dataset,
+  classifier: BlockClassifier,
+  method = classifier.name,
+  sourceBalance = DEFAULT_SOURCE_BALANCE,
+): Promise<EvaluationReport> {
   const pages: PageScore[] = [];
   const counts = emptyCounts();
+  const scored = new Map<number, Float32Array>();
   const BATCH = 16;
   for (let start = 0; start < data.pages.length; start += BATCH) {
     const batch = data.pages.slice(start, start + BATCH);
     const scores = await classifier.score(batch.map((p) => p.doc));
-    batch.forEach((page, i) => {
-      pages.push(scorePage(page, scores[i], classifier.threshold, -1));
+    batch.forEach((_, i) => {
+      pages.push(scorePage(data, start + i, scores[i], classifier.threshold, -1));
       countBlocks(counts, pageLabels(data, start + i), scores[i], classifier.threshold);
+      scored.set(start + i, scores[i]);
     });
   }
-  return report(method, 0, pages, counts, [classifier.threshold]);
+  return { ...report(method, 0, pages, counts, [classifier.threshold]), ...pooledCurve(data, scored, sourceBalance) };
 }
 
 /** Keep every block: the recall ceiling and precision floor any extractor is measured against. */
@@ -124,13 +180,16 @@ export function evaluateAllText(data: Dataset): EvaluationReport {
   const pages = data.pages.map((page, p) => {
     const ones = new Float32Array(page.doc.blocks.length).fill(1);
     countBlocks(counts, pageLabels(data, p), ones, 0.5);
-    return scorePage(page, ones, 0.5, -1);
+    return scorePage(data, p, ones, 0.5, -1);
   });
   return report("all text", 0, pages, counts, [0.5]);
 }
 
 export interface CrossValidationOptions extends MlpFitOptions {
+  /** K domain folds; ignored with `bySource`. */
   folds: number;
+  /** Leave one source out: each source is a fold (trained on all the others). */
+  bySource?: boolean;
   /** Called when a fold is done, for progress. */
   onFold?: (fold: number, folds: number, validationF1: number) => void;
 }
@@ -139,13 +198,17 @@ export interface CrossValidationOptions extends MlpFitOptions {
 export function crossValidateMlp(data: Dataset, options: CrossValidationOptions): EvaluationReport {
   return crossValidate(
     data,
-    options.folds,
+    options.bySource ? "sources" : options.folds,
     `mlp ${data.featureSet.name}`,
     (train, test) => {
       const fitted = fitMlp(data, train, options);
-      return { ...fitted, scores: scoreMlpPages(data, test, fitted.members) };
+      const scores = scoreMlpPages(data, test, fitted.members);
+      const head = fitted.commentHead;
+      const vetoed = head ? vetoComments(scores, scoreMlpPages(data, test, head.members), head.threshold) : scores;
+      return { ...fitted, scores: withFallback(vetoed, fitted.threshold, fitted.emptyPageFallback) };
     },
     options.onFold,
+    options.sourceBalance,
   );
 }
 
@@ -157,24 +220,33 @@ export interface FoldResult {
 }
 
 /**
- * K-fold cross-validation with folds split by domain, for any model kind: `fitFold` trains on
- * the `train` pages and scores the `test` pages, which it must not have seen.
+ * Cross-validation for any model kind: `fitFold` trains on the `train` pages and scores the
+ * `test` pages, which it must not have seen. Folds are K groups of whole domains (no site on both
+ * sides), or with "sources" the data sets themselves: leave one source out, the measure of how a
+ * model does on pages unlike any it was trained on.
  */
 export function crossValidate(
   data: Dataset,
-  k: number,
+  folds: number | "sources",
   method: string,
   fitFold: (train: number[], test: number[], fold: number) => FoldResult,
   onFold?: (fold: number, folds: number, validationF1: number) => void,
+  sourceBalance = DEFAULT_SOURCE_BALANCE,
 ): EvaluationReport {
-  const fold = domainFolds(
-    data.pages.map((p) => ({ id: p.id, domain: p.domain })),
-    k,
-    1,
-  );
+  if (folds === "sources" && data.sources.length < 2) throw new UsageError("leaving one source out needs at least two data sets");
+  const k = folds === "sources" ? data.sources.length : folds;
+  const fold =
+    folds === "sources"
+      ? Array.from(data.sourceOf)
+      : domainFolds(
+          data.pages.map((p) => ({ id: `${p.source}/${p.id}`, domain: p.domain })),
+          k,
+          1,
+        );
   const pages: PageScore[] = [];
   const counts = emptyCounts();
   const thresholds: number[] = [];
+  const scored = new Map<number, ArrayLike<number>>();
   for (let f = 0; f < k; f++) {
     const train: number[] = [];
     const test: number[] = [];
@@ -182,11 +254,20 @@ export function crossValidate(
     const fitted = fitFold(train, test, f);
     thresholds.push(fitted.threshold);
     test.forEach((p, i) => {
-      pages.push(scorePage(data.pages[p], fitted.scores[i], fitted.threshold, f));
+      pages.push(scorePage(data, p, fitted.scores[i], fitted.threshold, f));
       countBlocks(counts, pageLabels(data, p), fitted.scores[i], fitted.threshold);
+      scored.set(p, fitted.scores[i]);
     });
     onFold?.(f, k, fitted.validationF1);
   }
-  pages.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  return report(method, k, pages, counts, thresholds);
+  // Back in the data's own order: sources as given, pages as loaded.
+  const order = new Map<PageScore, number>();
+  let at = 0;
+  for (let f = 0; f < k; f++) fold.forEach((g, p) => g === f && order.set(pages[at++], p));
+  pages.sort((a, b) => order.get(a)! - order.get(b)!);
+  return {
+    ...report(method, k, pages, counts, thresholds),
+    leaveOneSourceOut: folds === "sources",
+    ...pooledCurve(data, scored, sourceBalance),
+  };
 }

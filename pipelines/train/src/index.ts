@@ -2,7 +2,7 @@
 // evaluation and cross-validation, and block labels by propagation.
 
 export { type BiLstmFitOptions, type BiLstmInput, BILSTM_DEFAULTS, fitBiLstm, scoreBiLstmPages } from "./bilstm-fit.js";
-export { buildDataset, type Dataset, LABEL_THRESHOLD } from "./dataset.js";
+export { buildDataset, type Dataset, DEFAULT_HEADLINE_RULE, type HeadlineRule, LABEL_THRESHOLD } from "./dataset.js";
 export {
   crossValidate,
   crossValidateMlp,
@@ -13,7 +13,8 @@ export {
   type PageScore,
 } from "./evaluate.js";
 export { propagateDatasetLabels, parseSeedSource, type SeedSource, SeedSourceError, writePropagatedLabels } from "./label-pages.js";
-export { chooseThreshold, fitMlp, type MlpFitOptions, scoreMlpPages, splitValidation } from "./mlp-fit.js";
+export { chooseThreshold, DEFAULT_SOURCE_BALANCE, fitMlp, type MlpFitOptions, scoreMlpPages, splitValidation } from "./mlp-fit.js";
+export { type Favor, type OperatingPoints, type ThresholdCurve, THRESHOLD_CANDIDATES } from "./operating-points.js";
 export { trainPerHost } from "./per-host.js";
 export { evaluatePropagation } from "./propagation-eval.js";
 export { crossValidateBiLstm, trainBiLstmModel } from "./train-bilstm-model.js";

@@ -6,21 +6,13 @@
  * The threshold is picked on validation pages held out of the training pages by domain: the one
  * that maximises the mean word F1 of those pages, the measure users judge by.
  */
-import { domainFolds, wordScores, keptText } from "@winnow/evaluation";
-import { predictMlpEnsemble, trainMlp, type MlpWeights, type TrainOptions } from "@winnow/models";
+import { domainFolds } from "@winnow/evaluation";
+import { applyEmptyPageFallback, predictMlpEnsemble, trainMlp, type MlpWeights, type TrainOptions } from "@winnow/models";
 import { selectPages, type Dataset } from "./dataset.js";
+import { f1At, type OperatingPoints, operatingPoints, THRESHOLD_CANDIDATES, thresholdCurve } from "./operating-points.js";
 
 /** One in this many training domains validates the threshold instead of training. */
 const VALIDATION_FOLDS = 8;
-/**
- * Keep thresholds tried on the validation pages: evenly spaced in logit, sigmoid(-4) to
- * sigmoid(3) in steps of 0.25 (0.018 to 0.953). Why logit: models trained on weighted blocks are
- * not centred on 0.5, and the BiLSTM's best thresholds lie near 0.1-0.2, where a step of 0.05 is
- * a large change in what is kept; the earlier grid (0.10 to 0.90 by 0.05) stopped at 0.10, which
- * every BiLSTM chose in one fold of five (experiments/results/2026-11-24-bilstm-ensemble-cv.md).
- */
-const THRESHOLD_CANDIDATES: readonly number[] = Array.from({ length: 29 }, (_, i) => Number((1 / (1 + Math.exp(4 - i * 0.25))).toFixed(4)));
-
 /**
  * How much each training block counts. Word F1 is computed over words, so a 200-word paragraph
  * matters far more than a 2-word menu entry; "sqrt-words" leans that way without letting a few
@@ -40,15 +32,44 @@ export interface MlpFitOptions extends TrainOptions {
    * averaged (and exported as one graph). Default DEFAULT_ENSEMBLE.
    */
   ensemble?: number;
+  /**
+   * How much each source's total weight is evened out, from 0 (every page weighs the same, so a
+   * set of 1,358 pages outweighs one of 180 7.5 times) to 1 (every source weighs the same, so each
+   * page of the small set weighs 7.5 times one of the large). Applies to training blocks and to
+   * the validation pages that choose the threshold. Default DEFAULT_SOURCE_BALANCE.
+   */
+  sourceBalance?: number;
+  /**
+   * Also train a comment head: a second ensemble over the same features that scores blocks as
+   * user comments (Dataset.comments), exported beside the content scores.
+   */
+  commentHead?: boolean;
+}
+
+export const DEFAULT_SOURCE_BALANCE = 0.5;
+
+/**
+ * Each page's weight for source balance `alpha` (see MlpFitOptions.sourceBalance), normalised so
+ * that the weights of `pages` average 1.
+ */
+export function sourceWeights(data: Dataset, pages: readonly number[], alpha: number): Float64Array {
+  const count = new Float64Array(data.sources.length);
+  for (const p of pages) count[data.sourceOf[p]]++;
+  let used = 0;
+  for (const c of count) if (c > 0) used++;
+  const weights = new Float64Array(pages.length);
+  let sum = 0;
+  pages.forEach((p, i) => {
+    // (pages per source on average / pages of this source) ^ alpha
+    weights[i] = (pages.length / used / count[data.sourceOf[p]]) ** alpha;
+    sum += weights[i];
+  });
+  for (let i = 0; i < weights.length; i++) weights[i] *= pages.length / sum;
+  return weights;
 }
 
 export const DEFAULT_BLOCK_WEIGHTING: BlockWeighting = "sqrt-words";
 
-/**
- * Optimiser settings winnow trains with unless told otherwise: Adam, 12 epochs of 128-block
- * batches. On the WCXB dev pages (5 domain folds) this matched 30 epochs of 64 (word F1 0.827 vs
- * 0.825) and a 48-unit hidden layer (0.823) at a third of the time.
- */
 /** Three members: 10-fold domain CV word F1 0.833 -> 0.839, thresholds steadier across folds. */
 const DEFAULT_ENSEMBLE = 3;
 
@@ -57,25 +78,27 @@ function blockWeights(
   words: Float32Array,
   weighting: BlockWeighting,
   pageEnds: Int32Array | undefined,
-  known?: Uint8Array,
+  known: Uint8Array | undefined,
+  pageWeights: Float64Array,
 ): Float32Array | undefined {
-  if (weighting === "uniform" && !pageEnds && !known) return undefined;
+  if (weighting === "uniform" && !pageEnds && !known && pageWeights.every((w) => w === 1)) return undefined;
   const weights = new Float32Array(words.length);
   for (let i = 0; i < words.length; i++) {
     weights[i] = weighting === "uniform" ? 1 : weighting === "sqrt-words" ? Math.sqrt(1 + words[i]) : Math.log2(2 + words[i]);
     if (known && known[i] === 0) weights[i] = 0;
   }
   if (pageEnds) {
-    // Each page's weights sum to its mean block count, so the overall scale stays as before.
+    // Each page's weights sum to its mean block count times its source weight, so the overall
+    // scale stays as before.
     const meanBlocks = words.length / Math.max(1, pageEnds.length);
     let from = 0;
-    for (const to of pageEnds) {
+    pageEnds.forEach((to, page) => {
       let sum = 0;
       for (let i = from; i < to; i++) sum += weights[i];
       // sum is 0 only for a page whose blocks are all unlabelled: it stays at weight 0.
-      if (sum > 0) for (let i = from; i < to; i++) weights[i] *= meanBlocks / sum;
+      if (sum > 0) for (let i = from; i < to; i++) weights[i] *= (meanBlocks * pageWeights[page]) / sum;
       from = to;
-    }
+    });
   }
   return weights;
 }
@@ -95,10 +118,16 @@ export interface FittedMlp {
   /** One or more members; scores are their mean. */
   members: MlpWeights[];
   threshold: number;
+  /** The thresholds for --favor, chosen on the same validation pages. */
+  operatingPoints: OperatingPoints;
   /** Mean word F1 of the validation pages at that threshold. */
   validationF1: number;
   trainPages: number;
   validationPages: number;
+  /** With options.commentHead: its members and the comment threshold chosen on the validation pages. */
+  commentHead?: { members: MlpWeights[]; threshold: number; validationF1: number };
+  /** The empty-page fallback's factor chosen on the validation pages; undefined when it did not help. */
+  emptyPageFallback?: number;
 }
 
 export function fitMlp(data: Dataset, pageIndexes: readonly number[], options: MlpFitOptions = {}): FittedMlp {
@@ -115,9 +144,128 @@ export function fitMlp(data: Dataset, pageIndexes: readonly number[], options: M
   for (let k = 0; k < (options.ensemble ?? DEFAULT_ENSEMBLE); k++) {
     members.push(trainMlp(subset.rows, subset.labels, subset.count, data.featureSet.size, { ...settings, seed: seed + k }));
   }
-  const best = chooseThreshold(data, validation, scoreMlpPages(data, validation, members));
-  return { members, threshold: best.threshold, validationF1: best.f1, trainPages: train.length, validationPages: validation.length };
+  const contentScores = scoreMlpPages(data, validation, members);
+  let best = chooseThreshold(data, validation, contentScores, options.sourceBalance);
+  let validationScores = contentScores;
+  let commentHead: FittedMlp["commentHead"];
+  if (options.commentHead && data.comments.includes(1)) {
+    const labels = blockValues(data.comments, data, train);
+    const heads: MlpWeights[] = [];
+    for (let k = 0; k < (options.ensemble ?? DEFAULT_ENSEMBLE); k++) {
+      heads.push(
+        trainMlp(subset.rows, labels, subset.count, data.featureSet.size, { ...settings, positiveWeight: undefined, seed: seed + k }),
+      );
+    }
+    const commentScores = scoreMlpPages(data, validation, heads);
+    const veto = chooseCommentThreshold(data, validation, contentScores, commentScores, options.sourceBalance);
+    commentHead = { members: heads, threshold: veto.threshold, validationF1: veto.commentF1 };
+    best = veto.best;
+    validationScores = vetoComments(contentScores, commentScores, veto.threshold);
+  }
+  const fallback = chooseFallback(data, validation, validationScores, best.threshold, options.sourceBalance);
+  return {
+    emptyPageFallback: fallback.factor,
+    commentHead,
+    members,
+    threshold: best.threshold,
+    operatingPoints: best.operatingPoints,
+    validationF1: fallback.factor === undefined ? best.f1 : fallback.f1,
+    trainPages: train.length,
+    validationPages: validation.length,
+  };
 }
+
+/** Per-block values of `pages`, in their order (as selectPages lays out rows). */
+function blockValues(values: Uint8Array, data: Dataset, pages: readonly number[]): Uint8Array {
+  let count = 0;
+  for (const p of pages) count += data.firstRow[p + 1] - data.firstRow[p];
+  const out = new Uint8Array(count);
+  let at = 0;
+  for (const p of pages) {
+    out.set(values.subarray(data.firstRow[p], data.firstRow[p + 1]), at);
+    at += data.firstRow[p + 1] - data.firstRow[p];
+  }
+  return out;
+}
+
+/** Content scores with every block the comment head calls a comment (score >= threshold) set to 0. */
+export function vetoComments(content: readonly Float32Array[], comments: readonly ArrayLike<number>[], threshold: number): Float32Array[] {
+  return content.map((scores, i) => {
+    const out = Float32Array.from(scores);
+    for (let b = 0; b < out.length; b++) if (comments[i][b] >= threshold) out[b] = 0;
+    return out;
+  });
+}
+
+/**
+ * The comment threshold: a block the head scores at or above it is a user comment, kept out of
+ * the main text. Chosen as the one that gives the validation pages' main text its best mean F1
+ * (with the keep threshold chosen again under it); never vetoing is a candidate too, and among
+ * equals the lower threshold wins, which finds more comments for --comments.
+ */
+function chooseCommentThreshold(
+  data: Dataset,
+  validation: readonly number[],
+  content: readonly Float32Array[],
+  comments: readonly ArrayLike<number>[],
+  sourceBalance: number | undefined,
+): { threshold: number; commentF1: number; best: ReturnType<typeof chooseThreshold> } {
+  const never = { threshold: NEVER, best: chooseThreshold(data, validation, content, sourceBalance) };
+  let chosen = never;
+  for (const threshold of THRESHOLD_CANDIDATES) {
+    const best = chooseThreshold(data, validation, vetoComments(content, comments, threshold), sourceBalance);
+    // A veto must gain on never vetoing; among vetoes within a hair of the best, the lowest wins.
+    if (best.f1 > never.best.f1 && best.f1 >= chosen.best.f1 - 1e-4) {
+      if (chosen === never || best.f1 > chosen.best.f1 + 1e-4 || threshold < chosen.threshold) chosen = { threshold, best };
+    }
+  }
+  // Block decisions against Dataset.comments, each block weighted by its words.
+  let tp = 0,
+    fp = 0,
+    fn = 0;
+  validation.forEach((p, i) => {
+    for (let b = data.firstRow[p], k = 0; b < data.firstRow[p + 1]; b++, k++) {
+      const said = comments[i][k] >= chosen.threshold;
+      if (data.comments[b] === 1) said ? (tp += data.words[b]) : (fn += data.words[b]);
+      else if (said) fp += data.words[b];
+    }
+  });
+  return { ...chosen, commentF1: tp === 0 ? 0 : (2 * tp) / (2 * tp + fp + fn) };
+}
+
+/** Factors of the empty-page fallback tried on the validation pages (besides none). */
+const FALLBACK_FACTORS = [0.5, 0.7, 0.85, 1];
+
+/** Page scores with the empty-page fallback applied at `threshold` (copies). */
+export function withFallback(scores: readonly Float32Array[], threshold: number, factor: number | undefined): Float32Array[] {
+  if (factor === undefined) return [...scores];
+  return scores.map((page) => {
+    const out = Float32Array.from(page);
+    applyEmptyPageFallback(out, threshold, factor);
+    return out;
+  });
+}
+
+/** The fallback factor that gives the validation pages the best mean F1 at `threshold`, if any beats none. */
+function chooseFallback(
+  data: Dataset,
+  validation: readonly number[],
+  scores: readonly Float32Array[],
+  threshold: number,
+  sourceBalance: number | undefined,
+): { factor: number | undefined; f1: number } {
+  const f1Of = (factor: number | undefined): number =>
+    f1At(thresholdCurve(data, validation, withFallback(scores, threshold, factor), sourceBalance ?? DEFAULT_SOURCE_BALANCE), threshold);
+  let chosen = { factor: undefined as number | undefined, f1: f1Of(undefined) };
+  for (const factor of FALLBACK_FACTORS) {
+    const f1 = f1Of(factor);
+    if (f1 > chosen.f1 + 1e-4) chosen = { factor, f1 };
+  }
+  return chosen;
+}
+
+/** A comment threshold no score reaches: the head finds no comments. */
+const NEVER = 2;
 
 /**
  * Training and validation pages out of `pageIndexes`: one in VALIDATION_FOLDS domains validates.
@@ -125,7 +273,7 @@ export function fitMlp(data: Dataset, pageIndexes: readonly number[], options: M
  */
 export function splitValidation(data: Dataset, pageIndexes: readonly number[]): { train: number[]; validation: number[] } {
   const folds = domainFolds(
-    pageIndexes.map((p) => ({ id: data.pages[p].id, domain: data.pages[p].domain })),
+    pageIndexes.map((p) => ({ id: `${data.pages[p].source}/${data.pages[p].id}`, domain: data.pages[p].domain })),
     VALIDATION_FOLDS,
     7,
   );
@@ -147,7 +295,7 @@ export function trainingWeights(
   data: Dataset,
   train: readonly number[],
   subset: { words: Float32Array; known?: Uint8Array },
-  options: Pick<MlpFitOptions, "equalPages" | "blockWeighting">,
+  options: Pick<MlpFitOptions, "equalPages" | "blockWeighting" | "sourceBalance">,
 ): Float32Array | undefined {
   let pageEnds: Int32Array | undefined;
   if (options.equalPages ?? true) {
@@ -155,32 +303,24 @@ export function trainingWeights(
     let end = 0;
     train.forEach((p, i) => (pageEnds![i] = end += data.firstRow[p + 1] - data.firstRow[p]));
   }
-  return blockWeights(subset.words, options.blockWeighting ?? DEFAULT_BLOCK_WEIGHTING, pageEnds, subset.known);
+  const pageWeights = sourceWeights(data, train, options.sourceBalance ?? DEFAULT_SOURCE_BALANCE);
+  return blockWeights(subset.words, options.blockWeighting ?? DEFAULT_BLOCK_WEIGHTING, pageEnds, subset.known, pageWeights);
 }
 
 /**
  * The keep threshold that maximises the mean word F1 of the validation pages, the measure users
- * judge by; `scores[i]` are the block scores of page `validation[i]`.
+ * judge by (pages weighted by source as in training), with the other operating points; `scores[i]`
+ * are the block scores of page `validation[i]`.
  */
 export function chooseThreshold(
   data: Dataset,
   validation: readonly number[],
   scores: readonly ArrayLike<number>[],
-): { threshold: number; f1: number } {
-  const gold = (p: number): string => data.training?.validationGold[p] ?? data.pages[p].gold;
-  const f1s = THRESHOLD_CANDIDATES.map((threshold) => {
-    let sum = 0;
-    validation.forEach((p, i) => (sum += wordScores(keptText(data.pages[p].doc, scores[i], threshold), gold(p)).f1));
-    return validation.length === 0 ? 0 : sum / validation.length;
-  });
-  // The validation pages are few; a plateau of good thresholds generalises better than a spike.
-  let best = { threshold: 0.5, f1: -1, smoothed: -1 };
-  f1s.forEach((f1, i) => {
-    const window = f1s.slice(Math.max(0, i - 1), i + 2);
-    const smoothed = window.reduce((a, b) => a + b, 0) / window.length;
-    if (smoothed > best.smoothed) best = { threshold: THRESHOLD_CANDIDATES[i], f1, smoothed };
-  });
-  return { threshold: best.threshold, f1: best.f1 };
+  sourceBalance = DEFAULT_SOURCE_BALANCE,
+): { threshold: number; f1: number; operatingPoints: OperatingPoints } {
+  const curve = thresholdCurve(data, validation, scores, sourceBalance);
+  const points = operatingPoints(curve);
+  return { threshold: points.balanced, f1: f1At(curve, points.balanced), operatingPoints: points };
 }
 
 /** Block scores of each listed page under an MLP (the TypeScript forward pass, equal to ONNX's). */

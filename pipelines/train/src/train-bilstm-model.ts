@@ -15,12 +15,12 @@ import type { LabelledPage } from "@winnow/evaluation";
 /** K-fold cross-validation of the BiLSTM recipe, folds split by domain. */
 export function crossValidateBiLstm(
   data: Dataset,
-  options: BiLstmFitOptions & { folds: number; onFold?: (fold: number, folds: number, validationF1: number) => void },
+  options: BiLstmFitOptions & { folds: number; bySource?: boolean; onFold?: (fold: number, folds: number, validationF1: number) => void },
 ): EvaluationReport {
   const input = options.input ?? BILSTM_DEFAULTS.input;
   return crossValidate(
     data,
-    options.folds,
+    options.bySource ? "sources" : options.folds,
     `bilstm ${input}`,
     (train, test) => {
       const fitted = fitBiLstm(data, train, options);

@@ -8,10 +8,10 @@ import { writeFile, rename } from "node:fs/promises";
 import { fingerprint, type LabelledPage } from "@winnow/evaluation";
 import type { FeatureSet } from "@winnow/features";
 import { MLP_TRAIN_DEFAULTS, mlpToOnnx, type ModelInfo } from "@winnow/models";
-import { LABEL_THRESHOLD, buildDataset, type Dataset } from "./dataset.js";
+import { buildDataset, type Dataset, type DatasetOptions, DEFAULT_HEADLINE_RULE, type HeadlineRule, LABEL_THRESHOLD } from "./dataset.js";
 import { crossValidateMlp, type EvaluationReport } from "./evaluate.js";
 import { labelledText, withTrainingLabels, type PageLabels } from "./training-labels.js";
-import { DEFAULT_BLOCK_WEIGHTING, fitMlp, type FittedMlp, type MlpFitOptions } from "./mlp-fit.js";
+import { DEFAULT_BLOCK_WEIGHTING, DEFAULT_SOURCE_BALANCE, fitMlp, type FittedMlp, type MlpFitOptions } from "./mlp-fit.js";
 
 export interface TrainModelOptions extends MlpFitOptions {
   pages: LabelledPage[];
@@ -22,8 +22,13 @@ export interface TrainModelOptions extends MlpFitOptions {
    * label files). Null labels weigh nothing.
    */
   labels?: readonly PageLabels[];
-  /** Cross-validate with this many domain folds before the final fit (0: skip). */
+  /**
+   * Cross-validate with this many domain folds before the final fit (0: skip). The model's
+   * operating points are then chosen on all the folds' held-out scores, pooled, rather than on the
+   * final fit's own validation pages.
+   */
   folds?: number;
+  headline?: HeadlineRule;
   onFold?: (fold: number, folds: number) => void;
 }
 
@@ -41,11 +46,16 @@ export interface TrainModelResult {
  * gets the text of its label-1 blocks as gold: the threshold is chosen against it, and --folds
  * scores against it, since the labels are the only statement of its main text there is.
  */
-export function trainingDataset(pages: readonly LabelledPage[], featureSet: FeatureSet, labels?: readonly PageLabels[]): Dataset {
-  if (labels === undefined) return buildDataset([...pages], featureSet);
+export function trainingDataset(
+  pages: readonly LabelledPage[],
+  featureSet: FeatureSet,
+  labels?: readonly PageLabels[],
+  options: DatasetOptions = {},
+): Dataset {
+  if (labels === undefined) return buildDataset([...pages], featureSet, options);
   if (labels.length !== pages.length) throw new RangeError(`labels for ${labels.length} pages, ${pages.length} pages given`);
   const withGold = pages.map((page, p) => (page.gold.length > 0 ? page : { ...page, gold: labelledText(page, labels[p]) }));
-  return withTrainingLabels(buildDataset(withGold, featureSet), labels, "gold-or-labels");
+  return withTrainingLabels(buildDataset(withGold, featureSet, options), labels, "gold-or-labels");
 }
 
 /**
@@ -85,17 +95,25 @@ export function labelRule(labels: readonly PageLabels[] | undefined): string {
 
 export async function trainModel(options: TrainModelOptions): Promise<TrainModelResult> {
   const { pages, featureSet } = options;
-  const data = trainingDataset(pages, featureSet, options.labels);
+  const data = trainingDataset(pages, featureSet, options.labels, { headline: options.headline });
+  // A comment head whenever the pages label any comments, in the folds as in the final fit, so
+  // the cross-validated figures and operating points describe the model that ships.
+  const commentHead = options.commentHead ?? true;
   let crossValidation: EvaluationReport | undefined;
   if (options.folds && options.folds > 1) {
-    crossValidation = crossValidateMlp(data, { ...options, folds: options.folds, onFold: (f, k) => options.onFold?.(f, k) });
+    crossValidation = crossValidateMlp(data, { ...options, commentHead, folds: options.folds, onFold: (f, k) => options.onFold?.(f, k) });
   }
   const fitted = fitMlp(
     data,
     pages.map((_, i) => i),
-    options,
+    { ...options, commentHead },
   );
   const cv = crossValidation?.summary.overall;
+  const points = crossValidation?.operatingPoints;
+  if (points !== undefined) {
+    fitted.operatingPoints = points;
+    fitted.threshold = points.balanced;
+  }
   const info = await writeMlpModel(fitted, options.output, {
     featureSet,
     options,
@@ -105,6 +123,11 @@ export async function trainModel(options: TrainModelOptions): Promise<TrainModel
       pages: pages.length,
       cvWordF1: cv ? Number(cv.f1.toFixed(4)) : undefined,
       cvFolds: crossValidation ? options.folds : undefined,
+      sources: data.sources,
+      sourceBalance: options.sourceBalance ?? DEFAULT_SOURCE_BALANCE,
+      headline: options.headline ?? DEFAULT_HEADLINE_RULE,
+      operatingPointsFrom: points !== undefined ? "cross-validation, held-out scores pooled" : "validation pages of the final fit",
+      commentHeadValidationF1: fitted.commentHead ? Number(fitted.commentHead.validationF1.toFixed(4)) : undefined,
     },
   });
   return {
@@ -130,6 +153,9 @@ export async function writeMlpModel(
     featureSetVersion: featureSet.version,
     inputSize: featureSet.size,
     threshold: fitted.threshold,
+    operatingPoints: fitted.operatingPoints,
+    commentThreshold: fitted.commentHead?.threshold,
+    emptyPageFallback: fitted.emptyPageFallback,
     trainingFingerprint: "",
     notes: JSON.stringify({
       trainer: options.optimizer ?? "adam",
@@ -142,7 +168,7 @@ export async function writeMlpModel(
     }),
   };
   info.trainingFingerprint = trainingFingerprint(about.ids, about.labelRule, info);
-  const bytes = mlpToOnnx(fitted.members, info);
+  const bytes = mlpToOnnx(fitted.members, info, fitted.commentHead?.members);
   const temporary = `${output}.tmp-${process.pid}`;
   await writeFile(temporary, bytes);
   await rename(temporary, output);

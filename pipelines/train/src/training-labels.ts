@@ -10,8 +10,7 @@ import { UsageError } from "@winnow/errors";
 /** Per block 1, 0 or null (no label); undefined for a page with no labels at all. */
 export type PageLabels = readonly BlockLabel[] | undefined;
 
-/** A label file that does not belong to its page's blocks (the page or the segmenter changed). */
-/** Label files that do not fit their pages (exit 2: --labels names them). */
+/** A label file that does not belong to its page's blocks, as the page or the segmenter changed (exit 2). */
 export class LabelMismatchError extends UsageError {
   override readonly name: string = "LabelMismatchError";
 }

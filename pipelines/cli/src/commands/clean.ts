@@ -15,6 +15,7 @@ import {
   type SiteTemplateMode,
 } from "@winnow/clean";
 import { EXIT, InputError } from "@winnow/errors";
+import type { Favor } from "@winnow/models";
 import type { OutputFormat } from "@winnow/writers";
 import { EXIT_CODES_HELP, ExitWith } from "../exit-codes.js";
 import { createLogger, LOG_LEVELS, type LogLevel } from "../logger.js";
@@ -25,6 +26,8 @@ interface CleanFlags {
   output: string;
   format?: OutputFormat;
   model?: string;
+  favor: Favor;
+  comments?: boolean;
   models?: string;
   workers: number;
   batchSize: number;
@@ -100,6 +103,18 @@ export function registerClean(program: Command): void {
     .option(
       "--model <model>",
       '"heuristic", "mlp" or "bilstm" (the models shipped with winnow), or a model file made by winnow train (default: mlp, or the heuristic with a warning when it is not installed)',
+    )
+    .addOption(
+      new Option(
+        "--favor <point>",
+        "the model's operating point: precision keeps less (F0.5 best on held-out pages), recall keeps more (F2 best), balanced (F1 best) is the default",
+      )
+        .choices(["precision", "balanced", "recall"])
+        .default("balanced"),
+    )
+    .option(
+      "--comments",
+      "give each document the blocks the model's comment head calls user comments, in a separate comments field (JSONL) or <comments> element (XML); they are never in the main text. Models without a comment head give none",
     )
     .addOption(
       new Option(
@@ -179,6 +194,8 @@ async function clean(inputs: string[], flags: CleanFlags): Promise<void> {
       output: flags.output,
       format: flags.format,
       model: flags.models ?? flags.model,
+      favor: flags.favor,
+      comments: flags.comments === true,
       workers: flags.workers,
       batchSize: flags.batchSize,
       maxPageBytes: flags.maxPageBytes,

@@ -1,11 +1,14 @@
 /**
- * `winnow eval`: score extractions against gold text (WCXB layout or JSONL). With --folds it
- * cross-validates the trainable MLP by domain; without, it scores a fixed classifier. Every run
- * prints "all text" (keep every block) beside it, the floor any extractor must clear.
+ * `winnow eval`: score extractions against gold text (WCXB layout or JSONL, one set or several).
+ * With --folds it cross-validates the trainable MLP (or BiLSTM) by domain; with --loso it leaves
+ * one source out at a time; without either, it scores a fixed classifier. Every run prints
+ * "all text" (keep every block) beside it, the floor any extractor must clear, and, with several
+ * sets, the figures per source and per language.
  */
 import { writeFile } from "node:fs/promises";
 import { type Command, Option } from "commander";
 import { featureSetByName, TEXREX37 } from "@winnow/features";
+import type { GroupSummary } from "@winnow/evaluation";
 import { heuristicClassifier, loadClassifier as loadModel, type BlockClassifier } from "@winnow/models";
 import {
   trainedOnPages,
@@ -25,11 +28,22 @@ import type { Logger } from "pino";
 import { createLogger } from "../logger.js";
 import { parseCount } from "../parse.js";
 import { bilstmOptions, bilstmOptionsFrom, foreignFlags, type BiLstmFlags } from "./bilstm-options.js";
-import { SEEDS_HELP, featureSetOption, loadPages, seedSource, trainingOptions, trainingOptionsFrom, type TrainingFlags } from "./shared.js";
+import {
+  DATA_HELP,
+  SEEDS_HELP,
+  featureSetOption,
+  loadPages,
+  seedSource,
+  trainingOptions,
+  trainingOptionsFrom,
+  type TrainingFlags,
+} from "./shared.js";
 import { readLabelDir } from "@winnow/labels";
 
 interface EvalFlags extends TrainingFlags, BiLstmFlags {
-  data: string;
+  data: string[];
+  loso?: boolean;
+  curve?: boolean;
   model?: string;
   folds?: number;
   json?: string;
@@ -44,19 +58,27 @@ export function registerEval(program: Command): void {
     .summary("measure word precision, recall and F1 against gold text")
     .description(
       "Score the text winnow keeps against gold main text, per page (bag of words, as the WCXB benchmark does), " +
-        "then the mean, overall and per page type. --folds K cross-validates the MLP (or the BiLSTM): it trains on K-1 folds and " +
-        "scores the held-out one, folds split by domain so no site is on both sides. Without --folds, a fixed " +
-        "--model is scored. The 'all text' line (keep every block) is always shown as the floor.",
+        "then the mean, overall, per page type and, with several --data sets, per source and per language. --folds K " +
+        "cross-validates the MLP (or the BiLSTM): it trains on K-1 folds and scores the held-out one, folds split by domain so " +
+        "no site is on both sides. --loso leaves one source out instead: each set is scored by a model trained on all the others. " +
+        "Without either, a fixed --model is scored. The 'all text' line (keep every block) is always shown as the floor.",
     )
-    .requiredOption(
-      "--data <path>",
-      "labelled pages: a folder in the WCXB layout (html/, ground-truth/, metadata.json) or a JSONL file of {url, html, text}",
-    )
+    .requiredOption("--data <path...>", DATA_HELP)
     .option(
       "--model <model>",
       'without --folds: "heuristic", "all-text", "mlp" or "bilstm" (the shipped models), or a model file (default: mlp); with --folds: the kind to train, "mlp" (default) or "bilstm"',
     )
-    .option("--folds <k>", "cross-validate a freshly trained MLP (or BiLSTM, with --model bilstm) over K domain folds", parseCount(2))
+    .addOption(
+      new Option("--folds <k>", "cross-validate a freshly trained MLP (or BiLSTM, with --model bilstm) over K domain folds").argParser(
+        parseCount(2),
+      ),
+    )
+    .addOption(
+      new Option("--loso", "leave one source out: train on all --data sets but one, score that one, for each set in turn").conflicts(
+        "folds",
+      ),
+    )
+    .option("--curve", "also print mean precision, recall and F1 at every candidate keep threshold, and the operating points")
     .option("--json <file>", "also write the per-page results and summaries as JSON")
     .option("--limit <n>", "use only the first N pages (for a quick look)", parseCount(1))
     .addOption(
@@ -71,7 +93,7 @@ export function registerEval(program: Command): void {
   bilstmOptions(command);
   command.action((flags: EvalFlags, self: Command) => {
     const kind = flags.model ?? "mlp";
-    if (flags.folds && (kind === "mlp" || kind === "bilstm")) {
+    if ((flags.folds || flags.loso) && (kind === "mlp" || kind === "bilstm")) {
       const problems = foreignFlags(kind, flags, self.getOptionValueSource("input") === "cli");
       if (problems.length > 0) throw new UsageError(problems.join("\n"));
     }
@@ -80,29 +102,34 @@ export function registerEval(program: Command): void {
 }
 
 async function evaluate(flags: EvalFlags): Promise<void> {
+  if (flags.loso && flags.data.length < 2) throw new UsageError("--loso leaves one source out, so it needs two or more --data sets");
   const logger = createLogger("info");
   const pages = await loadPages(flags.data, flags.limit, logger);
   const reports: EvaluationReport[] = [];
   let trainedOnThese = false;
 
-  if ((flags.labels !== undefined || flags.seeds !== undefined) && !flags.folds) {
-    throw new UsageError("--labels and --seeds train models, so they need --folds K");
+  const trains = flags.folds !== undefined || flags.loso === true;
+  if ((flags.labels !== undefined || flags.seeds !== undefined) && !trains) {
+    throw new UsageError("--labels and --seeds train models, so they need --folds K or --loso");
   }
-  if (flags.folds) {
+  if (trains) {
     const featureSet = featureSetByName(flags.featureSet);
-    const data = await withLabelSource(buildDataset(pages, featureSet), flags, logger);
+    const data = await withLabelSource(buildDataset(pages, featureSet, { headline: flags.headline }), flags, logger);
     reports.push(evaluateAllText(data));
     const kind = flags.model ?? "mlp";
-    if (kind !== "mlp" && kind !== "bilstm") throw new UsageError(`with --folds, --model must be mlp or bilstm, not "${kind}"`);
-    logger.info(
-      `cross-validating the ${kind === "mlp" ? `MLP (${featureSet.name})` : "BiLSTM"} over ${flags.folds} domain folds of ${pages.length} pages`,
-    );
+    if (kind !== "mlp" && kind !== "bilstm") throw new UsageError(`with --folds or --loso, --model must be mlp or bilstm, not "${kind}"`);
+    const how = flags.loso ? `leaving one of ${data.sources.length} sources out` : `over ${flags.folds} domain folds`;
+    logger.info(`cross-validating the ${kind === "mlp" ? `MLP (${featureSet.name})` : "BiLSTM"} ${how} of ${pages.length} pages`);
     const started = Date.now();
-    const onFold = (f: number, k: number): void => logger.info(`fold ${f + 1}/${k} done (${((Date.now() - started) / 1000).toFixed(0)} s)`);
+    const onFold = (f: number, k: number): void =>
+      logger.info(
+        `${flags.loso ? `source ${data.sources[f]}` : `fold ${f + 1}/${k}`} done (${((Date.now() - started) / 1000).toFixed(0)} s)`,
+      );
+    const folds = flags.folds ?? 0;
     const cv =
       kind === "bilstm"
-        ? crossValidateBiLstm(data, { ...bilstmOptionsFrom(flags), folds: flags.folds, onFold })
-        : crossValidateMlp(data, { ...trainingOptionsFrom(flags), folds: flags.folds, onFold });
+        ? crossValidateBiLstm(data, { ...bilstmOptionsFrom(flags), folds, bySource: flags.loso, onFold })
+        : crossValidateMlp(data, { ...trainingOptionsFrom(flags), folds, bySource: flags.loso, onFold });
     const labelSource = flags.seeds ?? (flags.labels !== undefined ? "label files" : undefined);
     reports.push(labelSource === undefined ? cv : { ...cv, method: `mlp on ${labelSource}` });
   } else {
@@ -110,9 +137,9 @@ async function evaluate(flags: EvalFlags): Promise<void> {
     try {
       // Without a model only the labels are read; the cheapest feature set fills the rows.
       const featureSet = classifier.info && classifier.info.inputSize > 0 ? featureSetByName(classifier.info.featureSet) : TEXREX37;
-      const data = buildDataset(pages, featureSet);
+      const data = buildDataset(pages, featureSet, { headline: flags.headline });
       reports.push(evaluateAllText(data));
-      if (flags.model !== "all-text") reports.push(await evaluateClassifier(data, classifier));
+      if (flags.model !== "all-text") reports.push(await evaluateClassifier(data, classifier, classifier.name, flags.sourceBalance));
       if (classifier.info) trainedOnThese = trainedOnPages(classifier.info, pages);
     } finally {
       await classifier.close();
@@ -120,6 +147,8 @@ async function evaluate(flags: EvalFlags): Promise<void> {
   }
 
   process.stdout.write(formatReports(reports, pages.length));
+  if (new Set(pages.map((p) => p.source)).size > 1 || pages.some((p) => p.language !== "")) process.stdout.write(formatBreakdown(reports));
+  if (flags.curve) process.stdout.write(formatCurves(reports));
   if (trainedOnThese) {
     process.stdout.write(
       "\nNOTE: this model was trained on exactly these pages, so its line above is a training-set figure, not a held-out one.\n" +
@@ -166,13 +195,20 @@ async function loadClassifier(model: string | undefined): Promise<BlockClassifie
 
 const f3 = (x: number) => (Number.isFinite(x) ? x.toFixed(3) : "  -  ");
 
+/** How the reports' figures were held out, for the table's title. */
+function crossValidation(reports: readonly EvaluationReport[]): string {
+  const cv = reports.find((r) => r.folds);
+  if (cv === undefined) return "";
+  return cv.leaveOneSourceOut
+    ? "; leave one source out: each source scored by a model trained on the others"
+    : `; cross-validated, ${cv.folds} domain folds`;
+}
+
 /** A plain-text table: one row per method, overall and per page type. */
 export function formatReports(reports: readonly EvaluationReport[], pages: number): string {
   const types = Object.keys(reports[0]?.summary.byType ?? {});
   const lines: string[] = [];
-  lines.push(
-    `word-level scores over ${pages} pages (mean per page${reports.some((r) => r.folds) ? `; cross-validated, ${reports.find((r) => r.folds)?.folds} domain folds` : ""})`,
-  );
+  lines.push(`word-level scores over ${pages} pages (mean per page${crossValidation(reports)})`);
   lines.push("");
   lines.push(["method".padEnd(22), "P    ", "R    ", "F1   ", "with ", "w/out", ...types.map((t) => t.slice(0, 8).padEnd(8))].join("  "));
   for (const r of reports) {
@@ -196,6 +232,96 @@ export function formatReports(reports: readonly EvaluationReport[], pages: numbe
     lines.push(`  ${r.method.padEnd(22)} precision ${f3(b.precision)}  recall ${f3(b.recall)}  F1 ${f3(b.f1)}  accuracy ${f3(b.accuracy)}`);
   }
   const cv = reports.find((r) => r.folds);
-  if (cv) lines.push("", `thresholds chosen per fold on held-out validation domains: ${cv.thresholds.map((t) => t.toFixed(2)).join(", ")}`);
+  if (cv) lines.push("", `thresholds chosen per fold on its own validation domains: ${cv.thresholds.map((t) => t.toFixed(2)).join(", ")}`);
   return `${lines.join("\n")}\n`;
+}
+
+/**
+ * With several sources or known languages: each method's figures per source (the first column
+ * of a leave-one-source-out run is its headline figure), per language group, and per source and
+ * page type.
+ */
+export function formatBreakdown(reports: readonly EvaluationReport[]): string {
+  const lines: string[] = [""];
+  const sources = Object.keys(reports[0]?.summary.bySource ?? {});
+  const row = (label: string, cells: string[]): string => [label.padEnd(24), ...cells].join("  ");
+  const head = reports.map((r) => r.method.slice(0, 20).padEnd(20)).join("  ");
+  const cell = (g: GroupSummary | undefined): string =>
+    g === undefined ? "".padEnd(20) : `${f3(g.precision)} ${f3(g.recall)} ${f3(g.f1)}`.padEnd(20);
+  lines.push("per source (P R F1 of each method; mean per page):");
+  lines.push(row("source (pages)", [head]));
+  for (const source of sources) {
+    const n = reports[0].summary.bySource[source].count;
+    lines.push(
+      row(
+        `${source} (${n})`,
+        reports.map((r) => cell(r.summary.bySource[source])),
+      ),
+    );
+  }
+  if (sources.length > 1) {
+    const meanOfSources = (r: EvaluationReport): GroupSummary => {
+      const groups = Object.values(r.summary.bySource);
+      const mean = (k: "precision" | "recall" | "f1"): number => groups.reduce((a, g) => a + g[k], 0) / groups.length;
+      return { count: groups.length, precision: mean("precision"), recall: mean("recall"), f1: mean("f1"), extra: {} };
+    };
+    lines.push(
+      row(
+        "mean of sources",
+        reports.map((r) => cell(meanOfSources(r))),
+      ),
+    );
+  }
+  lines.push("", "per language of the gold (P R F1):");
+  for (const language of Object.keys(reports[0]?.summary.byLanguage ?? {})) {
+    const n = reports[0].summary.byLanguage[language].count;
+    lines.push(
+      row(
+        `${language} (${n})`,
+        reports.map((r) => cell(r.summary.byLanguage[language])),
+      ),
+    );
+  }
+  const withComments = reports.map((r) => r.pages.filter((p) => p.commentWords !== undefined));
+  if (withComments[0].length > 0) {
+    lines.push("", `user comment words kept in the main text (${withComments[0].length} pages with comment gold):`);
+    reports.forEach((r, i) => {
+      const words = withComments[i].reduce((a, p) => a + (p.commentWords ?? 0), 0);
+      const kept = withComments[i].reduce((a, p) => a + (p.commentWordsKept ?? 0), 0);
+      lines.push(`  ${r.method.padEnd(22)} ${kept} of ${words} (${words === 0 ? "-" : `${((100 * kept) / words).toFixed(1)}%`})`);
+    });
+  }
+  if (sources.length > 1) {
+    lines.push("", "F1 per source and page type (last method):");
+    const last = reports[reports.length - 1];
+    for (const source of sources) {
+      const types = last.summary.bySourceAndType[source] ?? {};
+      lines.push(
+        `  ${source.padEnd(22)} ${Object.entries(types)
+          .map(([t, g]) => `${t} ${f3(g.f1)} (${g.count})`)
+          .join(", ")}`,
+      );
+    }
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+/** Mean precision, recall and F1 at every candidate threshold, and the operating points chosen from them. */
+export function formatCurves(reports: readonly EvaluationReport[]): string {
+  const lines: string[] = [];
+  for (const r of reports) {
+    if (r.curve === undefined || r.operatingPoints === undefined) continue;
+    const points = r.operatingPoints;
+    lines.push(
+      "",
+      `${r.method}: mean page precision / recall / F1 by keep threshold (held-out scores${r.folds ? ", all folds pooled" : ""})`,
+    );
+    r.curve.thresholds.forEach((t, k) => {
+      const marks = (Object.keys(points) as Array<keyof typeof points>).filter((name) => points[name] === t);
+      lines.push(
+        `  ${t.toFixed(3)}  ${f3(r.curve!.precision[k])}  ${f3(r.curve!.recall[k])}  ${f3(r.curve!.f1[k])}${marks.length ? `  <- ${marks.join(", ")}` : ""}`,
+      );
+    });
+  }
+  return lines.length === 0 ? "" : `${lines.join("\n")}\n`;
 }

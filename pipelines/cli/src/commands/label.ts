@@ -12,7 +12,7 @@ import { parseCount } from "../parse.js";
 import { SEEDS_HELP, featureSetOption, loadPages, seedSource } from "./shared.js";
 
 interface LabelFlags {
-  data: string;
+  data: string[];
   output: string;
   seeds: string;
   seed: number;
@@ -38,7 +38,7 @@ export function registerLabel(program: Command): void {
         "When the pages have gold text, the labels are also checked against the alignment labels.",
     )
     .requiredOption(
-      "--data <path>",
+      "--data <path...>",
       "pages: a folder in the WCXB layout, a JSONL file of {url, html, text}, or a folder of .html files (ids are their relative paths)",
     )
     .requiredOption("-o, --output <dir>", "the folder to write the *.labels.json files into")

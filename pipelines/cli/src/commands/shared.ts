@@ -1,14 +1,18 @@
 // Flags and loading shared by `winnow eval`, `winnow train` and `winnow label`.
 import { type Command, Option } from "commander";
 import type { Logger } from "pino";
-import { TEXREX37, TEXREX_EXTENDED } from "@winnow/features";
-import { type LabelledPage, loadLabelledPages } from "@winnow/evaluation";
+import { TEXREX_CONTEXT, TEXREX37, TEXREX_EXTENDED } from "@winnow/features";
+import { type LabelledPage, loadLabelledSources } from "@winnow/evaluation";
 import { readLabelDir } from "@winnow/labels";
-import { parseSeedSource, type SeedSource } from "@winnow/train";
-import { parseCount } from "../parse.js";
+import { DEFAULT_HEADLINE_RULE, DEFAULT_SOURCE_BALANCE, type HeadlineRule, parseSeedSource, type SeedSource } from "@winnow/train";
+import { parseCount, parseUnitInterval } from "../parse.js";
 
 export interface TrainingFlags {
   featureSet: string;
+  sourceBalance: number;
+  headline: HeadlineRule;
+  /** --no-comment-head sets it false. */
+  commentHead: boolean;
   hidden?: number;
   epochs?: number;
   optimizer?: "adam" | "rprop";
@@ -18,22 +22,54 @@ export interface TrainingFlags {
 
 /** The training flags as the pipeline's fit options. */
 export function trainingOptionsFrom(flags: TrainingFlags) {
-  return { hiddenSize: flags.hidden, epochs: flags.epochs, optimizer: flags.optimizer, seed: flags.seed, ensemble: flags.ensemble };
+  return {
+    hiddenSize: flags.hidden,
+    epochs: flags.epochs,
+    optimizer: flags.optimizer,
+    seed: flags.seed,
+    ensemble: flags.ensemble,
+    sourceBalance: flags.sourceBalance,
+    commentHead: flags.commentHead,
+  };
 }
+
+/** --data: one or more labelled sets, each page tagged with its set's name. */
+export const DATA_HELP =
+  "labelled pages: folders in the WCXB layout (html/, ground-truth/, metadata.json), JSONL files of {url, html, text}, " +
+  "or folders of .html files (no gold); several sets may be given, each one a source (named after its folder or file)";
 
 export function featureSetOption(command: Command): void {
   command.addOption(
     new Option(
       "--feature-set <name>",
-      `block features the MLP reads: ${TEXREX37.name} (the paper's 37) or ${TEXREX_EXTENDED.name} (${TEXREX_EXTENDED.size} values)`,
+      `block features the MLP reads: ${TEXREX37.name} (the paper's 37), ${TEXREX_EXTENDED.name} (${TEXREX_EXTENDED.size} values) ` +
+        `or ${TEXREX_CONTEXT.name} (${TEXREX_CONTEXT.size}: also page context and language-independent cues)`,
     )
-      .choices([TEXREX37.name, TEXREX_EXTENDED.name])
+      .choices([TEXREX37.name, TEXREX_EXTENDED.name, TEXREX_CONTEXT.name])
       .default(TEXREX_EXTENDED.name),
   );
 }
 
 export function trainingOptions(command: Command): void {
   command
+    .option(
+      "--source-balance <x>",
+      `with several --data sets: 0 weighs every page the same, 1 every set the same (a small set's pages then weigh more), between them (set size)^-x per page`,
+      parseUnitInterval,
+      DEFAULT_SOURCE_BALANCE,
+    )
+    .addOption(
+      new Option(
+        "--headline <rule>",
+        "what the page's headline (the heading matching <title>) is trained as: keep (content, as four of the five shared sets label it) or gold (as each set's gold says)",
+      )
+        .choices(["keep", "gold"])
+        .default(DEFAULT_HEADLINE_RULE),
+    )
+    .option(
+      "--no-comment-head",
+      "MLP: train no comment head. By default, where the pages label user comments (comment gold, or comment markup on articles), a second head learns them, and what it calls a comment is kept out of the main text when that helps on validation pages",
+    )
     .option(
       "--hidden <n>",
       "hidden units of the MLP (default: 18, the paper's rule), or per direction of the BiLSTM, which also sets its projection width (default: 32)",
@@ -55,15 +91,15 @@ export function trainingOptions(command: Command): void {
     );
 }
 
-export async function loadPages(path: string, limit: number | undefined, logger: Logger): Promise<LabelledPage[]> {
+export async function loadPages(paths: readonly string[], limit: number | undefined, logger: Logger): Promise<LabelledPage[]> {
   const started = Date.now();
-  const pages = await loadLabelledPages(path, {
+  const pages = await loadLabelledSources(paths, {
     limit,
     onPage: (n) => {
       if (n % 200 === 0) logger.info(`read ${n} pages`);
     },
   });
-  logger.info(`read ${pages.length} labelled pages from ${path} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  logger.info(`read ${pages.length} labelled pages from ${paths.join(", ")} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   return pages;
 }
 

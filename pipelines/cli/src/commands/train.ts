@@ -17,7 +17,7 @@ import { featureSetOption, loadPages, trainingOptions, trainingOptionsFrom, type
 import { readLabelDir } from "@winnow/labels";
 
 interface TrainFlags extends TrainingFlags, BiLstmFlags {
-  data: string;
+  data: string[];
   output: string;
   model: "mlp" | "bilstm";
   folds?: number;
@@ -37,7 +37,7 @@ export function registerTrain(program: Command): void {
         "keep threshold on held-out domains, and write an ONNX model file for winnow clean --model.",
     )
     .requiredOption(
-      "--data <path>",
+      "--data <path...>",
       "labelled pages: a folder in the WCXB layout (html/, ground-truth/, metadata.json) or a JSONL file of {url, html, text}",
     )
     .requiredOption("-o, --output <path>", "the model file to write (.onnx); with --per-host, the folder for the models")
@@ -97,12 +97,14 @@ async function train(flags: TrainFlags): Promise<void> {
     output: flags.output,
     folds: flags.folds,
     labels,
+    headline: flags.headline,
     ...trainingOptionsFrom(flags),
     onFold: (f, k) => logger.info(`fold ${f + 1}/${k} done (${((Date.now() - started) / 1000).toFixed(0)} s)`),
   });
   if (result.crossValidation) process.stdout.write(`${formatReports([result.crossValidation], pages.length)}\n`);
   process.stdout.write(
-    `wrote ${flags.output}: mlp on ${featureSet.name} v${featureSet.version}, threshold ${result.info.threshold.toFixed(2)} ` +
+    `wrote ${flags.output}: mlp on ${featureSet.name} v${featureSet.version}, threshold ${result.info.threshold.toFixed(2)}` +
+      `${result.info.operatingPoints ? ` (favor precision ${result.info.operatingPoints.precision.toFixed(2)}, recall ${result.info.operatingPoints.recall.toFixed(2)})` : ""} ` +
       `(validation F1 ${result.validationF1.toFixed(3)} on ${result.validationPages} held-out pages; trained on ` +
       `${result.trainPages} pages, ${result.blocks} blocks${labels ? `, labels from ${flags.labels}; ${skipped} pages without a label file skipped` : ""}), ` +
       `fingerprint ${result.info.trainingFingerprint}, ` +

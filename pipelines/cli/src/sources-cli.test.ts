@@ -1,0 +1,87 @@
+// Several labelled sets on the command line: eval --loso and --curve, train with operating
+// points and a comment head, clean --favor and --comments.
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runWinnow } from "../test/run-winnow.js";
+
+const WCXB = fileURLToPath(new URL("../../../fixtures/wcxb-sample", import.meta.url));
+const MAGIC = fileURLToPath(new URL("../../../fixtures/magic-html-sample", import.meta.url));
+const QUICK = ["--epochs", "2", "--hidden", "8", "--ensemble", "1"];
+
+let dir: string;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), "winnow-sources-"));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe("winnow eval with several --data sets", () => {
+  it("leaves one source out and prints the figures per source, per language and the curve", async () => {
+    const r = await runWinnow(["eval", "--data", WCXB, MAGIC, "--loso", "--curve", "--feature-set", "texrex37+ext+ctx", ...QUICK], dir);
+    expect(r.stderr).not.toMatch(/internal error/);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/leave one source out: each source scored by a model trained on the others/);
+    expect(r.stdout).toMatch(/^wcxb-sample \(14\)\s+\d\.\d{3} \d\.\d{3} \d\.\d{3}/m);
+    expect(r.stdout).toMatch(/^magic-html-sample \(16\)/m);
+    expect(r.stdout).toMatch(/^zh \(\d+\)/m);
+    expect(r.stdout).toMatch(/<- .*balanced/);
+  }, 120_000);
+
+  it("refuses --loso with one set, and two sets of the same name", async () => {
+    const one = await runWinnow(["eval", "--data", WCXB, "--loso"], dir);
+    expect([one.code, one.stderr.trim()]).toEqual([2, "winnow: --loso leaves one source out, so it needs two or more --data sets"]);
+    const same = await runWinnow(["eval", "--data", WCXB, WCXB, "--folds", "2"], dir);
+    expect(same.code).toBe(3);
+    expect(same.stderr).toMatch(/^winnow: two data sets are both named "wcxb-sample"/);
+  });
+});
+
+describe("a model with operating points and a comment head", () => {
+  let model: string;
+  beforeAll(async () => {
+    model = join(dir, "m.onnx");
+    const r = await runWinnow(["train", "--data", WCXB, MAGIC, "-o", model, "--feature-set", "texrex37+ext+ctx", ...QUICK], dir);
+    expect(r.stderr).not.toMatch(/internal error/);
+    expect(r.code).toBe(0);
+  }, 120_000);
+
+  it("keeps fewer words with --favor precision than with --favor recall", async () => {
+    const words: Record<string, number> = {};
+    for (const favor of ["precision", "recall"]) {
+      const out = join(dir, `${favor}.jsonl`);
+      const r = await runWinnow(
+        ["clean", "../../fixtures/sample.warc.gz", "-o", out, "--model", model, "--favor", favor, "--workers", "0"],
+        fileURLToPath(new URL("../", import.meta.url)),
+      );
+      expect(r.code).toBe(0);
+      words[favor] = readFileSync(out, "utf8")
+        .trim()
+        .split("\n")
+        .reduce((n, line) => n + (JSON.parse(line) as { text: string }).text.split(/\s+/).length, 0);
+    }
+    expect(words.precision).toBeLessThanOrEqual(words.recall);
+  }, 60_000);
+
+  it("gives each document a comments field with --comments, and none without", async () => {
+    for (const comments of [true, false]) {
+      const out = join(dir, `comments-${comments}.jsonl`);
+      const r = await runWinnow(
+        ["clean", "../../fixtures/sample.warc.gz", "-o", out, "--model", model, "--workers", "1", ...(comments ? ["--comments"] : [])],
+        fileURLToPath(new URL("../", import.meta.url)),
+      );
+      expect(r.code).toBe(0);
+      const docs = readFileSync(out, "utf8")
+        .trim()
+        .split("\n")
+        .map((line) => JSON.parse(line) as { text: string; comments?: string });
+      expect(docs.length).toBeGreaterThan(0);
+      for (const doc of docs) {
+        expect(typeof doc.comments === "string").toBe(comments);
+        // A comment is never also main text.
+        if (doc.comments) for (const para of doc.comments.split("\n\n")) expect(doc.text.split("\n\n")).not.toContain(para);
+      }
+    }
+  }, 60_000);
+});

@@ -1,0 +1,102 @@
+// Several labelled sets at once: sources, leave-one-source-out, source balance, operating points.
+import { fileURLToPath } from "node:url";
+import { keptText, type LabelledPage, loadLabelledSources, wordScores } from "@winnow/evaluation";
+import { TEXREX_CONTEXT, TEXREX_EXTENDED, titleHeading } from "@winnow/features";
+import { beforeAll, describe, expect, it } from "vitest";
+import { buildDataset, type Dataset } from "./dataset.js";
+import { crossValidateMlp } from "./evaluate.js";
+import { fitMlp, scoreMlpPages, sourceWeights } from "./mlp-fit.js";
+import { operatingPoints, pageCurve, THRESHOLD_CANDIDATES, thresholdCurve } from "./operating-points.js";
+
+const WCXB = fileURLToPath(new URL("../../../fixtures/wcxb-sample", import.meta.url));
+const MAGIC = fileURLToPath(new URL("../../../fixtures/magic-html-sample", import.meta.url));
+const QUICK = { epochs: 3, hiddenSize: 8, learningRate: 0.01, ensemble: 1 };
+
+let pages: LabelledPage[];
+let data: Dataset;
+beforeAll(async () => {
+  pages = await loadLabelledSources([WCXB, MAGIC]);
+  data = buildDataset(pages, TEXREX_CONTEXT);
+}, 60_000);
+
+describe("several sources", () => {
+  it("tags each page with its set and reads the language the set guessed", () => {
+    expect(data.sources).toEqual(["wcxb-sample", "magic-html-sample"]);
+    expect(pages.filter((p) => p.source === "magic-html-sample")).toHaveLength(16);
+    expect(new Set(pages.filter((p) => p.source === "magic-html-sample").map((p) => p.language))).toEqual(
+      new Set(["en", "zh-cn", "ja", "tr", "ar"]),
+    );
+    expect(pages.find((p) => p.source === "wcxb-sample")?.language).toBe("");
+  });
+
+  it("weighs sources evenly as far as the balance asks", () => {
+    const all = pages.map((_, i) => i);
+    const uniform = sourceWeights(data, all, 0);
+    expect(new Set(uniform)).toEqual(new Set([1]));
+    const even = sourceWeights(data, all, 1);
+    // Each source's pages then weigh the same in total: 14 wcxb pages against 16 magic-html ones.
+    const total = (source: number) => all.filter((p) => data.sourceOf[p] === source).reduce((a, p) => a + even[p], 0);
+    expect(total(0)).toBeCloseTo(total(1), 9);
+    expect(even.reduce((a, b) => a + b, 0)).toBeCloseTo(all.length, 9);
+  });
+
+  it("labels the headline as content under the keep rule, as the gold says under the gold rule", () => {
+    const gold = buildDataset(pages, TEXREX_EXTENDED, { headline: "gold" });
+    const keep = buildDataset(pages, TEXREX_EXTENDED, { headline: "keep" });
+    let differ = 0;
+    pages.forEach((page, p) => {
+      const h = titleHeading(page.doc);
+      if (h < 0) return;
+      expect(keep.labels[keep.firstRow[p] + h]).toBe(1);
+      if (gold.labels[gold.firstRow[p] + h] === 0) differ++;
+    });
+    // WCXB leaves most titles out of its gold: the rule matters on those pages.
+    expect(differ).toBeGreaterThan(0);
+  });
+
+  it("leaves one source out: each source is scored by a model trained on the other only", () => {
+    const folds: string[] = [];
+    const report = crossValidateMlp(data, { ...QUICK, folds: 0, bySource: true, onFold: (f) => folds.push(data.sources[f]) });
+    expect(folds).toEqual(["wcxb-sample", "magic-html-sample"]);
+    expect(report.leaveOneSourceOut).toBe(true);
+    expect(report.pages).toHaveLength(pages.length);
+    expect(Object.keys(report.summary.bySource)).toEqual(["wcxb-sample", "magic-html-sample"]);
+    for (const page of report.pages) expect(page.fold).toBe(data.sources.indexOf(page.source));
+    expect(Object.keys(report.summary.byLanguage)).toEqual(expect.arrayContaining(["en", "zh", "ja", "other", "unknown"]));
+    expect(report.operatingPoints).toBeDefined();
+  }, 120_000);
+});
+
+describe("operating points", () => {
+  it("give at each threshold the word scores of the text kept there", () => {
+    const page = pages.find((p) => p.source === "magic-html-sample" && p.language === "zh-cn")!;
+    const scores = Float32Array.from(page.doc.blocks, (_, b) => ((b * 7919) % 101) / 100);
+    const curve = pageCurve(
+      page.doc.blocks.map((b) => b.text),
+      page.gold,
+      scores,
+    );
+    THRESHOLD_CANDIDATES.forEach((t, k) => {
+      const expected = wordScores(keptText(page.doc, scores, t), page.gold);
+      expect(curve.precision[k]).toBeCloseTo(expected.precision, 12);
+      expect(curve.recall[k]).toBeCloseTo(expected.recall, 12);
+    });
+  });
+
+  it("favor precision keeps no more than balanced, and balanced no more than recall", () => {
+    const all = pages.map((_, i) => i);
+    const fitted = fitMlp(data, all, QUICK);
+    const curve = thresholdCurve(data, all, scoreMlpPages(data, all, fitted.members), 0.5);
+    const points = operatingPoints(curve);
+    expect(points.precision).toBeGreaterThanOrEqual(points.balanced);
+    expect(points.balanced).toBeGreaterThanOrEqual(points.recall);
+    expect(fitted.operatingPoints.balanced).toBe(fitted.threshold);
+  }, 60_000);
+
+  it("train a comment head when asked, with its own threshold", () => {
+    const all = pages.map((_, i) => i);
+    const fitted = fitMlp(data, all, { ...QUICK, commentHead: true });
+    expect(fitted.commentHead?.members).toHaveLength(1);
+    expect(THRESHOLD_CANDIDATES).toContain(fitted.commentHead?.threshold ?? 0.5);
+  }, 60_000);
+});
