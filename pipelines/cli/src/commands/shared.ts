@@ -1,9 +1,14 @@
 // Flags and loading shared by `winnow eval`, `winnow train` and `winnow label`.
+import { existsSync } from "node:fs";
+import { readdir } from "node:fs/promises";
+import { join } from "node:path";
 import { type Command, Option } from "commander";
 import type { Logger } from "pino";
 import { TEXREX37, TEXREX_EXTENDED } from "@winnow/features";
-import { type LabelledPage, loadLabelledPages } from "@winnow/evaluation";
+import { OutputError } from "@winnow/errors";
+import { type LabelledPage, labelledDataPaths, loadLabelledPages } from "@winnow/evaluation";
 import { readLabelDir } from "@winnow/labels";
+import { classifyOutput, type NamedPath, type OutputRole } from "@winnow/writers";
 import { parseSeedSource, type SeedSource } from "@winnow/train";
 import { parseCount } from "../parse.js";
 
@@ -79,3 +84,25 @@ export async function seedSource(spec: string, seed: number): Promise<SeedSource
 export const SEEDS_HELP =
   "where propagation starts: heuristic (markup rules), snippets (blocks holding a WCXB with/without snippet), " +
   "reveal:F (a random share F of the alignment labels; needs gold text) or hand:DIR (label files; null entries are open)";
+
+/**
+ * Checks a folder output (label files, per-host models) before anything is read: "-" is a usage
+ * error, and a file or device already at the path is an OutputError. The folder itself is
+ * created when its first file is written.
+ */
+export async function checkFolderOutput(path: string, role: OutputRole): Promise<void> {
+  const target = await classifyOutput(path, { ...role, stdout: false });
+  if (target.kind === "directory" || (target.kind === "file" && !existsSync(target.file))) return;
+  throw new OutputError(`cannot create ${role.what}: a file is in the way, not a folder`, path);
+}
+
+/** The labelled data a command reads (see labelledDataPaths), named by its flag, for refuseOutputsOverInputs. */
+export async function dataInputs(data: string, flag = "--data"): Promise<NamedPath[]> {
+  return (await labelledDataPaths(data)).map((path) => ({ path, flag }));
+}
+
+/** A folder of label files and the files in it, as inputs named by `flag`. */
+export async function labelFolderInputs(dir: string, flag: string): Promise<NamedPath[]> {
+  const names = await readdir(dir).catch(() => [] as string[]);
+  return [dir, ...names.filter((n) => n.endsWith(".labels.json")).map((n) => join(dir, n))].map((path) => ({ path, flag }));
+}
