@@ -18,6 +18,11 @@ export const EXIT = {
   output: 4,
   /** Stopped by SIGINT or SIGTERM; the output holds what was read before and is valid. */
   interrupted: 130,
+  /**
+   * The reader of an output went away (EPIPE: `winnow clean ... -o - | head`): winnow stops
+   * quietly, with the status a shell gives a program killed by SIGPIPE (128 + 13).
+   */
+  brokenPipe: 141,
 } as const;
 
 export type ExitStatus = (typeof EXIT)[keyof typeof EXIT];
@@ -39,6 +44,7 @@ export const EXIT_STATUS_TABLE: ReadonlyArray<readonly [ExitStatus, string]> = [
   [EXIT.input, "input error: no input could be opened or read, or the input data is unusable"],
   [EXIT.output, "output error: an output file could not be created or written"],
   [EXIT.interrupted, "interrupted (SIGINT/SIGTERM): what was read is written and the output is valid"],
+  [EXIT.brokenPipe, "the reader of the output went away (broken pipe, as in `| head`): stopped quietly, output cut short"],
 ];
 
 /**
@@ -85,6 +91,18 @@ export class ModelError extends WinnowError {
 export class OutputError extends WinnowError {
   override readonly name: string = "OutputError";
   readonly kind = "output";
+}
+
+/**
+ * An output whose reader went away (EPIPE) before it was complete. Not reported as a failure:
+ * the command line ends quietly with EXIT.brokenPipe, as programs killed by SIGPIPE do.
+ */
+export class BrokenPipeError extends OutputError {
+  override readonly name: string = "BrokenPipeError";
+
+  override get exitCode(): ExitStatus {
+    return EXIT.brokenPipe;
+  }
 }
 
 const SYSTEM_REASONS: Readonly<Record<string, string>> = {

@@ -5,7 +5,14 @@ export { alignBlockLabels, type AlignOptions, type BlockAlignment } from "./alig
 export { LabelledDataError } from "./errors.js";
 export { fingerprint } from "./fingerprint.js";
 export { domainFolds } from "./folds.js";
-export { type LoadLabelledOptions, loadLabelledPages, loadLabelledSources, sourceName } from "./labelled-data.js";
+export {
+  labelledDataPaths,
+  type LoadLabelledOptions,
+  loadLabelledPages,
+  loadLabelledSources,
+  requireGoldText,
+  sourceName,
+} from "./labelled-data.js";
 export { keptText, type LabelledPage } from "./labelled-page.js";
 export { wordScores, type WordScores } from "./scores.js";
 export { normaliseSnippetText, snippetRates, type SnippetRates } from "./snippets.js";

@@ -54,6 +54,49 @@ export async function loadLabelledSources(paths: readonly string[], options: Loa
   return pages;
 }
 
+/**
+ * The paths reading `path` as labelled data touches: the path itself and, for a folder, the
+ * WCXB layout's metadata.json, html/ and ground-truth/ with their files, or the .html files of a
+ * plain folder. For checking that no output of a run is one of its inputs, before reading.
+ */
+export async function labelledDataPaths(path: string): Promise<string[]> {
+  const paths = [path];
+  if (!existsSync(path) || !statSync(path).isDirectory()) return paths;
+  if (!existsSync(join(path, "metadata.json"))) return [...paths, ...(await listHtmlFiles(path).catch(() => []))];
+  paths.push(join(path, "metadata.json"));
+  for (const sub of ["html", "ground-truth"]) {
+    const folder = join(path, sub);
+    paths.push(folder);
+    const names = await readdir(folder).catch(() => [] as string[]);
+    for (const name of names) paths.push(join(folder, name));
+  }
+  return paths;
+}
+
+/** Pages named in a message before "and N more". */
+const NAMED_PAGES = 5;
+
+/**
+ * Throws a LabelledDataError (exit 3) when most pages have no gold text: scores against it, or
+ * labels aligned with it, would mean nothing (every page would be all boilerplate, F1 0 or 1).
+ * An empty gold text is allowed on a few pages, as WCXB has pages without main content (21 of
+ * its 1358 dev pages); when there are some, `warn` is told how many and which.
+ */
+export function requireGoldText(pages: readonly LabelledPage[], path: string, warn: (message: string) => void = () => {}): void {
+  const missing = pages.filter((page) => page.gold.trim().length === 0).map((page) => page.id);
+  if (missing.length === 0) return;
+  const ids =
+    missing.slice(0, NAMED_PAGES).join(", ") + (missing.length > NAMED_PAGES ? `, ... (${missing.length - NAMED_PAGES} more)` : "");
+  const counted = `${missing.length} of ${pages.length} pages have no gold text (${ids})`;
+  if (2 * missing.length > pages.length) {
+    throw new LabelledDataError(
+      `${counted}: scoring and alignment labels need it (JSONL: a non-empty "text"; WCXB: ground_truth.main_content)`,
+      path,
+    );
+  }
+  warn(`${counted}; they count as pages whose every block is boilerplate (${path})`);
+}
+
 async function loadWcxbPages(dir: string, options: LoadLabelledOptions): Promise<LabelledPage[]> {
   if (!existsSync(`${dir}/metadata.json`)) {
     const files = await listHtmlFiles(dir);

@@ -4,7 +4,12 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 import { afterAll, describe, expect, it } from "vitest";
+import { InputError } from "@winnow/errors";
+import { LabelledDataError } from "./errors.js";
 import { listWcxb, loadWcxb, loadWcxbSync, type WcxbPage } from "./wcxb.js";
+
+/** `text` as a regular expression matching itself. */
+const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 const FIXTURE = fileURLToPath(new URL("../../../fixtures/wcxb-sample", import.meta.url));
 const TYPES = ["article", "collection", "documentation", "forum", "listing", "product", "service"];
@@ -76,15 +81,15 @@ describe("WCXB layout errors and gaps", () => {
   const dirs: string[] = [];
   afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
 
-  /** A one-page WCXB layout in a temp dir; `omit` leaves a file out. */
-  function makeLayout(omit?: string, domain = "", groundTruth: object = {}): string {
+  /** A one-page WCXB layout in a temp dir; `omit` leaves a file out, `replace` gives files other contents. */
+  function makeLayout(omit?: string, domain = "", groundTruth: object = {}, replace: Record<string, string | Buffer> = {}): string {
     const dir = mkdtempSync(join(tmpdir(), "wcxb-"));
     dirs.push(dir);
     mkdirSync(join(dir, "html"));
     mkdirSync(join(dir, "ground-truth"));
     const files = { "0001": { split: "dev", page_type: "forum", domain, spa: false } };
     const write = (rel: string, data: string | Buffer): void => {
-      if (rel !== omit) writeFileSync(join(dir, rel), data);
+      if (rel !== omit) writeFileSync(join(dir, rel), replace[rel] ?? data);
     };
     write("metadata.json", JSON.stringify({ split: "dev", files }));
     write("html/0001.html.gz", gzipSync("<p>héllo</p>"));
@@ -101,6 +106,65 @@ describe("WCXB layout errors and gaps", () => {
     expect(() => loadWcxbSync(dir)).toThrow(/html[/\\]0001\.html\.gz is missing/);
     await expect(collect(loadWcxb(dir))).rejects.toThrow(/0001\.html\.gz is missing/);
     expect(() => loadWcxbSync(makeLayout("ground-truth/0001.json"))).toThrow(/0001\.json is missing/);
+  });
+
+  /** The error a loader throws: an input error (exit 3) whose message names `path`. */
+  async function inputErrorOf(load: () => unknown): Promise<LabelledDataError> {
+    let error: unknown;
+    try {
+      const result = load();
+      if (result !== null && typeof result === "object" && Symbol.asyncIterator in result)
+        await collect(result as AsyncGenerator<WcxbPage>);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(LabelledDataError);
+    expect(error).toBeInstanceOf(InputError);
+    expect((error as LabelledDataError).exitCode).toBe(3);
+    return error as LabelledDataError;
+  }
+
+  it("a page file metadata.json lists but the folder lacks: an input error naming it (exit 3)", async () => {
+    const dir = makeLayout("html/0001.html.gz");
+    for (const load of [() => loadWcxbSync(dir), () => loadWcxb(dir)]) {
+      expect((await inputErrorOf(load)).message).toContain(join(dir, "html", "0001.html.gz"));
+    }
+  });
+
+  it("malformed JSON in metadata.json or a ground-truth file: an input error naming the file", async () => {
+    const badGold = makeLayout(undefined, "", {}, { "ground-truth/0001.json": '{"url": "https://example.org/", ' });
+    for (const load of [() => loadWcxbSync(badGold), () => loadWcxb(badGold)]) {
+      expect((await inputErrorOf(load)).message).toMatch(
+        new RegExp(`^invalid JSON: .* \\(${escapeRegExp(join(badGold, "ground-truth", "0001.json"))}\\)$`),
+      );
+    }
+    const badMeta = makeLayout(undefined, "", {}, { "metadata.json": "{ not json" });
+    expect((await inputErrorOf(() => listWcxb(badMeta))).message).toMatch(
+      new RegExp(`^invalid JSON: .* \\(${escapeRegExp(join(badMeta, "metadata.json"))}\\)$`),
+    );
+    const noFiles = makeLayout(undefined, "", {}, { "metadata.json": JSON.stringify({ files: [] }) });
+    expect((await inputErrorOf(() => listWcxb(noFiles))).message).toContain(join(noFiles, "metadata.json"));
+  });
+
+  it("a .html.gz that is not gzip, or is cut short: an input error naming the file", async () => {
+    const whole = gzipSync("<p>héllo</p>".repeat(200));
+    for (const bytes of [Buffer.from("<p>plain html, not gzip</p>"), whole.subarray(0, whole.length - 10)]) {
+      const dir = makeLayout(undefined, "", {}, { "html/0001.html.gz": bytes });
+      for (const load of [() => loadWcxbSync(dir), () => loadWcxb(dir)]) {
+        expect((await inputErrorOf(load)).message).toMatch(
+          new RegExp(`^not a whole gzip file: .* \\(${escapeRegExp(join(dir, "html", "0001.html.gz"))}\\)$`),
+        );
+      }
+    }
+  });
+
+  it("a page id that would reach outside the folder (../): refused, never followed, naming metadata.json", async () => {
+    for (const id of ["../outside", "..", "a/../../b", "/etc/passwd"]) {
+      const meta = JSON.stringify({ files: { [id]: { split: "dev", page_type: "forum", domain: "", spa: false } } });
+      const dir = makeLayout(undefined, "", {}, { "metadata.json": meta });
+      const error = await inputErrorOf(() => listWcxb(dir));
+      expect(error.message).toBe(`WCXB page id "${id}" is not a plain file name (${join(dir, "metadata.json")})`);
+    }
   });
 
   it("names a missing folder", () => {

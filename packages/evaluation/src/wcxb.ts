@@ -45,7 +45,7 @@ export interface WcxbOptions {
 /** Metadata of every page (or of `options.ids`), without touching the HTML or gold files. */
 export function listWcxb(dir: string, options: WcxbOptions = {}): WcxbEntry[] {
   const files = readMetadata(dir);
-  return selectIds(files, options.ids).map((id) => toEntry(id, files[id]));
+  return selectIds(files, options.ids, join(dir, "metadata.json")).map((id) => toEntry(id, files[id]));
 }
 
 /** Pages decoded concurrently ahead of the consumer: gunzip runs on libuv's thread pool. */
@@ -105,12 +105,12 @@ function readMetadata(dir: string): MetaFiles {
   return files as MetaFiles;
 }
 
-function selectIds(files: MetaFiles, ids: readonly string[] | undefined): string[] {
+function selectIds(files: MetaFiles, ids: readonly string[] | undefined, metadataPath: string): string[] {
   const chosen = ids ?? Object.keys(files).sort();
   for (const id of chosen) {
-    if (!Object.hasOwn(files, id)) throw new LabelledDataError(`WCXB page "${id}" is not in metadata.json`);
+    if (!Object.hasOwn(files, id)) throw new LabelledDataError(`WCXB page "${id}" is not in metadata.json`, metadataPath);
     // Ids name files under the folder; one that could reach outside it is refused, never followed.
-    if (!SAFE_ID.test(id)) throw new LabelledDataError(`WCXB page id "${id}" is not a plain file name`);
+    if (!SAFE_ID.test(id)) throw new LabelledDataError(`WCXB page id "${id}" is not a plain file name`, metadataPath);
   }
   return [...chosen];
 }

@@ -16,9 +16,10 @@
  * silently attached to the wrong text.
  */
 import { createHash } from "node:crypto";
-import { mkdir, readdir, readFile, rename, writeFile } from "node:fs/promises";
+import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { UsageError } from "@winnow/errors";
+import { type OutputRole, writeOutputFile } from "@winnow/writers";
 
 const LABEL_FORMAT = "winnow-block-labels";
 const LABEL_FORMAT_VERSION = 1;
@@ -130,13 +131,15 @@ export function labelFileName(id: string): string {
   return `${safe}.${tag}.labels.json`;
 }
 
-/** Writes one page's labels into `dir` under a temporary name, then renames: never half a file. */
-export async function writeLabelFile(dir: string, file: BlockLabelFile): Promise<string> {
-  await mkdir(dir, { recursive: true });
+const LABEL_FILE_ROLE: OutputRole = { what: "label file", flag: "--labels" };
+
+/**
+ * Writes one page's labels into `dir` (created if missing) under a temporary name, then renames:
+ * never half a file. A failure is an OutputError naming the file; `role` names the flag that gave `dir`.
+ */
+export async function writeLabelFile(dir: string, file: BlockLabelFile, role: OutputRole = LABEL_FILE_ROLE): Promise<string> {
   const path = join(dir, labelFileName(file.id));
-  const temporary = `${path}.tmp-${process.pid}-${Date.now()}`;
-  await writeFile(temporary, `${JSON.stringify(file)}\n`);
-  await rename(temporary, path);
+  await writeOutputFile(path, `${JSON.stringify(file)}\n`, { ...role, stdout: false });
   return path;
 }
 

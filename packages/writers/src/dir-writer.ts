@@ -99,6 +99,11 @@ class DirCorpusWriter implements CorpusWriter {
     return this.close();
   }
 
+  /** Files already renamed are whole documents and stay; those in flight are finished. */
+  discard(): Promise<void> {
+    return this.close();
+  }
+
   #settle(err: Error | null, finalPath: string, tmpPath: string): void {
     this.#inFlight--;
     if (err) {

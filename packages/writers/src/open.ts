@@ -1,56 +1,45 @@
-import { mkdir, stat } from "node:fs/promises";
-import { dirname, sep } from "node:path";
+import { sep } from "node:path";
+import { OutputError } from "@winnow/errors";
 import { openDirWriter } from "./dir-writer.js";
 import { streamFormat } from "./formats.js";
-import { openFileWriter, StreamCorpusWriter } from "./stream-writer.js";
+import { classifyOutput, createParents, openOutput, type OutputRole } from "./output-path.js";
+import { HIGH_WATER_MARK, StreamCorpusWriter } from "./stream-writer.js";
 import type { CorpusWriter, OutputFormat } from "./types.js";
 
 export interface OpenWriterOptions {
   format: OutputFormat;
-  /** Output file; "-" for stdout; for "text", a directory (existing, or ending in "/") means one file per document. */
+  /**
+   * Output file; "-" for stdout; for "text", a directory (existing, or ending in "/") means one
+   * file per document. A device or FIFO is written into, a symbolic link's target is written
+   * (see output-path.ts).
+   */
   path: string;
   /** gzip the output; default: path ends in ".gz" (never by default for stdout or a directory). */
   gzip?: boolean;
+  /** How messages name the output; default: "output", given by -o. */
+  role?: OutputRole;
 }
 
-async function isDirectory(path: string): Promise<boolean> {
-  try {
-    return (await stat(path)).isDirectory();
-  } catch {
-    // Missing (the usual case) or unreadable: opening the file will report the real problem.
-    return false;
-  }
-}
+const CORPUS: OutputRole = { what: "output", flag: "-o", stdout: true };
 
 /**
  * Opens a corpus writer. Files are written as `.<name>.tmp-<pid>` beside the final name and
- * renamed by close() or abort(); creation problems (EACCES, missing directory) reject here,
- * with a message naming the path.
+ * renamed by close() or abort(); missing folders are created. Creation problems (a file in the
+ * way, EACCES) reject here with an OutputError naming the path.
  */
 export async function openWriter(options: OpenWriterOptions): Promise<CorpusWriter> {
   const { format, path } = options;
+  const role = options.role ?? CORPUS;
   const fmt = streamFormat(format);
-  if (path === "-") {
-    return new StreamCorpusWriter(fmt, {
-      sink: process.stdout,
-      owned: false,
-      gzip: options.gzip ?? false,
-      label: "<stdout>",
-      tmpPath: null,
-      finalPath: null,
-    });
-  }
-  if (path.length === 0) throw new TypeError("@winnow/writers: empty output path");
-  const gzip = options.gzip ?? path.endsWith(".gz");
-  if (path.endsWith("/") || path.endsWith(sep) || (await isDirectory(path))) {
+  const target = path.endsWith("/") || path.endsWith(sep) ? ({ kind: "directory", path } as const) : await classifyOutput(path, role);
+  if (target.kind === "directory") {
     if (format !== "text") {
-      throw new Error(`@winnow/writers: output ${path} is a directory; only the text format writes one file per document`);
+      throw new OutputError(`cannot create ${role.what}: it is a directory; only the text format writes one file per document`, path);
     }
     return openDirWriter(path, options.gzip ?? false);
   }
-  // Like `cp` into a fresh tree would not, but as a corpus tool should: create the folders.
-  await mkdir(dirname(path), { recursive: true }).catch(() => {
-    // Unwritable or blocked by a file: opening the output reports that with the path.
-  });
-  return openFileWriter(fmt, path, gzip);
+  await createParents(target, role);
+  const out = await openOutput(target, role, { flush: true, highWaterMark: HIGH_WATER_MARK });
+  const gzip = options.gzip ?? (target.kind !== "stdout" && path.endsWith(".gz"));
+  return new StreamCorpusWriter(fmt, { ...out, gzip, label: target.kind === "stdout" ? "<stdout>" : path });
 }

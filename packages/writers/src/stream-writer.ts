@@ -1,10 +1,9 @@
-import { createWriteStream, type WriteStream } from "node:fs";
 import { rename, unlink } from "node:fs/promises";
 import type { Writable } from "node:stream";
 import { createGzip, type Gzip } from "node:zlib";
 import type { StreamFormat } from "./formats.js";
 import type { CleanDocument, CorpusWriter } from "./types.js";
-import { GZIP_LEVEL, outputError, RESOLVED, tempPathFor } from "./util.js";
+import { GZIP_LEVEL, outputError, RESOLVED } from "./util.js";
 
 /**
  * Encoded documents are UTF-8 encoded straight into a slab Buffer and handed to the stream
@@ -19,7 +18,7 @@ const SLAB_BYTES = 2 * FLUSH_BYTES;
  * Stream buffer size. Large enough that a few chunks queue while the thread pool writes (or
  * compresses) the previous one, small enough to bound memory to ~1 MB per writer.
  */
-const HIGH_WATER_MARK = 1024 * 1024;
+export const HIGH_WATER_MARK = 1024 * 1024;
 
 const noop = (): void => {};
 
@@ -59,6 +58,7 @@ export class StreamCorpusWriter implements CorpusWriter {
   #count = 0;
   #error: Error | null = null;
   #finishing: Promise<void> | null = null;
+  #discarded = false;
   #drain: Promise<void> | null = null;
   #drainResolve: (() => void) | null = null;
   #drainReject: ((err: Error) => void) | null = null;
@@ -140,6 +140,17 @@ export class StreamCorpusWriter implements CorpusWriter {
     return this.close();
   }
 
+  /**
+   * Drops the output: a temporary file is closed and removed, and nothing is renamed, so a file
+   * already at the final name stays as it was. Written in place (stdout, a device), it is closed
+   * as by close().
+   */
+  discard(): Promise<void> {
+    if (this.#target.tmpPath === null) return this.close();
+    this.#discarded = true;
+    return (this.#finishing ??= this.#finish());
+  }
+
   #waitDrain(): Promise<void> {
     return (this.#drain ??= new Promise<void>((resolve, reject) => {
       this.#drainResolve = resolve;
@@ -166,6 +177,14 @@ export class StreamCorpusWriter implements CorpusWriter {
 
   async #finish(): Promise<void> {
     const { sink, owned, tmpPath, finalPath } = this.#target;
+    if (this.#discarded) {
+      this.#onDrain();
+      this.#gzip?.destroy();
+      sink.destroy();
+      await this.#closed;
+      await unlink(tmpPath as string).catch(noop);
+      return;
+    }
     if (this.#error === null) {
       this.#append(this.#format.footer);
       // Last chunk: handed over as is, no fresh slab needed.
@@ -211,24 +230,4 @@ export class StreamCorpusWriter implements CorpusWriter {
       }
     }
   }
-}
-
-/** Opens `.<name>.tmp-<pid>` beside finalPath; rejects with a message naming finalPath. */
-export async function openFileWriter(format: StreamFormat, finalPath: string, gzip: boolean): Promise<StreamCorpusWriter> {
-  const tmpPath = tempPathFor(finalPath);
-  // flush: fsync before close, so the rename never publishes a file whose data is still in flight.
-  const file: WriteStream = createWriteStream(tmpPath, { highWaterMark: HIGH_WATER_MARK, flush: true });
-  await new Promise<void>((resolve, reject) => {
-    const onError = (err: Error): void => {
-      file.off("ready", onReady);
-      reject(outputError("cannot create", finalPath, err));
-    };
-    const onReady = (): void => {
-      file.off("error", onError);
-      resolve();
-    };
-    file.once("error", onError);
-    file.once("ready", onReady);
-  });
-  return new StreamCorpusWriter(format, { sink: file, owned: true, gzip, label: finalPath, tmpPath, finalPath });
 }

@@ -27,5 +27,11 @@ export interface CorpusWriter {
   close(): Promise<void>;
   /** Stop writing: what was written so far is flushed and kept valid under the final name. */
   abort(): Promise<void>;
+  /**
+   * Stop writing and drop what was written: nothing is renamed, so whatever was at the final
+   * name before stays. An output written in place (stdout, a device, a directory's finished
+   * files) cannot be taken back and is closed as by close().
+   */
+  discard(): Promise<void>;
   readonly documentsWritten: number;
 }

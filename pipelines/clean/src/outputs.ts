@@ -1,8 +1,8 @@
 // The files a run writes: the corpus (in the format its name implies) and the rejects log.
 import { stat } from "node:fs/promises";
 import { sep } from "node:path";
-import { OutputError, systemReason } from "@winnow/errors";
-import { type CorpusWriter, type OutputFormat, openWriter } from "@winnow/writers";
+import { UsageError, WinnowError } from "@winnow/errors";
+import { type CorpusWriter, type OutputFormat, openWriter, writeFailure } from "@winnow/writers";
 import { RejectLog } from "./rejects.js";
 
 /**
@@ -26,21 +26,38 @@ export interface RunOutputs {
   rejects: RejectLog | null;
 }
 
-/** Opens the corpus writer and the rejects log; on failure nothing stays open. */
+/**
+ * "-" for --rejects is standard output, except where it cannot be: beside `-o -` (documents and
+ * reject lines would be mixed into one stream), and in a resumable run (split into parts).
+ */
+export function refuseRejectsOnStdout(output: string, rejectsPath: string | undefined, resume: boolean): void {
+  if (rejectsPath !== "-") return;
+  if (output === "-") throw new UsageError("-o and --rejects cannot both be standard output: their lines would be mixed", "--rejects -");
+  if (resume) throw new UsageError("a resumable run writes --rejects in parts, so it cannot be standard output", "--rejects -");
+}
+
+/** Opens the corpus writer and the rejects log; on failure nothing stays open (and nothing is replaced). */
 export async function openOutputs(output: string, rejectsPath: string | undefined, format: OutputFormat): Promise<RunOutputs> {
   let writer: CorpusWriter;
   try {
     writer = await openWriter({ format, path: output });
   } catch (error) {
-    throw new OutputError(`cannot create output: ${writeReason(error)}`, output, { cause: error });
+    if (error instanceof WinnowError) throw error;
+    throw writeFailure("cannot create output", output, error);
   }
   if (rejectsPath === undefined) return { writer, rejects: null };
   try {
     return { writer, rejects: await RejectLog.open(rejectsPath) };
   } catch (error) {
-    await writer.abort();
-    throw new OutputError(`cannot create rejects file: ${writeReason(error)}`, rejectsPath, { cause: error });
+    await writer.discard();
+    if (error instanceof WinnowError) throw error;
+    throw writeFailure("cannot create rejects file", rejectsPath, error);
   }
+}
+
+/** Drops both files: nothing is renamed into place, so what was at their names before stays. */
+export async function discardOutputs({ writer, rejects }: RunOutputs): Promise<void> {
+  await Promise.allSettled([writer.discard(), rejects?.discard()]);
 }
 
 /** Finishes both files; a write error seen during the run, or one now, is thrown. */
@@ -58,15 +75,6 @@ export async function closeOutputs(
   }
   let rejectsProblem: unknown = null;
   await rejects?.close().catch((error: unknown) => (rejectsProblem = error));
-  if (outputProblem !== null) {
-    throw new OutputError(`cannot write output: ${writeReason(outputProblem)}`, paths.output, { cause: outputProblem });
-  }
-  if (rejectsProblem !== null) {
-    throw new OutputError(`cannot write rejects file: ${writeReason(rejectsProblem)}`, String(paths.rejects), { cause: rejectsProblem });
-  }
-}
-
-/** A write error in words; the writers prefix their own messages with the package name. */
-function writeReason(error: unknown): string {
-  return systemReason(error).replace(/^@winnow\/writers: /, "");
+  if (outputProblem !== null) throw writeFailure("cannot write output", paths.output, outputProblem);
+  if (rejectsProblem !== null) throw writeFailure("cannot write rejects file", String(paths.rejects), rejectsProblem);
 }

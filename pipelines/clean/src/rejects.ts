@@ -1,9 +1,14 @@
 /**
  * The --rejects file: one JSON line per record that did not become a document, so a run's
- * losses can be inspected or the records re-extracted by offset.
+ * losses can be inspected or the records re-extracted by offset. Written like the corpus: under
+ * a temporary name renamed into place when the run closes it, or straight into standard output
+ * ("-"), a device or a FIFO (see @winnow/writers' output-path.ts).
  */
-import type { WriteStream } from "node:fs";
-import { open } from "node:fs/promises";
+import { rename, unlink } from "node:fs/promises";
+import type { Writable } from "node:stream";
+import { type OpenedOutput, openOutput, type OutputRole, prepareOutput } from "@winnow/writers";
+
+export const REJECTS_ROLE: OutputRole = { what: "rejects file", flag: "--rejects", stdout: true };
 
 export interface RejectLine {
   source: string;
@@ -15,20 +20,29 @@ export interface RejectLine {
 }
 
 export class RejectLog {
-  readonly #stream: WriteStream;
+  readonly #stream: Writable;
+  readonly #output: OpenedOutput;
   #error: Error | null = null;
   #full = false;
+  #finishing: Promise<void> | null = null;
+  readonly #onError = (error: Error): void => {
+    this.#error ??= error;
+  };
+  readonly #onDrain = (): void => {
+    this.#full = false;
+  };
 
-  private constructor(stream: WriteStream) {
-    this.#stream = stream;
-    stream.on("error", (error) => (this.#error ??= error));
-    stream.on("drain", () => (this.#full = false));
+  private constructor(output: OpenedOutput) {
+    this.#output = output;
+    this.#stream = output.sink;
+    this.#stream.on("error", this.#onError);
+    this.#stream.on("drain", this.#onDrain);
   }
 
-  /** Creates (or truncates) the file; rejects with the system error when it cannot. */
+  /** Opens the log; rejects with an OutputError (or a UsageError) naming the path when it cannot. */
   static async open(path: string): Promise<RejectLog> {
-    const handle = await open(path, "w");
-    return new RejectLog(handle.createWriteStream());
+    const target = await prepareOutput(path, REJECTS_ROLE);
+    return new RejectLog(await openOutput(target, REJECTS_ROLE, { flush: true }));
   }
 
   write(line: RejectLine): void {
@@ -51,17 +65,48 @@ export class RejectLog {
   }
 
   drained(): Promise<void> {
-    return this.#full && !this.#stream.closed ? this.#settled("drain") : Promise.resolve();
+    return this.#full && !this.#stream.closed && this.#error === null ? this.#settled("drain") : Promise.resolve();
   }
 
-  /** Flushes and closes; rejects with the first write error, if any. */
-  async close(): Promise<void> {
-    if (!this.#stream.closed) {
+  /** Flushes and closes (renaming the file into place); rejects with the first write error, if any. */
+  close(): Promise<void> {
+    return (this.#finishing ??= this.#close());
+  }
+
+  async #close(): Promise<void> {
+    const { owned, tmpPath, finalPath } = this.#output;
+    if (!owned) {
+      // Standard output is not ours to end: wait until what was written is handed over.
+      if (this.#error === null) await new Promise<void>((resolve) => this.#stream.write("", () => resolve()));
+      this.#stream.off("error", this.#onError).off("drain", this.#onDrain);
+    } else if (!this.#stream.closed) {
       const closed = this.#settled("close");
       this.#stream.end();
       await closed;
     }
-    if (this.#error) throw this.#error;
+    if (this.#error === null && tmpPath !== null && finalPath !== null) {
+      await rename(tmpPath, finalPath).catch((error: Error) => (this.#error = error));
+    }
+    if (this.#error !== null) {
+      if (tmpPath !== null) await unlink(tmpPath).catch(() => {});
+      throw this.#error;
+    }
+  }
+
+  /** Drops the log: a temporary file is removed and nothing renamed; in place (stdout, a device), as close(). */
+  discard(): Promise<void> {
+    if (this.#output.tmpPath === null) return this.close().catch(() => {});
+    return (this.#finishing ??= this.#discard());
+  }
+
+  async #discard(): Promise<void> {
+    const tmpPath = this.#output.tmpPath as string;
+    if (!this.#stream.closed) {
+      const closed = this.#settled("close");
+      this.#stream.destroy();
+      await closed;
+    }
+    await unlink(tmpPath).catch(() => {});
   }
 
   /** Resolves on `event` or when the stream closes (an error closes it too). */

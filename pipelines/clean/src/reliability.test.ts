@@ -4,7 +4,7 @@
 // The compiled modules are used (run `npx tsc -b` first): worker threads load dist/worker.js,
 // and the CLI runs from pipelines/cli/dist.
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -355,6 +355,7 @@ interface Exit {
   code: number | null;
   signal: NodeJS.Signals | null;
   stderr: string;
+  pid: number | undefined;
 }
 
 /** Runs the winnow CLI; `during` may signal it while it runs. */
@@ -364,7 +365,7 @@ function winnow(args: string[], during?: (child: ReturnType<typeof spawn>) => vo
     let stderr = "";
     child.stderr.on("data", (d: Buffer) => (stderr += d));
     child.on("error", reject);
-    child.on("close", (code, signal) => resolve({ code, signal, stderr }));
+    child.on("close", (code, signal) => resolve({ code, signal, stderr, pid: child.pid }));
     during?.(child);
   });
 }
@@ -477,11 +478,16 @@ describe("the CLI", () => {
       });
       expect(first.signal).toBe("SIGKILL");
       expect(existsSync(join(dir, "sigkill.jsonl"))).toBe(false);
+      // The killed run could not remove its temporary file (#21.5)...
+      const leftovers = (): string[] => readdirSync(dir).filter((name) => name.startsWith(".sigkill."));
+      expect(leftovers()).toEqual([`.sigkill.jsonl.tmp-${first.pid}`]);
 
       const second = await winnow(args("sigkill.jsonl"));
       expect(second.code).toBe(0);
       expect(parts("sigkill.jsonl")).toEqual(reference);
       expect(existsSync(join(dir, "sigkill.part2.jsonl"))).toBe(false);
+      // ...so the resumed run did, its process being gone.
+      expect(leftovers()).toEqual([]);
     });
   });
 });

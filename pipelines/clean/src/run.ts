@@ -7,11 +7,18 @@
 import { availableParallelism } from "node:os";
 import { InputError, ModelError, OutputError, UsageError, WinnowError, errorMessage, systemReason } from "@winnow/errors";
 import { type Favor, type ModelSpec, resolveModelSpec } from "@winnow/models";
-import type { OutputFormat } from "@winnow/writers";
+import {
+  type NamedPath,
+  type OutputFormat,
+  type OutputRole,
+  prepareOutput,
+  refuseOutputsOverInputs,
+  removeStaleTempFiles,
+} from "@winnow/writers";
 import { type Logger, pino } from "pino";
 import { manifestPathFor, partPath, ResumeProblem } from "./manifest.js";
 import { listInputs } from "./inputs.js";
-import { closeOutputs, openOutputs, outputFormatFor, type RunOutputs } from "./outputs.js";
+import { closeOutputs, discardOutputs, openOutputs, outputFormatFor, refuseRejectsOnStdout, type RunOutputs } from "./outputs.js";
 import { openInlineCleaner, openPoolCleaner, type PageCleaner } from "./pool.js";
 import { planResume, ResumeLog, type ResumePlan } from "./resume.js";
 import { fitSiteTemplates, type SiteTemplateRunOptions, withSiteTemplates } from "./site-templates.js";
@@ -24,6 +31,19 @@ export const DEFAULT_MAX_OPEN_INPUTS = 2;
 
 /** Batches in flight per worker thread: one running, one waiting, so no thread idles between. */
 const IN_FLIGHT_PER_WORKER = 2;
+
+/**
+ * The most worker threads a run may ask for: 4 per CPU. More only cost memory (each thread
+ * holds a model and its batches; 100,000 of them exhaust it) and cannot run any faster.
+ */
+export function maxWorkers(): number {
+  return 4 * availableParallelism();
+}
+
+const MANIFEST_ROLE: OutputRole = { what: "manifest", flag: "--manifest" };
+
+/** Inputs named in a message before "and N more". */
+const NAMED_INPUTS = 3;
 
 export interface CleanRunOptions {
   /** Archive or HTML files, directories (searched for them), "-" for standard input. */
@@ -84,6 +104,13 @@ export async function runClean(options: CleanRunOptions): Promise<CleanRunSummar
   const batchSize = positive(options.batchSize ?? DEFAULT_BATCH_SIZE, "batchSize");
   const workers = options.workers ?? availableParallelism();
   if (!Number.isInteger(workers) || workers < 0) throw new RangeError(`workers must be an integer >= 0, got ${workers}`);
+  if (workers > maxWorkers()) {
+    throw new UsageError(
+      `--workers ${workers} is more than winnow runs: at most ${maxWorkers()} (4 per CPU, ${availableParallelism()} CPUs here)`,
+      `--workers ${workers}`,
+    );
+  }
+  refuseRejectsOnStdout(options.output, options.rejectsPath, options.resume === true);
   const maxOpenInputs = positive(options.maxOpenInputs ?? DEFAULT_MAX_OPEN_INPUTS, "maxOpenInputs");
   const format = options.format ?? (await outputFormatFor(options.output));
 
@@ -91,14 +118,23 @@ export async function runClean(options: CleanRunOptions): Promise<CleanRunSummar
   const inputsFailed: InputFailure[] = [];
   const files = await listInputs(options.inputs, inputsFailed);
   refuseUnusableInputs(files, inputsFailed, options);
+  // Before anything is read or written: no output may be an input, given or found in a folder.
+  const inputPaths: NamedPath[] = [...options.inputs, ...files].map((path) => ({ path, flag: "input" }));
+  const manifestPath = options.manifestPath ?? manifestPathFor(options.output);
+  await refuseOutputsOverInputs(
+    outputsOf(options.output, options.rejectsPath, options.resume === true ? manifestPath : undefined),
+    inputPaths,
+  );
   for (const f of inputsFailed) logger.warn({ input: f.input }, `cannot open input: ${f.reason} (${f.input})`);
 
   // A resumable run reads only what earlier runs left, into a part of its own.
-  const plan = options.resume === true ? await planOrRefuse(options, files, logger) : null;
+  const plan = options.resume === true ? await planOrRefuse(options, manifestPath, files, logger) : null;
   const todo = plan?.files ?? files;
   const outputPath = plan?.partPath ?? options.output;
   // Rejects are split into parts the same way, so a part written again replaces its rejects too.
   const rejectsPath = plan !== null && options.rejectsPath !== undefined ? partPath(options.rejectsPath, plan.part) : options.rejectsPath;
+  if (plan !== null) await refuseOutputsOverInputs(outputsOf(outputPath, rejectsPath, undefined), inputPaths);
+  await removeStaleTempFilesOf(options.output, options.rejectsPath, plan?.part ?? 1, logger);
   const model = resolveModelSpec(options.model, (warning) => logger.warn(warning));
   const summaryOf = { startTime, startCpu, inputs: files.length + inputsFailed.length, inputsFailed, format, workers, plan };
   if (todo.length === 0) {
@@ -157,6 +193,15 @@ export async function runClean(options: CleanRunOptions): Promise<CleanRunSummar
     throw error;
   }
   await cleaner.close();
+  if (stages.recordsFound === 0 && !stages.interrupted && stages.writeError === null) {
+    const unread = new Set(stages.unreadInputs.map((f) => f.input));
+    const read = todo.filter((file) => !unread.has(file));
+    // Inputs that gave not a byte are reported as such (the command line says so); the others held no record.
+    if (read.length > 0) {
+      await Promise.allSettled([discardOutputs(outputs), resumeLog?.close(false)]);
+      throw new InputError(`no records found in ${namedInputs(read)}: not WARC, ARC or HTML, or empty`);
+    }
+  }
   let closed = false;
   try {
     await closeOutputs(outputs, { output: outputPath, rejects: rejectsPath }, stages.writeError);
@@ -197,8 +242,42 @@ function refuseUnusableInputs(files: readonly string[], inputsFailed: readonly I
   }
 }
 
-async function planOrRefuse(options: CleanRunOptions, files: readonly string[], logger: Logger): Promise<ResumePlan> {
-  const manifestPath = options.manifestPath ?? manifestPathFor(options.output);
+/** The files a run writes, for refuseOutputsOverInputs. */
+function outputsOf(output: string, rejects: string | undefined, manifest: string | undefined): NamedPath[] {
+  const outputs: NamedPath[] = [{ path: output, flag: "-o" }];
+  if (rejects !== undefined) outputs.push({ path: rejects, flag: "--rejects" });
+  if (manifest !== undefined) outputs.push({ path: manifest, flag: "--manifest" });
+  return outputs;
+}
+
+/**
+ * Temporary files that killed runs left beside this run's output and rejects, and, resuming,
+ * beside every part up to this run's: a run killed mid-write (SIGKILL, a power cut) cannot
+ * remove its own.
+ */
+async function removeStaleTempFilesOf(output: string, rejects: string | undefined, lastPart: number, logger: Logger): Promise<void> {
+  for (const path of [output, rejects]) {
+    if (path === undefined || path === "-") continue;
+    for (let part = 1; part <= lastPart; part++) {
+      for (const removed of await removeStaleTempFiles(partPath(path, part))) {
+        logger.info({ path: removed }, `removed a temporary file an earlier run left (${removed})`);
+      }
+    }
+  }
+}
+
+/** "a.warc", "a.warc, b.warc and c.warc", "a.warc, b.warc, c.warc and 7 more". */
+function namedInputs(inputs: readonly string[]): string {
+  const names = inputs.map((input) => (input === "-" ? "standard input" : input));
+  if (names.length === 1) return names[0];
+  if (names.length <= NAMED_INPUTS) return `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`;
+  return `${names.slice(0, NAMED_INPUTS).join(", ")} and ${names.length - NAMED_INPUTS} more`;
+}
+
+async function planOrRefuse(options: CleanRunOptions, manifestPath: string, files: readonly string[], logger: Logger): Promise<ResumePlan> {
+  // Like every written path: "-" refused, missing folders created, a file in the way reported.
+  const manifest = await prepareOutput(manifestPath, MANIFEST_ROLE);
+  if (manifest.kind !== "file") throw new OutputError("the manifest must be a regular file: it is appended to and read back", manifestPath);
   try {
     return await planResume(options.output, manifestPath, files, logger);
   } catch (error) {
@@ -211,7 +290,7 @@ async function openResumeLog(plan: ResumePlan, outputs: RunOutputs, cleaner: Pag
   try {
     return await ResumeLog.open(plan);
   } catch (error) {
-    await Promise.allSettled([outputs.writer.abort(), cleaner.destroy(), outputs.rejects?.close()]);
+    await Promise.allSettled([discardOutputs(outputs), cleaner.destroy()]);
     throw new OutputError(`cannot create manifest: ${systemReason(error)}`, plan.manifestPath, { cause: error });
   }
 }

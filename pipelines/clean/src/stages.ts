@@ -74,6 +74,12 @@ export class Stages {
   writeError: unknown = null;
   /** Reading ended on the abort signal, not at the end of the inputs. */
   interrupted = false;
+  /**
+   * Records found in the inputs, of any kind: HTML records (passed over ones included) and
+   * records the reader skipped. Damaged bytes that are no record, and a file that is not an
+   * archive or HTML at all, do not count (see isRecordSkip).
+   */
+  recordsFound = 0;
   readonly done: Promise<void>;
 
   readonly #files: readonly string[];
@@ -147,6 +153,7 @@ export class Stages {
     const options = {
       maxPageBytes: this.#parts.maxPageBytes,
       onSkip: (event: SkipEvent) => {
+        if (isRecordSkip(event)) this.recordsFound++;
         // An earlier run reported what came before the records it handled.
         if (given < passOver) return;
         if (event.reason === "unreadable") unreadable ??= event.detail;
@@ -160,6 +167,7 @@ export class Stages {
     let batchBytes = 0;
     try {
       for await (const record of readRecords(input, options)) {
+        this.recordsFound++;
         if (++given > passOver) {
           tally.read++;
           progress.recordsRead++;
@@ -291,4 +299,15 @@ export class Stages {
     this.#parts.rejects?.write(line);
     if (this.#traceSkips) this.#parts.logger.debug(line, `skipped ${reason}: ${detail}`);
   }
+}
+
+/**
+ * Whether a skipped event was a record. Bytes that could not be parsed as one ("corrupt"
+ * without a record id, "unreadable") are not; nor is a whole file read as HTML (record id
+ * `<file:PATH>`, see ArchiveRecord) that turned out not to be HTML or to be empty.
+ */
+function isRecordSkip(event: SkipEvent): boolean {
+  if (event.reason === "unreadable" || event.recordId === "") return false;
+  const wholeFile = event.recordId === `<file:${event.source}>`;
+  return !(wholeFile && (event.reason === "not-html" || event.reason === "empty"));
 }

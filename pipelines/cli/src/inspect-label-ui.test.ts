@@ -58,7 +58,7 @@ describe("winnow inspect", () => {
     const output = await winnow(["inspect", SAMPLE_WARC, "-o", "blocker/r.html", "--model", "heuristic"]);
     expect([output.code, output.stderr.trim()]).toEqual([
       4,
-      "winnow: cannot write the report: a path component is not a directory (blocker/r.html)",
+      "winnow: cannot create report: a path component is not a directory (blocker/r.html)",
     ]);
   });
 });

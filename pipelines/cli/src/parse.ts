@@ -1,11 +1,12 @@
 // Flag value parsers. They throw commander's InvalidArgumentError, which makes a usage error.
 import { InvalidArgumentError } from "commander";
 
-/** A whole number >= min. */
-export function parseCount(min: number): (value: string) => number {
+/** A whole number >= min (and <= max, when given). */
+export function parseCount(min: number, max?: number): (value: string) => number {
   return (value) => {
     const n = /^\d+$/.test(value) ? Number(value) : NaN;
     if (!Number.isSafeInteger(n) || n < min) throw new InvalidArgumentError(`expected a whole number >= ${min}`);
+    if (max !== undefined && n > max) throw new InvalidArgumentError(`expected a whole number from ${min} to ${max}`);
     return n;
   };
 }

@@ -10,7 +10,7 @@ import { registerInspect } from "./commands/inspect.js";
 import { registerLabel } from "./commands/label.js";
 import { registerLabelUi } from "./commands/label-ui.js";
 import { registerTrain } from "./commands/train.js";
-import { EXIT, WinnowError } from "@winnow/errors";
+import { BrokenPipeError, EXIT, WinnowError } from "@winnow/errors";
 import { EXIT_CODES_HELP, ExitWith } from "./exit-codes.js";
 
 /** One module per subcommand under src/commands/, each adding itself with program.command(). */
@@ -44,7 +44,8 @@ export function createProgram(): Command {
 
 /**
  * Runs winnow on `argv` (the arguments after the program name) and returns its exit status.
- * Expected failures print one "winnow: <what> (<where>)" line per problem and no stack.
+ * Expected failures print one "winnow: <what> (<where>)" line per problem and no stack; an
+ * output whose reader went away (EPIPE) ends quietly with EXIT.brokenPipe.
  */
 export async function runCli(argv: readonly string[]): Promise<number> {
   try {
@@ -53,6 +54,8 @@ export async function runCli(argv: readonly string[]): Promise<number> {
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode === 0 ? EXIT.ok : EXIT.usage; // already printed
     if (error instanceof ExitWith) return error.status;
+    // The reader of the output went away (`| head`): nothing to say, the status says it was cut short.
+    if (error instanceof BrokenPipeError) return error.exitCode;
     if (error instanceof WinnowError) {
       for (const line of error.message.split("\n")) process.stderr.write(`winnow: ${line}\n`);
       return error.exitCode;

@@ -2,16 +2,16 @@
  * `winnow inspect` as a function: inputs and a model in, one self-contained HTML report out.
  * Problems a user can fix are thrown as typed errors (@winnow/errors), naming what is wrong and where.
  */
-import { mkdir, rename, rm, writeFile } from "node:fs/promises";
-import { dirname } from "node:path";
-import { InputError, ModelError, OutputError, WinnowError, errorMessage, systemReason } from "@winnow/errors";
+import { expandInputs } from "@winnow/archive";
+import { InputError, ModelError, WinnowError, errorMessage } from "@winnow/errors";
 import { type BlockClassifier, loadClassifier } from "@winnow/models";
+import { type OutputRole, prepareOutput, refuseOutputsOverInputs, writeOutputFile } from "@winnow/writers";
 import { buildReportData, type ReportData } from "./report-data.js";
 import { renderReport } from "./report-html.js";
 
 export interface InspectOptions {
   inputs: readonly string[];
-  /** The report file to write. */
+  /** The report file to write; "-" for standard output. */
   output: string;
   /** What --model names (resolve the default with resolveModelSpec first). */
   model: string;
@@ -30,7 +30,16 @@ export interface InspectSummary {
   bytesWritten: number;
 }
 
+const REPORT_ROLE: OutputRole = { what: "report", flag: "-o", stdout: true };
+
 export async function writeInspectReport(options: InspectOptions): Promise<InspectSummary> {
+  // Before anything is read: the report is no input, and can be written (a file in the way is reported).
+  const files = await expandInputs([...options.inputs]);
+  await refuseOutputsOverInputs(
+    [{ path: options.output, flag: "-o" }],
+    [...options.inputs, ...files].map((path) => ({ path, flag: "input" })),
+  );
+  await prepareOutput(options.output, REPORT_ROLE);
   const classifier = await openClassifier(options.model);
   let data: ReportData;
   try {
@@ -40,7 +49,7 @@ export async function writeInspectReport(options: InspectOptions): Promise<Inspe
   }
   if (data.inputFiles === 0) throw new InputError("no archive or HTML files found", options.inputs.join(", "));
   const html = renderReport(data);
-  await writeAtomically(options.output, html);
+  await writeOutputFile(options.output, html, REPORT_ROLE);
   return {
     output: options.output,
     model: data.model,
@@ -59,20 +68,5 @@ export async function openClassifier(model: string): Promise<BlockClassifier> {
   } catch (error) {
     if (error instanceof WinnowError) throw error;
     throw new ModelError(`cannot load model: ${errorMessage(error)}`, model, { cause: error });
-  }
-}
-
-/** Under a temporary name, then renamed: a reader never sees half a report. */
-async function writeAtomically(path: string, text: string): Promise<void> {
-  const temporary = `${path}.tmp-${process.pid}`;
-  try {
-    // As for every file winnow writes: missing folders are created (a file in the way is
-    // reported by the write below, with its path).
-    await mkdir(dirname(path), { recursive: true }).catch(() => {});
-    await writeFile(temporary, text);
-    await rename(temporary, path);
-  } catch (error) {
-    await rm(temporary, { force: true }).catch(() => {});
-    throw new OutputError(`cannot write the report: ${systemReason(error)}`, path, { cause: error });
   }
 }

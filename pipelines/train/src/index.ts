@@ -18,5 +18,5 @@ export { type Favor, type OperatingPoints, type ThresholdCurve, THRESHOLD_CANDID
 export { trainPerHost } from "./per-host.js";
 export { evaluatePropagation } from "./propagation-eval.js";
 export { crossValidateBiLstm, trainBiLstmModel } from "./train-bilstm-model.js";
-export { trainedOnPages, trainModel } from "./train-mlp-model.js";
+export { MODEL_FILE_ROLE, trainedOnPages, trainModel } from "./train-mlp-model.js";
 export { LabelMismatchError, labelsFromFiles, type PageLabels, pagesWithLabelFiles, withTrainingLabels } from "./training-labels.js";

@@ -184,7 +184,7 @@ export function propagateDatasetLabels(data: Dataset, source: SeedSource, option
   return { labels, summary };
 }
 
-/** Writes one "propagated" label file per labelled page into dir; returns how many were written. */
+/** Writes one "propagated" label file per labelled page into dir (`winnow label -o`); returns how many were written. */
 export async function writePropagatedLabels(dir: string, pages: readonly LabelledPage[], labels: readonly PageLabels[]): Promise<number> {
   let written = 0;
   for (let p = 0; p < pages.length; p++) {
@@ -194,6 +194,7 @@ export async function writePropagatedLabels(dir: string, pages: readonly Labelle
     await writeLabelFile(
       dir,
       makeLabelFile({ id: page.id, url: page.url, blockTexts: page.doc.blocks.map((b) => b.text) }, pageLabels, "propagated"),
+      { what: "label file", flag: "-o" },
     );
     written++;
   }

@@ -6,11 +6,11 @@
  * when all pages share one domain): there are no other domains to hold out, and the model is only
  * ever applied to that host, which is exactly what a page split measures.
  */
-import { mkdir, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { FeatureSet } from "@winnow/features";
 import { hostOf } from "@winnow/archive";
-import { labelRule, trainingDataset, writeMlpModel } from "./train-mlp-model.js";
+import { writeOutputFile } from "@winnow/writers";
+import { labelRule, MODEL_FILE_ROLE, trainingDataset, writeMlpModel } from "./train-mlp-model.js";
 import type { PageLabels } from "./training-labels.js";
 import { fitMlp, type MlpFitOptions } from "./mlp-fit.js";
 import type { LabelledPage } from "@winnow/evaluation";
@@ -59,7 +59,6 @@ export async function trainPerHost(options: PerHostOptions): Promise<HostModelRe
   const { pages, featureSet, outputDir } = options;
   const data = trainingDataset(pages, featureSet, options.labels);
   const hosts = hostsWithPages(pages, options.minPages);
-  await mkdir(outputDir, { recursive: true });
   const results: HostModelResult[] = [];
   const jobs: Array<[string | undefined, number[]]> = [[undefined, pages.map((_, p) => p)], ...hosts];
   for (const [host, indexes] of jobs) {
@@ -86,8 +85,7 @@ export async function trainPerHost(options: PerHostOptions): Promise<HostModelRe
     general: GENERAL_MODEL_FILE,
     hosts: Object.fromEntries(results.filter((r) => r.host).map((r) => [r.host!, r.file])),
   };
-  const indexPath = join(outputDir, MODEL_INDEX);
-  await writeFile(`${indexPath}.tmp-${process.pid}`, `${JSON.stringify(index, null, 1)}\n`);
-  await rename(`${indexPath}.tmp-${process.pid}`, indexPath);
+  // Written last, so a folder with a models.json holds every model it lists.
+  await writeOutputFile(join(outputDir, MODEL_INDEX), `${JSON.stringify(index, null, 1)}\n`, { ...MODEL_FILE_ROLE, what: "model index" });
   return results;
 }

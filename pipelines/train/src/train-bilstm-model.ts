@@ -2,13 +2,13 @@
  * `winnow train --model bilstm` and `winnow eval --model bilstm --folds K`: the BiLSTM counterpart
  * of train-model.ts, on the same datasets, labels and domain folds.
  */
-import { rename, writeFile } from "node:fs/promises";
 import type { FeatureSet } from "@winnow/features";
 import { biLstmToOnnx, type ModelInfo } from "@winnow/models";
+import { writeOutputFile } from "@winnow/writers";
 import { BILSTM_DEFAULTS, fitBiLstm, scoreBiLstmPages, withDefaults, type BiLstmFitOptions } from "./bilstm-fit.js";
 import type { Dataset } from "./dataset.js";
 import { crossValidate, type EvaluationReport } from "./evaluate.js";
-import { labelRule, trainingDataset, trainingFingerprint } from "./train-mlp-model.js";
+import { labelRule, MODEL_FILE_ROLE, trainingDataset, trainingFingerprint } from "./train-mlp-model.js";
 import type { PageLabels } from "./training-labels.js";
 import type { LabelledPage } from "@winnow/evaluation";
 
@@ -97,9 +97,7 @@ export async function trainBiLstmModel(options: TrainBiLstmModelOptions): Promis
     labelRule(options.labels),
     info,
   );
-  const temporary = `${options.output}.tmp-${process.pid}`;
-  await writeFile(temporary, biLstmToOnnx(fitted.model, info));
-  await rename(temporary, options.output);
+  await writeOutputFile(options.output, biLstmToOnnx(fitted.model, info), MODEL_FILE_ROLE);
   return {
     info,
     crossValidation,

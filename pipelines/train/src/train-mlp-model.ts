@@ -4,14 +4,17 @@
  * Optionally cross-validates first, so the figures printed are those of this recipe on unseen sites.
  */
 import { createHash } from "node:crypto";
-import { writeFile, rename } from "node:fs/promises";
 import { fingerprint, type LabelledPage } from "@winnow/evaluation";
 import type { FeatureSet } from "@winnow/features";
 import { MLP_TRAIN_DEFAULTS, mlpToOnnx, type ModelInfo } from "@winnow/models";
+import { type OutputRole, writeOutputFile } from "@winnow/writers";
 import { buildDataset, type Dataset, type DatasetOptions, DEFAULT_HEADLINE_RULE, type HeadlineRule, LABEL_THRESHOLD } from "./dataset.js";
 import { crossValidateMlp, type EvaluationReport } from "./evaluate.js";
 import { labelledText, withTrainingLabels, type PageLabels } from "./training-labels.js";
 import { DEFAULT_BLOCK_WEIGHTING, DEFAULT_SOURCE_BALANCE, fitMlp, type FittedMlp, type MlpFitOptions } from "./mlp-fit.js";
+
+/** How messages name a model file: given by -o, never standard output (a binary file). */
+export const MODEL_FILE_ROLE: OutputRole = { what: "model file", flag: "-o" };
 
 export interface TrainModelOptions extends MlpFitOptions {
   pages: LabelledPage[];
@@ -140,7 +143,7 @@ export async function trainModel(options: TrainModelOptions): Promise<TrainModel
   };
 }
 
-/** Exports a fitted MLP as an ONNX file with its ModelInfo, written under a temporary name and renamed. */
+/** Exports a fitted MLP as an ONNX file with its ModelInfo, written as every output is (writeOutputFile: atomically, folders created). */
 export async function writeMlpModel(
   fitted: FittedMlp,
   output: string,
@@ -168,9 +171,6 @@ export async function writeMlpModel(
     }),
   };
   info.trainingFingerprint = trainingFingerprint(about.ids, about.labelRule, info);
-  const bytes = mlpToOnnx(fitted.members, info, fitted.commentHead?.members);
-  const temporary = `${output}.tmp-${process.pid}`;
-  await writeFile(temporary, bytes);
-  await rename(temporary, output);
+  await writeOutputFile(output, mlpToOnnx(fitted.members, info, fitted.commentHead?.members), MODEL_FILE_ROLE);
   return info;
 }

@@ -10,6 +10,7 @@ import {
   type CleanRunSummary,
   DEFAULT_BATCH_SIZE,
   DEFAULT_TEMPLATE_KEEP_SCORE,
+  maxWorkers,
   runClean,
   SITE_TEMPLATE_MODES,
   type SiteTemplateMode,
@@ -92,7 +93,9 @@ export function registerClean(program: Command): void {
     .argument("<input...>", 'WARC/ARC files, HTML files, directories of them (searched recursively), or "-" for standard input')
     .requiredOption(
       "-o, --output <path>",
-      'output file, "-" for standard output, or a directory (text format: one file per document); a name ending in .gz is gzip-compressed',
+      'output file, "-" for standard output, or a directory (text format: one file per document); a name ending in .gz is gzip-compressed. ' +
+        "A file is written under a temporary name and renamed over the old one when complete; a device or FIFO is written into; " +
+        "a symbolic link's target is written, not the link; missing folders are created; an input is never overwritten (exit 2)",
     )
     .addOption(
       new Option(
@@ -123,8 +126,8 @@ export function registerClean(program: Command): void {
       ).conflicts("model"),
     )
     .addOption(
-      new Option("--workers <n>", "worker threads cleaning pages; 0 cleans on the main thread")
-        .argParser(parseCount(0))
+      new Option("--workers <n>", `worker threads cleaning pages; 0 cleans on the main thread; at most ${maxWorkers()} (4 per CPU)`)
+        .argParser(parseCount(0, maxWorkers()))
         .default(availableParallelism(), `the number of CPUs, ${availableParallelism()} here`),
     )
     .option("--batch-size <n>", "pages handed to a worker thread at a time", parseCount(1), DEFAULT_BATCH_SIZE)
@@ -135,14 +138,14 @@ export function registerClean(program: Command): void {
     )
     .option(
       "--rejects <file>",
-      "also write one JSON line per record that did not become a document: {source, offset, record_id, url, reason, detail}",
+      'also write one JSON line per record that did not become a document: {source, offset, record_id, url, reason, detail}; "-" for standard output (not with -o - or --resume)',
     )
     .option("--unordered", "write documents as they are done instead of in input order (keeps all threads busy when page sizes vary)")
     .option(
       "--resume",
       "make the run resumable, or resume it: skip inputs done by earlier runs and write a new output part (see Resuming below; needs an output file, and inputs other than standard input)",
     )
-    .option("--manifest <file>", "the manifest of a --resume run (default: <output>.manifest)")
+    .option("--manifest <file>", "the manifest of a --resume run, a regular file (default: <output>.manifest)")
     .addOption(
       new Option(
         "--site-templates [use]",

@@ -5,11 +5,11 @@
  * "all text" (keep every block) beside it, the floor any extractor must clear, and, with several
  * sets, the figures per source and per language.
  */
-import { writeFile } from "node:fs/promises";
+import { existsSync } from "node:fs";
 import { type Command, Option } from "commander";
 import { featureSetByName, TEXREX37 } from "@winnow/features";
 import type { GroupSummary } from "@winnow/evaluation";
-import { heuristicClassifier, loadClassifier as loadModel, type BlockClassifier } from "@winnow/models";
+import { heuristicClassifier, loadClassifier as loadModel, MODEL_NAMES, type BlockClassifier } from "@winnow/models";
 import {
   trainedOnPages,
   buildDataset,
@@ -23,7 +23,8 @@ import {
   type Dataset,
   type EvaluationReport,
 } from "@winnow/train";
-import { UsageError } from "@winnow/errors";
+import { ModelError, OutputError, UsageError } from "@winnow/errors";
+import { type NamedPath, type OutputRole, prepareOutput, refuseOutputsOverInputs, writeOutputFile } from "@winnow/writers";
 import type { Logger } from "pino";
 import { createLogger } from "../logger.js";
 import { parseCount } from "../parse.js";
@@ -31,12 +32,15 @@ import { bilstmOptions, bilstmOptionsFrom, foreignFlags, type BiLstmFlags } from
 import {
   DATA_HELP,
   SEEDS_HELP,
+  dataInputs,
   featureSetOption,
+  labelFolderInputs,
   loadPages,
   seedSource,
   trainingOptions,
   trainingOptionsFrom,
   type TrainingFlags,
+  requireGoldTextPerSet,
 } from "./shared.js";
 import { readLabelDir } from "@winnow/labels";
 
@@ -63,7 +67,7 @@ export function registerEval(program: Command): void {
         "no site is on both sides. --loso leaves one source out instead: each set is scored by a model trained on all the others. " +
         "Without either, a fixed --model is scored. The 'all text' line (keep every block) is always shown as the floor.",
     )
-    .requiredOption("--data <path...>", DATA_HELP)
+    .requiredOption("--data <path...>", `${DATA_HELP}; most pages need gold text (exit 3 otherwise)`)
     .option(
       "--model <model>",
       'without --folds: "heuristic", "all-text", "mlp" or "bilstm" (the shipped models), or a model file (default: mlp); with --folds: the kind to train, "mlp" (default) or "bilstm"',
@@ -79,7 +83,10 @@ export function registerEval(program: Command): void {
       ),
     )
     .option("--curve", "also print mean precision, recall and F1 at every candidate keep threshold, and the operating points")
-    .option("--json <file>", "also write the per-page results and summaries as JSON")
+    .option(
+      "--json <file>",
+      "also write the per-page results and summaries as JSON (a file: missing folders are created; not a file of --data)",
+    )
     .option("--limit <n>", "use only the first N pages (for a quick look)", parseCount(1))
     .addOption(
       new Option(
@@ -101,10 +108,23 @@ export function registerEval(program: Command): void {
   });
 }
 
+const JSON_ROLE: OutputRole = { what: "results file", flag: "--json" };
+
 async function evaluate(flags: EvalFlags): Promise<void> {
   if (flags.loso && flags.data.length < 2) throw new UsageError("--loso leaves one source out, so it needs two or more --data sets");
   const logger = createLogger("info");
+  // Before anything is read: the results file can be written and is no file of --data or --labels.
+  if (flags.json !== undefined) {
+    const outputs: NamedPath[] = [{ path: flags.json, flag: "--json" }];
+    const inputs = await dataInputs(flags.data);
+    if (flags.labels !== undefined) inputs.push(...(await labelFolderInputs(flags.labels, "--labels")));
+    await refuseOutputsOverInputs(outputs, inputs);
+    const target = await prepareOutput(flags.json, JSON_ROLE);
+    if (target.kind === "directory") throw new OutputError("cannot create results file: it is a folder", flags.json);
+  }
   const pages = await loadPages(flags.data, flags.limit, logger);
+  // Every figure is a comparison with the gold text.
+  requireGoldTextPerSet(pages, flags.data, (warning) => logger.warn(warning));
   const reports: EvaluationReport[] = [];
   let trainedOnThese = false;
 
@@ -156,7 +176,7 @@ async function evaluate(flags: EvalFlags): Promise<void> {
     );
   }
   if (flags.json) {
-    await writeFile(flags.json, JSON.stringify({ reports }, null, 1));
+    await writeOutputFile(flags.json, JSON.stringify({ reports }, null, 1), JSON_ROLE);
     logger.info(`per-page results written to ${flags.json}`);
   }
 }
@@ -190,7 +210,19 @@ async function withLabelSource(data: Dataset, flags: EvalFlags, logger: Logger):
 
 async function loadClassifier(model: string | undefined): Promise<BlockClassifier> {
   if (model === "heuristic" || model === "all-text") return heuristicClassifier();
-  return loadModel(model ?? "mlp");
+  try {
+    return await loadModel(model ?? "mlp");
+  } catch (error) {
+    // eval knows one more name than the other commands: say so when none fits.
+    if (error instanceof ModelError && model !== undefined && !MODEL_NAMES.includes(model) && !existsSync(model)) {
+      throw new ModelError(
+        `no such model: give ${[...MODEL_NAMES, "all-text"].join(", ")}, a model file made by winnow train, or its folder of per-host models`,
+        model,
+        { cause: error },
+      );
+    }
+    throw error;
+  }
 }
 
 const f3 = (x: number) => (Number.isFinite(x) ? x.toFixed(3) : "  -  ");

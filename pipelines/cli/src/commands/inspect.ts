@@ -28,7 +28,10 @@ export function registerInspect(program: Command): void {
         "dropped ones as boilerplate, each with its score and features.",
     )
     .argument("<input...>", "WARC/ARC files, HTML files, or directories of them (searched recursively)")
-    .requiredOption("-o, --output <file>", "the HTML report to write")
+    .requiredOption(
+      "-o, --output <file>",
+      'the HTML report to write, or "-" for standard output (missing folders are created; written under a temporary name, then renamed; not an input: exit 2)',
+    )
     .option(
       "--model <model>",
       '"heuristic", "mlp" or "bilstm" (the shipped models), or a model file made by winnow train (default: the shipped default model)',

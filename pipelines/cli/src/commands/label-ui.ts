@@ -8,8 +8,10 @@ import { UsageError } from "@winnow/errors";
 import { DEFAULT_LABEL_PORT, LabelServerError, LabelStore, loadLabelPages, openClassifier, startLabelServer } from "@winnow/inspect";
 import { LabelFileError } from "@winnow/labels";
 import { resolveModelSpec } from "@winnow/models";
+import { refuseOutputsOverInputs } from "@winnow/writers";
 import { createLogger, LOG_LEVELS, type LogLevel } from "../logger.js";
 import { parseCount } from "../parse.js";
+import { checkFolderOutput, dataInputs } from "./shared.js";
 
 interface LabelUiFlags {
   data: string[];
@@ -33,7 +35,10 @@ export function registerLabelUi(program: Command): void {
       "--data <path...>",
       "pages to label: a WCXB directory, a {url, html, text} JSONL file, HTML files, WARC/ARC files, or directories of them",
     )
-    .requiredOption("--labels <dir>", "directory of label files (created on first save; files already there are shown)")
+    .requiredOption(
+      "--labels <dir>",
+      "directory of label files (created on first save; files already there are shown; not a --data folder: exit 2)",
+    )
     .option("--port <n>", "port on 127.0.0.1; 0 picks a free one", parseCount(0), DEFAULT_LABEL_PORT)
     .option(
       "--model <model>",
@@ -47,6 +52,10 @@ export function registerLabelUi(program: Command): void {
 async function labelUi(flags: LabelUiFlags): Promise<void> {
   const logger = createLogger(flags.logLevel);
   if (flags.port > 65535) throw new UsageError("--port must be at most 65535", `--port ${flags.port}`);
+  // The label folder is written as well as read: "-" is refused, and it may not be the data.
+  const inputs = await dataInputs(flags.data);
+  await refuseOutputsOverInputs([{ path: flags.labels, flag: "--labels" }], inputs);
+  await checkFolderOutput(flags.labels, { what: "label folder", flag: "--labels" });
   let store: LabelStore;
   try {
     store = await LabelStore.open(flags.labels);

@@ -4,12 +4,12 @@
  */
 import type { Command } from "commander";
 import { featureSetByName } from "@winnow/features";
-import { OutputError, UsageError, systemReason } from "@winnow/errors";
+import { OutputError, WinnowError, systemReason } from "@winnow/errors";
 import { buildDataset, propagateDatasetLabels, writePropagatedLabels } from "@winnow/train";
-import { resolve } from "node:path";
+import { refuseOutputsOverInputs } from "@winnow/writers";
 import { createLogger } from "../logger.js";
 import { parseCount } from "../parse.js";
-import { SEEDS_HELP, featureSetOption, loadPages, seedSource } from "./shared.js";
+import { SEEDS_HELP, checkFolderOutput, dataInputs, featureSetOption, labelFolderInputs, loadPages, seedSource } from "./shared.js";
 
 interface LabelFlags {
   data: string[];
@@ -41,7 +41,10 @@ export function registerLabel(program: Command): void {
       "--data <path...>",
       "pages: a folder in the WCXB layout, a JSONL file of {url, html, text}, or a folder of .html files (ids are their relative paths)",
     )
-    .requiredOption("-o, --output <dir>", "the folder to write the *.labels.json files into")
+    .requiredOption(
+      "-o, --output <dir>",
+      "the folder to write the *.labels.json files into (created if missing; not the --data folder nor the hand labels' folder: exit 2)",
+    )
     .requiredOption("--seeds <source>", SEEDS_HELP)
     .option("--seed <n>", "random seed of reveal:F", parseCount(0), 1)
     .option("--limit <n>", "use only the first N pages", parseCount(1))
@@ -52,11 +55,13 @@ export function registerLabel(program: Command): void {
 
 async function label(flags: LabelFlags): Promise<void> {
   const logger = createLogger("info");
-  const source = await seedSource(flags.seeds, flags.seed);
+  // Before anything is read: the label folder can be written, and is neither the data nor the hand labels.
+  const inputs = await dataInputs(flags.data);
   const hand = /^hand:(.+)$/.exec(flags.seeds)?.[1];
-  if (hand !== undefined && resolve(hand) === resolve(flags.output)) {
-    throw new UsageError("--output must not be the hand label folder: it would overwrite the hand labels", flags.output);
-  }
+  if (hand !== undefined) inputs.push(...(await labelFolderInputs(hand, "--seeds hand:")));
+  await refuseOutputsOverInputs([{ path: flags.output, flag: "-o" }], inputs);
+  await checkFolderOutput(flags.output, { what: "label folder", flag: "-o" });
+  const source = await seedSource(flags.seeds, flags.seed);
   const pages = await loadPages(flags.data, flags.limit, logger);
   const started = Date.now();
   const data = buildDataset(pages, featureSetByName(flags.featureSet));
@@ -65,6 +70,7 @@ async function label(flags: LabelFlags): Promise<void> {
   try {
     written = await writePropagatedLabels(flags.output, pages, labels);
   } catch (error) {
+    if (error instanceof WinnowError) throw error;
     throw new OutputError(`cannot write label files: ${systemReason(error)}`, flags.output, { cause: error });
   }
   const pct = (x: number): string => `${(100 * x).toFixed(1)}%`;

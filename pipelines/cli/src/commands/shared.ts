@@ -1,9 +1,14 @@
 // Flags and loading shared by `winnow eval`, `winnow train` and `winnow label`.
+import { existsSync } from "node:fs";
+import { readdir } from "node:fs/promises";
+import { join } from "node:path";
 import { type Command, Option } from "commander";
 import type { Logger } from "pino";
 import { TEXREX_CONTEXT, TEXREX37, TEXREX_EXTENDED } from "@winnow/features";
-import { type LabelledPage, loadLabelledSources } from "@winnow/evaluation";
+import { OutputError } from "@winnow/errors";
+import { type LabelledPage, labelledDataPaths, loadLabelledSources, requireGoldText, sourceName } from "@winnow/evaluation";
 import { readLabelDir } from "@winnow/labels";
+import { classifyOutput, type NamedPath, type OutputRole } from "@winnow/writers";
 import { DEFAULT_HEADLINE_RULE, DEFAULT_SOURCE_BALANCE, type HeadlineRule, parseSeedSource, type SeedSource } from "@winnow/train";
 import { parseCount, parseUnitInterval } from "../parse.js";
 
@@ -115,3 +120,39 @@ export async function seedSource(spec: string, seed: number): Promise<SeedSource
 export const SEEDS_HELP =
   "where propagation starts: heuristic (markup rules), snippets (blocks holding a WCXB with/without snippet), " +
   "reveal:F (a random share F of the alignment labels; needs gold text) or hand:DIR (label files; null entries are open)";
+
+/**
+ * Checks a folder output (label files, per-host models) before anything is read: "-" is a usage
+ * error, and a file or device already at the path is an OutputError. The folder itself is
+ * created when its first file is written.
+ */
+export async function checkFolderOutput(path: string, role: OutputRole): Promise<void> {
+  const target = await classifyOutput(path, { ...role, stdout: false });
+  if (target.kind === "directory" || (target.kind === "file" && !existsSync(target.file))) return;
+  throw new OutputError(`cannot create ${role.what}: a file is in the way, not a folder`, path);
+}
+
+/** The labelled data a command reads (see labelledDataPaths), named by its flag, for refuseOutputsOverInputs. */
+export async function dataInputs(data: readonly string[], flag = "--data"): Promise<NamedPath[]> {
+  const inputs: NamedPath[] = [];
+  for (const set of data) inputs.push(...(await labelledDataPaths(set)).map((path) => ({ path, flag })));
+  return inputs;
+}
+
+/** requireGoldText for each --data set's own pages, so the message names the set. */
+export function requireGoldTextPerSet(pages: readonly LabelledPage[], data: readonly string[], warn: (message: string) => void): void {
+  for (const set of data) {
+    const name = sourceName(set);
+    requireGoldText(
+      pages.filter((p) => p.source === name),
+      set,
+      warn,
+    );
+  }
+}
+
+/** A folder of label files and the files in it, as inputs named by `flag`. */
+export async function labelFolderInputs(dir: string, flag: string): Promise<NamedPath[]> {
+  const names = await readdir(dir).catch(() => [] as string[]);
+  return [dir, ...names.filter((n) => n.endsWith(".labels.json")).map((n) => join(dir, n))].map((path) => ({ path, flag }));
+}

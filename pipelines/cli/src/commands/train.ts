@@ -2,18 +2,31 @@
  * `winnow train`: labelled pages in, an ONNX model file out (the MLP over the chosen feature set,
  * or the BiLSTM; its threshold picked on held-out domains). --folds K prints cross-validated figures first.
  */
+import { readdir } from "node:fs/promises";
+import { join } from "node:path";
 import { type Command, Option } from "commander";
 import { featureSetByName } from "@winnow/features";
 import type { LabelledPage } from "@winnow/evaluation";
-import { UsageError } from "@winnow/errors";
-import { BILSTM_DEFAULTS, pagesWithLabelFiles, trainBiLstmModel, trainModel, type PageLabels } from "@winnow/train";
+import { OutputError, UsageError } from "@winnow/errors";
+import { BILSTM_DEFAULTS, MODEL_FILE_ROLE, pagesWithLabelFiles, trainBiLstmModel, trainModel, type PageLabels } from "@winnow/train";
+import { type NamedPath, prepareOutput, refuseOutputsOverInputs } from "@winnow/writers";
 import { trainHosts } from "./train-per-host.js";
 import type { Logger } from "pino";
 import { createLogger } from "../logger.js";
 import { parseCount } from "../parse.js";
 import { bilstmOptions, bilstmOptionsFrom, foreignFlags, type BiLstmFlags } from "./bilstm-options.js";
 import { formatReports } from "./eval.js";
-import { featureSetOption, loadPages, trainingOptions, trainingOptionsFrom, type TrainingFlags } from "./shared.js";
+import {
+  checkFolderOutput,
+  dataInputs,
+  featureSetOption,
+  labelFolderInputs,
+  loadPages,
+  trainingOptions,
+  trainingOptionsFrom,
+  type TrainingFlags,
+  requireGoldTextPerSet,
+} from "./shared.js";
 import { readLabelDir } from "@winnow/labels";
 
 interface TrainFlags extends TrainingFlags, BiLstmFlags {
@@ -40,7 +53,11 @@ export function registerTrain(program: Command): void {
       "--data <path...>",
       "labelled pages: a folder in the WCXB layout (html/, ground-truth/, metadata.json) or a JSONL file of {url, html, text}",
     )
-    .requiredOption("-o, --output <path>", "the model file to write (.onnx); with --per-host, the folder for the models")
+    .requiredOption(
+      "-o, --output <path>",
+      "the model file to write (.onnx; missing folders are created; written under a temporary name, then renamed); " +
+        "with --per-host, the folder for the models. It may not be a file of --data or --labels (exit 2)",
+    )
     .addOption(
       new Option(
         "--model <kind>",
@@ -77,6 +94,7 @@ export function registerTrain(program: Command): void {
 
 async function train(flags: TrainFlags): Promise<void> {
   const logger = createLogger("info");
+  await checkPaths(flags);
   const { pages, labels, skipped } = await pagesAndLabels(flags, logger);
   const featureSet = featureSetByName(flags.featureSet);
   const started = Date.now();
@@ -114,6 +132,7 @@ async function train(flags: TrainFlags): Promise<void> {
 
 async function trainBiLstm(flags: TrainFlags): Promise<void> {
   const logger = createLogger("info");
+  await checkPaths(flags);
   const { pages, labels, skipped } = await pagesAndLabels(flags, logger);
   const featureSet = featureSetByName(flags.featureSet);
   const started = Date.now();
@@ -152,11 +171,40 @@ async function pagesAndLabels(
 ): Promise<{ pages: LabelledPage[]; labels?: PageLabels[]; skipped: number }> {
   const files = flags.labels === undefined ? undefined : await readLabelDir(flags.labels);
   const all = await loadPages(flags.data, flags.limit, logger);
-  if (files === undefined) return { pages: all, skipped: 0 };
+  if (files === undefined) {
+    // Labels come from aligning blocks with the gold text: without it every block is boilerplate.
+    requireGoldTextPerSet(all, flags.data, (warning) => logger.warn(warning));
+    return { pages: all, skipped: 0 };
+  }
   const chosen = pagesWithLabelFiles(all, files);
   if (chosen.pages.length === 0) throw new UsageError(`no page of ${flags.data} has a label file`, flags.labels);
   logger.info(
     `training on the labels of ${chosen.pages.length} pages; skipped ${chosen.skipped} pages without a label file (${flags.labels})`,
   );
   return chosen;
+}
+
+/**
+ * Before anything is read: the model file (or --per-host folder) can be written ("-" refused,
+ * missing folders created, a file in the way reported), and it is no file of --data or --labels.
+ */
+async function checkPaths(flags: TrainFlags): Promise<void> {
+  const outputs: NamedPath[] = [{ path: flags.output, flag: "-o" }];
+  if (flags.perHost) {
+    const names = await readdir(flags.output).catch(() => [] as string[]);
+    for (const name of new Set(["general.onnx", "models.json", ...names.filter((n) => n.endsWith(".onnx"))])) {
+      outputs.push({ path: join(flags.output, name), flag: "-o" });
+    }
+  }
+  const inputs = await dataInputs(flags.data);
+  if (flags.labels !== undefined) inputs.push(...(await labelFolderInputs(flags.labels, "--labels")));
+  await refuseOutputsOverInputs(outputs, inputs);
+  if (flags.perHost) {
+    await checkFolderOutput(flags.output, { ...MODEL_FILE_ROLE, what: "model folder" });
+  } else {
+    const target = await prepareOutput(flags.output, MODEL_FILE_ROLE);
+    if (target.kind === "directory") {
+      throw new OutputError("cannot create model file: it is a folder (use --per-host for a folder of models)", flags.output);
+    }
+  }
 }
