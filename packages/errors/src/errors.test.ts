@@ -26,3 +26,14 @@ describe("error kinds", () => {
     expect(systemReason(new Error("something else"))).toBe("something else");
   });
 });
+
+describe("the documented table", () => {
+  it("is the table --help prints, row for row (docs/exit-codes.md)", async () => {
+    const { readFileSync } = await import("node:fs");
+    const doc = readFileSync(new URL("../../../docs/exit-codes.md", import.meta.url), "utf8");
+    const rows = doc.split("\n").filter((line) => /^\| \d+ /.test(line));
+    expect(rows.map((line) => line.split("|").map((cell) => cell.trim()).slice(1, 3))).toEqual(
+      EXIT_STATUS_TABLE.map(([code, meaning]) => [String(code), meaning]),
+    );
+  });
+});

@@ -44,7 +44,7 @@ export const EXIT_STATUS_TABLE: ReadonlyArray<readonly [ExitStatus, string]> = [
   [EXIT.input, "input error: no input could be opened or read, or the input data is unusable"],
   [EXIT.output, "output error: an output file could not be created or written"],
   [EXIT.interrupted, "interrupted (SIGINT/SIGTERM): what was read is written and the output is valid"],
-  [EXIT.brokenPipe, "the reader of the output went away (broken pipe, as in `| head`): stopped quietly, output cut short"],
+  [EXIT.brokenPipe, "the reader of the output went away (broken pipe, as when piped into head): stopped quietly, output cut short"],
 ];
 
 /**

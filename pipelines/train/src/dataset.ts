@@ -21,6 +21,13 @@ export interface Dataset {
    * forum threads and that the main-text gold leaves out.
    */
   comments: Uint8Array;
+  /**
+   * 1 for blocks whose label a set's convention makes unreliable, which then weigh nothing in
+   * training: the user comments of a set whose gold keeps them as main text (CleanEval keeps 96%
+   * of the words under comment markup on its non-forum pages; the other sets 1-7%). winnow keeps
+   * comments out of the main text, as those sets do and as the held-out news and blog pages need.
+   */
+  dontCare: Uint8Array;
   /** Word tokens per block: word F1 counts words, so training can weight blocks by them. */
   words: Float32Array;
   /** Block rows of page p are firstRow[p] .. firstRow[p+1]-1. */
@@ -97,7 +104,37 @@ export function buildDataset(pages: LabelledPage[], featureSet: FeatureSet, opti
       });
     }
   }
-  return { pages, featureSet, rows, labels, comments, words, firstRow, sources, sourceOf };
+  const dontCare = commentsKeptAsContent(pages, firstRow, labels, words, sources, sourceOf);
+  return { pages, featureSet, rows, labels, comments, dontCare, words, firstRow, sources, sourceOf };
+}
+
+/** See Dataset.dontCare: a set counts as keeping comments when most of its comment-markup words are content. */
+function commentsKeptAsContent(
+  pages: readonly LabelledPage[],
+  firstRow: Int32Array,
+  labels: Uint8Array,
+  words: Float32Array,
+  sources: readonly string[],
+  sourceOf: Int32Array,
+): Uint8Array {
+  const dontCare = new Uint8Array(labels.length);
+  const underComments = (p: number, b: number): boolean =>
+    pages[p].pageType !== "forum" && (pages[p].doc.blocks[b].classMask & COMMENT_CLASS) !== 0;
+  const total = new Float64Array(sources.length);
+  const content = new Float64Array(sources.length);
+  pages.forEach((page, p) => {
+    for (let b = 0; b < page.doc.blocks.length; b++) {
+      if (!underComments(p, b)) continue;
+      total[sourceOf[p]] += words[firstRow[p] + b];
+      if (labels[firstRow[p] + b] === 1) content[sourceOf[p]] += words[firstRow[p] + b];
+    }
+  });
+  pages.forEach((page, p) => {
+    const s = sourceOf[p];
+    if (!(total[s] > 0 && content[s] > total[s] / 2)) return;
+    for (let b = 0; b < page.doc.blocks.length; b++) if (underComments(p, b)) dontCare[firstRow[p] + b] = 1;
+  });
+  return dontCare;
 }
 
 /** The rows and labels of a subset of pages, copied into fresh arrays. */
@@ -111,7 +148,8 @@ export function selectPages(
   const rows = new Float32Array(count * size);
   const labels = new Uint8Array(count);
   const words = new Float32Array(count);
-  const known = data.training ? new Uint8Array(count) : undefined;
+  const unsure = data.dontCare.includes(1);
+  const known = data.training || unsure ? new Uint8Array(count) : undefined;
   const source = data.training?.labels ?? data.labels;
   let at = 0;
   for (const p of pageIndexes) {
@@ -120,7 +158,11 @@ export function selectPages(
     rows.set(data.rows.subarray(from * size, to * size), at * size);
     labels.set(source.subarray(from, to), at);
     words.set(data.words.subarray(from, to), at);
-    known?.set(data.training!.known.subarray(from, to), at);
+    if (known !== undefined) {
+      if (data.training) known.set(data.training.known.subarray(from, to), at);
+      else known.fill(1, at, at + to - from);
+      if (unsure) for (let b = from; b < to; b++) if (data.dontCare[b] === 1) known[at + b - from] = 0;
+    }
     at += to - from;
   }
   return { rows, labels, words, count, known };
