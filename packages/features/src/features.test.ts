@@ -3,7 +3,7 @@ import { readFileSync, readdirSync } from "node:fs";
 import { gunzipSync } from "node:zlib";
 import { segmentHtml } from "@winnow/segment";
 import { describe, expect, it } from "vitest";
-import { TEXREX37, TEXREX_EXTENDED, featureSetByName, fold } from "./index.js";
+import { TEXREX37, TEXREX_CONTEXT, TEXREX_EXTENDED, featureSetByName, fold } from "./index.js";
 import { CONTAINER_GROUPS, TEXREX_SPECS } from "./texrex.js";
 import { EXTENDED_SPECS } from "./extended.js";
 import { textStats } from "./text-stats.js";
@@ -209,5 +209,11 @@ describe("the shipped models' inputs", () => {
   it("texrex37+ext v1 gives the values it gave when the models were trained", () => {
     expect(TEXREX_EXTENDED.version).toBe(1);
     expect(digest(TEXREX_EXTENDED)).toBe("26ad5744503a613d");
+  });
+
+  it("texrex37+ext+ctx v1, the default MLP's set, gives the values it gave when the model was trained", () => {
+    expect(TEXREX_CONTEXT.version).toBe(1);
+    expect(TEXREX_CONTEXT.size).toBe(133);
+    expect(digest(TEXREX_CONTEXT)).toBe("9a7c889a56293262");
   });
 });

@@ -1,0 +1,44 @@
+// The quality gate: the shipped default model on real pages of every shared set whose licence
+// lets its pages live in this repository (WCXB dev, CC-BY-4.0; magic-html, Apache-2.0). The
+// floors are the figures measured when the model was trained, less a small margin, so a change
+// that loses quality fails here. These pages are among the model's training pages: the gate
+// catches regressions, it does not measure quality (docs/quality.md does, held out).
+import { fileURLToPath } from "node:url";
+import { loadLabelledSources } from "@winnow/evaluation";
+import { featureSetByName } from "@winnow/features";
+import { loadClassifier } from "@winnow/models";
+import { buildDataset, evaluateClassifier } from "@winnow/train";
+import { describe, expect, it } from "vitest";
+
+const WCXB = fileURLToPath(new URL("../../../fixtures/wcxb-sample", import.meta.url));
+const MAGIC = fileURLToPath(new URL("../../../fixtures/magic-html-sample", import.meta.url));
+
+/**
+ * Mean word F1 and precision per source, as measured on 2026-11-24 with the shipped model
+ * (`winnow eval --data fixtures/wcxb-sample fixtures/magic-html-sample`: wcxb-sample P 0.899,
+ * F1 0.890; magic-html-sample P 0.931, F1 0.944), less 0.02.
+ */
+const FLOORS: Record<string, { f1: number; precision: number }> = {
+  "wcxb-sample": { f1: 0.87, precision: 0.879 },
+  "magic-html-sample": { f1: 0.924, precision: 0.911 },
+};
+
+describe("the shipped default model", () => {
+  it("keeps its quality on real pages of every set that may be shipped", async () => {
+    const classifier = await loadClassifier("mlp");
+    try {
+      const pages = await loadLabelledSources([WCXB, MAGIC]);
+      const data = buildDataset(pages, featureSetByName(classifier.info!.featureSet));
+      const report = await evaluateClassifier(data, classifier);
+      for (const [source, floor] of Object.entries(FLOORS)) {
+        const got = report.summary.bySource[source];
+        expect(got.f1, `${source} F1`).toBeGreaterThanOrEqual(floor.f1);
+        expect(got.precision, `${source} precision`).toBeGreaterThanOrEqual(floor.precision);
+      }
+      // Chinese pages (0.966 when measured) are scored one character per token.
+      expect(report.summary.byLanguage.zh.f1).toBeGreaterThanOrEqual(0.946);
+    } finally {
+      await classifier.close();
+    }
+  }, 60_000);
+});
