@@ -32,8 +32,13 @@ describe("the documented table", () => {
     const { readFileSync } = await import("node:fs");
     const doc = readFileSync(new URL("../../../docs/exit-codes.md", import.meta.url), "utf8");
     const rows = doc.split("\n").filter((line) => /^\| \d+ /.test(line));
-    expect(rows.map((line) => line.split("|").map((cell) => cell.trim()).slice(1, 3))).toEqual(
-      EXIT_STATUS_TABLE.map(([code, meaning]) => [String(code), meaning]),
-    );
+    expect(
+      rows.map((line) =>
+        line
+          .split("|")
+          .map((cell) => cell.trim())
+          .slice(1, 3),
+      ),
+    ).toEqual(EXIT_STATUS_TABLE.map(([code, meaning]) => [String(code), meaning]));
   });
 });

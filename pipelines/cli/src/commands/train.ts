@@ -15,7 +15,7 @@ import type { Logger } from "pino";
 import { createLogger } from "../logger.js";
 import { parseCount } from "../parse.js";
 import { bilstmOptions, bilstmOptionsFrom, foreignFlags, type BiLstmFlags } from "./bilstm-options.js";
-import { formatReports } from "./eval.js";
+import { formatBreakdown, formatReports } from "./eval.js";
 import {
   checkFolderOutput,
   dataInputs,
@@ -119,7 +119,10 @@ async function train(flags: TrainFlags): Promise<void> {
     ...trainingOptionsFrom(flags),
     onFold: (f, k) => logger.info(`fold ${f + 1}/${k} done (${((Date.now() - started) / 1000).toFixed(0)} s)`),
   });
-  if (result.crossValidation) process.stdout.write(`${formatReports([result.crossValidation], pages.length)}\n`);
+  if (result.crossValidation) {
+    process.stdout.write(`${formatReports([result.crossValidation], pages.length)}\n`);
+    if (flags.data.length > 1) process.stdout.write(`${formatBreakdown([result.crossValidation])}\n`);
+  }
   process.stdout.write(
     `wrote ${flags.output}: mlp on ${featureSet.name} v${featureSet.version}, threshold ${result.info.threshold.toFixed(2)}` +
       `${result.info.operatingPoints ? ` (favor precision ${result.info.operatingPoints.precision.toFixed(2)}, recall ${result.info.operatingPoints.recall.toFixed(2)})` : ""} ` +
