@@ -167,7 +167,7 @@ export function pageContext(doc: SegmentedDocument, base: DocumentContext): Page
     if (b.heading > 0) headings++;
     // Readability skips paragraphs under 25 characters; a CJK sentence packs more per character.
     if (b.textChars + 2 * cjk[i] < 25 || b.heading > 0) continue;
-    const s = 1 + countCommas(b.text) + Math.min(3, Math.floor(b.textChars / 100));
+    const s = 1 + base.stats[i].commas + Math.min(3, Math.floor(b.textChars / 100));
     if (b.parentId !== 0) score[b.parentId] += s;
     if (b.grandparentId !== 0 && b.grandparentId !== b.parentId) score[b.grandparentId] += s / 2;
   }
@@ -223,15 +223,6 @@ export function pageContext(doc: SegmentedDocument, base: DocumentContext): Page
     commentMarker,
     markers,
   };
-}
-
-function countCommas(text: string): number {
-  let commas = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 44 || c === 0xff0c || c === 0x3001 || c === 0x060c) commas++;
-  }
-  return commas;
 }
 
 /** Writes block i's context values at out[offset..]. */

@@ -14,6 +14,8 @@ export interface TextStats {
   punctuation: number;
   words: number;
   sentences: number;
+  /** Commas: , ， 、 and ، (the densest-section score counts them). */
+  commas: number;
   copyright: boolean;
   endsWithPunctuation: boolean;
   emails: number;
@@ -90,7 +92,8 @@ export function textStats(text: string, cjkWords = false): TextStats {
     digits = 0,
     punctuation = 0,
     words = 0,
-    sentences = 0;
+    sentences = 0,
+    commas = 0;
   let copyright = false;
   let inWord = false;
   let hasAt = false,
@@ -108,9 +111,12 @@ export function textStats(text: string, cjkWords = false): TextStats {
       letters++;
       wordChar = true;
       if (k & UPPER) uppercase++;
+      // The Arabic comma lies among the letters of the table above (it counts as one, as it always has).
+      else if (c === 0x060c) commas++;
     } else if (k & PUNCT) {
       punctuation++;
-      if (c === 64) hasAt = true;
+      if (c === 44 || c === 0xff0c || c === 0x3001) commas++;
+      else if (c === 64) hasAt = true;
       else if (c === 35) hasHash = true;
       else if (c === 58 || c === 46) hasUrlHint = true;
       // A sentence ends at . ! ? followed by a space or the end of the block.
@@ -132,6 +138,7 @@ export function textStats(text: string, cjkWords = false): TextStats {
     punctuation,
     words,
     sentences,
+    commas,
     copyright,
     endsWithPunctuation: isPunctuation(last),
     emails: hasAt ? countMatches(text, EMAIL) : 0,
