@@ -34,6 +34,14 @@ describe("Gopher quality", () => {
     expect(r.failed).toEqual(["gopher_quality.word_count"]);
   });
 
+  it("word count: 100,000 passes, 100,001 fails", () => {
+    const words = (n: number) => ["the", "of", ...Array.from({ length: n - 2 }, (_, i) => `w${i}`)].join(" ");
+    expect(judge("gopher_quality", [words(100_000)]).failed).toEqual([]);
+    const over = judge("gopher_quality", [words(100_001)]);
+    expect(over.values.word_count).toBe(100_001);
+    expect(over.failed).toEqual(["gopher_quality.word_count"]);
+  });
+
   it("mean word length: 3 and 10 pass, below 3 and above 10 fail", () => {
     const words = (len: number) => [
       "the",
@@ -63,7 +71,10 @@ describe("Gopher quality", () => {
     const over = judge("gopher_quality", [["the", "of", ...base.slice(0, 87), ...Array(11).fill("#tag")].join(" ")]);
     expect(over.values.hash_ratio).toBe(0.11);
     expect(over.failed).toEqual(["gopher_quality.hash_ratio"]);
-    const dots = judge("gopher_quality", [["the", "of", ...base.slice(0, 87), ...Array(11).fill("wait…")].join(" ")]);
+    const dotsAt = judge("gopher_quality", [[...Array(10).fill("wait..."), "the", "of", ...base.slice(0, 88)].join(" ")]);
+    expect(dotsAt.values.ellipsis_ratio).toBe(0.1);
+    expect(dotsAt.failed).toEqual([]);
+    const dots = judge("gopher_quality", [[...Array(11).fill("wait…"), "the", "of", ...base.slice(0, 87)].join(" ")]);
     expect(dots.values.ellipsis_ratio).toBe(0.11);
     expect(dots.failed).toContain("gopher_quality.ellipsis_ratio");
   });
@@ -148,9 +159,12 @@ describe("Gopher repetition", () => {
     expect(r.values.dup_line_char_frac).toBeCloseTo((2 * unique[0].length) / text([unique[0], unique[1]]).join("\n\n").length, 3);
     expect(r.values.dup_line_char_frac).toBeLessThanOrEqual(0.2);
     expect(r.failed).not.toContain("gopher_repetition.dup_line_char_frac");
+    expect(r.values.dup_para_char_frac).toBe(r.values.dup_line_char_frac);
+    expect(r.failed).not.toContain("gopher_repetition.dup_para_char_frac");
     const more = judge("gopher_repetition", text([unique[0], unique[1], unique[2]]));
     expect(more.values.dup_line_char_frac).toBeGreaterThan(0.2);
     expect(more.failed).toContain("gopher_repetition.dup_line_char_frac");
+    expect(more.failed).toContain("gopher_repetition.dup_para_char_frac");
   });
 
   it("top 2-gram: its characters times its count, over the text", () => {
@@ -162,6 +176,31 @@ describe("Gopher repetition", () => {
     expect(r.failed).toContain("gopher_repetition.top_2gram_char_frac");
     const fewer = [...Array.from({ length: 20 }, () => "ab cd"), ...distinctWords(100)].join(" ");
     expect(judge("gopher_repetition", [fewer]).values.top_2gram_char_frac).toBeLessThanOrEqual(0.2);
+  });
+
+  it("top 3- and 4-grams: 0.18 and 0.16", () => {
+    // A 4-gram of 4 two-letter words ("ab cd ef gh": 11 characters) repeated among distinct words.
+    const text = (repeats: number, filler: number) =>
+      [...Array.from({ length: repeats }, () => "ab cd ef gh"), ...distinctWords(filler)].join(" ");
+    const low = judge("gopher_repetition", [text(10, 100)]);
+    expect(low.values.top_4gram_char_frac).toBeCloseTo((11 * 10) / text(10, 100).length, 4);
+    expect(low.failed).toEqual([]);
+    const high = judge("gopher_repetition", [text(40, 100)]);
+    expect(high.values.top_3gram_char_frac).toBeGreaterThan(0.18);
+    expect(high.values.top_4gram_char_frac).toBeGreaterThan(0.16);
+    expect(high.failed).toEqual(expect.arrayContaining(["gopher_repetition.top_3gram_char_frac", "gopher_repetition.top_4gram_char_frac"]));
+  });
+
+  it("duplicated 10-grams: at most 0.10 passes", () => {
+    // One 10-word phrase (50 characters without spaces) repeated once in a text sized around 500 characters.
+    const phrase = distinctWords(10, "r").join(" ");
+    const at = (fillerWords: number) => `${phrase} ${distinctWords(fillerWords).join(" ")} ${phrase}`;
+    const pass = judge("gopher_repetition", [at(80)]);
+    expect(pass.values.dup_10gram_char_frac).toBeLessThanOrEqual(0.1);
+    expect(pass.failed).not.toContain("gopher_repetition.dup_10gram_char_frac");
+    const fail = judge("gopher_repetition", [at(60)]);
+    expect(fail.values.dup_10gram_char_frac).toBeGreaterThan(0.1);
+    expect(fail.failed).toContain("gopher_repetition.dup_10gram_char_frac");
   });
 
   it("duplicated 5- to 10-grams count overlapping repeats once", () => {
@@ -208,6 +247,12 @@ describe("C4", () => {
     expect(r.failed).toEqual([]);
     expect(r.outcome.blocks).toEqual([`${sentence(1)} ${sentence(2)}`, sentence(3)]);
     expect(r.outcome.kept).toEqual([0, 5]);
+  });
+
+  it("drops a line with a word longer than 1,000 characters", () => {
+    const r = judge("c4", [`A line with a ${"x".repeat(1001)} word in it.`, `A line with a ${"x".repeat(1000)} word in it.`]);
+    expect(r.values.lines_long_word).toBe(1);
+    expect(r.values.lines_kept).toBe(1);
   });
 
   it("fewer than 3 sentences fails; 3 pass", () => {
