@@ -114,7 +114,7 @@ export class DocumentFilter {
           break;
         }
         case "c4": {
-          const edit = c4(out, words);
+          const edit = c4(out, words, decides);
           stats.c4 = edit.stats;
           if (decides) {
             this.#judge(set, edit.stats, failures, false, lang);

@@ -31,9 +31,13 @@ export function nonEmptyLines(text: string): string[] {
   while (from <= text.length) {
     let to = text.indexOf("\n", from);
     if (to === -1) to = text.length;
-    if (to > from) {
-      const line = text.slice(from, to);
-      if (line.trim() !== "") lines.push(line);
+    // Only a line with something other than white space is sliced out (no trimmed copy made).
+    for (let i = from; i < to; i++) {
+      const c = text.charCodeAt(i);
+      if (c !== 32 && c !== 9 && c !== 13 && c !== 0xa0 && !(c >= 0x2000 && c <= 0x200a) && c !== 0x3000) {
+        lines.push(text.slice(from, to));
+        break;
+      }
     }
     from = to + 1;
   }

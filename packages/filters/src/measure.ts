@@ -5,7 +5,7 @@
  */
 import { countSentences, type Duplicates, duplicates, endsInTerminal, nonEmptyLines } from "./lines.js";
 import { NgramCounter, type RepetitionValues } from "./ngrams.js";
-import { stopWordsFor } from "./stop-words.js";
+import { asciiHash, type StopWordList, stopWordsFor } from "./stop-words.js";
 import { HAS_ALNUM, HAS_LETTER, Words } from "./words.js";
 
 export interface GopherQualityStats {
@@ -82,15 +82,20 @@ function countOf(text: string, needle: string): number {
   return n;
 }
 
-/** Strips symbols from both ends of a word for the stop-word lookup ("The," → "the"). */
-function bareWord(words: Words, i: number, longest: number): string | null {
+/** Whether word i, stripped of symbols at both ends ("The," → "the"), is in `list`. */
+function isStopWord(words: Words, i: number, list: StopWordList): boolean {
   const text = words.text;
   let a = words.starts[i];
   let b = words.ends[i];
+  // Longer than any entry even with a few marks around it: most words stop here.
+  if (b - a > list.longest + 3) return false;
   while (a < b && !isWordChar(text.charCodeAt(a))) a++;
   while (b > a && !isWordChar(text.charCodeAt(b - 1))) b--;
-  if (b - a === 0 || b - a > longest) return null;
-  return text.slice(a, b).toLowerCase();
+  if (b - a === 0 || b - a > list.longest) return false;
+  // ASCII words are looked up by hash first, so most words cost no string.
+  const h = asciiHash(text, a, b);
+  if (h !== -1 && !list.hashes.has(h)) return false;
+  return list.words.has(text.slice(a, b).toLowerCase());
 }
 
 function isWordChar(c: number): boolean {
@@ -118,10 +123,7 @@ export function gopherQuality(words: Words, lines: readonly string[], text: stri
       alnumChars += words.length(i);
     }
     if (f & HAS_LETTER) alpha++;
-    if (list !== null && f & HAS_ALNUM) {
-      const w = bareWord(words, i, list.longest);
-      if (w !== null && list.words.has(w)) stop++;
-    }
+    if (list !== null && f & HAS_ALNUM && isStopWord(words, i, list)) stop++;
   }
   let bullets = 0;
   let ellipses = 0;
@@ -179,6 +181,8 @@ export function gopherRepetition(
 const CITATION = /\[\d*\]|\[edit\]|\[citation needed\]/gi;
 /** Lines about policies and cookies, dropped (the C4 code's list). */
 const POLICY = ["terms of use", "privacy policy", "cookie policy", "uses cookies", "use of cookies", "use cookies"];
+/** Any phrase the page and line rules look for, without regard to case. */
+const PHRASES = new RegExp(["lorem ipsum", "javascript", ...POLICY].join("|"), "i");
 const MAX_WORD_LENGTH = 1000;
 const MIN_WORDS_PER_LINE = 5;
 
@@ -189,9 +193,10 @@ const MIN_WORDS_PER_LINE = 5;
  * fewer than 5 words, when it mentions javascript, or when it speaks of terms of use, privacy or
  * cookies; citation marks are removed first. Of the lines kept, one holding "lorem ipsum" or a
  * curly brace marks the page, and their sentences are counted. Returns the blocks as edited
- * (null for a block with no line left) with the values.
+ * (null for a block with no line left; all null without `edit`, when only the values are wanted)
+ * with the values.
  */
-export function c4(blocks: readonly string[], words: Words): { blocks: Array<string | null>; stats: C4Stats } {
+export function c4(blocks: readonly string[], words: Words, edit = true): { blocks: Array<string | null>; stats: C4Stats } {
   const stats: C4Stats = {
     lines: 0,
     lines_kept: 0,
@@ -241,20 +246,21 @@ export function c4(blocks: readonly string[], words: Words): { blocks: Array<str
         stats.lines_too_few_words++;
         continue;
       }
-      const lower = line.toLowerCase();
+      // One case-blind scan finds any of the phrases; the rare line with one is looked at again.
+      const lower = PHRASES.test(line) ? line.toLowerCase() : "";
       if (lower.includes("lorem ipsum")) stats.lorem_ipsum = 1;
       if (lower.includes("javascript")) {
         stats.lines_javascript++;
         continue;
       }
       if (line.includes("{")) stats.curly_brace = 1;
-      if (POLICY.some((p) => lower.includes(p))) {
+      if (lower !== "" && POLICY.some((p) => lower.includes(p))) {
         stats.lines_policy++;
         continue;
       }
       stats.lines_kept++;
       stats.sentences += countSentences(line);
-      kept = kept === null ? line : `${kept}\n${line}`;
+      if (edit) kept = kept === null ? line : `${kept}\n${line}`;
     }
     out[b] = kept;
     blockStart += block.length + 2;

@@ -13,16 +13,19 @@ class PairCounts {
   #counts = new Int32Array(0);
   #mask = 0;
 
-  /** Empties the table, sized for `n` keys at a load of at most one half. */
+  /**
+   * Empties the table for `n` keys at a load of at most one half. The arrays only grow: a smaller
+   * table uses their start (the mask bounds every probe), so documents do not reallocate them.
+   */
   reset(n: number): void {
     let size = 16;
     while (size < 2 * n) size *= 2;
-    if (size !== this.#counts.length) {
+    if (size > this.#counts.length) {
       this.#lo = new Int32Array(size);
       this.#hi = new Int32Array(size);
       this.#counts = new Int32Array(size);
     } else {
-      this.#counts.fill(0);
+      this.#counts.fill(0, 0, size);
     }
     this.#mask = size - 1;
   }
@@ -46,6 +49,10 @@ class PairCounts {
 
   has(lo: number, hi: number): boolean {
     return this.#counts[this.#slot(lo, hi)] !== 0;
+  }
+
+  count(lo: number, hi: number): number {
+    return this.#counts[this.#slot(lo, hi)];
   }
 }
 
@@ -71,6 +78,14 @@ export class NgramCounter {
   #hi = new Int32Array(0);
   /** Prefix sums of word lengths: characters of words [i, j) = #prefix[j] - #prefix[i]. */
   #prefix = new Float64Array(0);
+  /**
+   * Positions whose current n-gram occurs twice or more in the document. Only there can an
+   * (n+1)-gram occur twice (its n-word start occurs wherever it does), so each longer n looks at
+   * fewer positions: in prose most 3-grams, and nearly all 5-grams, occur once.
+   */
+  #repeated = new Uint8Array(0);
+  /** The positions flagged in #repeated, in order. */
+  #candidates = new Int32Array(0);
 
   measure(words: Words, out: RepetitionValues): RepetitionValues {
     const n = words.count;
@@ -79,53 +94,85 @@ export class NgramCounter {
       this.#lo = new Int32Array(n);
       this.#hi = new Int32Array(n);
       this.#prefix = new Float64Array(n + 1);
+      this.#repeated = new Uint8Array(n);
+      this.#candidates = new Int32Array(n);
     }
     const lo = this.#lo;
     const hi = this.#hi;
     const prefix = this.#prefix;
+    const repeated = this.#repeated;
+    const candidates = this.#candidates;
+    const table = this.#table;
     prefix[0] = 0;
     for (let i = 0; i < n; i++) {
       lo[i] = words.hashLo[i];
       hi[i] = words.hashHi[i];
       prefix[i + 1] = prefix[i] + words.length(i);
+      candidates[i] = i;
     }
+    let count = n;
     out.topChars.fill(0);
     out.dupChars.fill(0);
-    // lo/hi[i] hold the hash of the (size)-gram starting at word i, extended by one word per round.
+    // lo/hi[i] hold the hash of the (size)-gram starting at word i, extended by one word per round,
+    // at the candidate positions only (the others can no longer repeat).
     for (let size = 2; size <= 10; size++) {
       const grams = n - size + 1;
       if (grams <= 0) break;
-      for (let i = 0; i < grams; i++) {
+      let kept = 0;
+      for (let c = 0; c < count; c++) {
+        const i = candidates[c];
+        if (i >= grams) break;
         lo[i] = Math.imul(lo[i] ^ words.hashLo[i + size - 1], 0x01000193) + size;
         hi[i] = Math.imul(hi[i] + words.hashHi[i + size - 1], 0x9e3779b1) ^ (hi[i] >>> 15);
+        candidates[kept++] = i;
       }
-      const table = this.#table;
-      table.reset(grams);
+      count = kept;
+      // Count the candidates' n-grams: exact for every n-gram that occurs twice or more.
+      table.reset(count);
+      let best = 0;
+      let bestAt = 0;
+      for (let c = 0; c < count; c++) {
+        const i = candidates[c];
+        const seen = table.add(lo[i], hi[i]);
+        if (seen > best) {
+          best = seen;
+          bestAt = i;
+        }
+      }
+      kept = 0;
+      for (let c = 0; c < count; c++) {
+        const i = candidates[c];
+        const twice = table.count(lo[i], hi[i]) >= 2;
+        repeated[i] = twice ? 1 : 0;
+        if (twice) candidates[kept++] = i;
+      }
       if (size <= 4) {
-        let best = 0;
-        let bestAt = 0;
-        for (let i = 0; i < grams; i++) {
-          const count = table.add(lo[i], hi[i]);
-          if (count > best) {
-            best = count;
-            bestAt = i;
-          }
+        // With no n-gram occurring twice, every count is 1 and the first n-gram is the top one.
+        if (best < 2) {
+          best = 1;
+          bestAt = 0;
         }
         out.topChars[size - 2] = (prefix[bestAt + size] - prefix[bestAt] + size - 1) * best;
       } else {
-        let repeated = 0;
+        // datatrove's left-to-right scan; an n-gram that occurs once is never found again, so
+        // only those that occur twice or more go into the set.
+        table.reset(kept);
+        let dup = 0;
         let i = 0;
         while (i < grams) {
-          if (table.has(lo[i], hi[i])) {
-            repeated += prefix[i + size] - prefix[i];
-            i += size;
-          } else {
+          if (repeated[i] === 1) {
+            if (table.has(lo[i], hi[i])) {
+              dup += prefix[i + size] - prefix[i];
+              i += size;
+              continue;
+            }
             table.add(lo[i], hi[i]);
-            i++;
           }
+          i++;
         }
-        out.dupChars[size - 5] = repeated;
+        out.dupChars[size - 5] = dup;
       }
+      count = kept;
     }
     return out;
   }

@@ -10,7 +10,13 @@
  */
 import { createRequire } from "node:module";
 
-const STOPWORDS = createRequire(import.meta.url)("stopwords-iso") as Record<string, readonly string[]>;
+/** stopwords-iso's lists, read on first need (English documents never need them). */
+let STOPWORDS: Record<string, readonly string[]> | undefined;
+
+function stopwordsIso(): Record<string, readonly string[]> {
+  STOPWORDS ??= createRequire(import.meta.url)("stopwords-iso") as Record<string, readonly string[]>;
+  return STOPWORDS;
+}
 
 /** Gopher's list (Rae et al. 2021, A.1.1). */
 export const GOPHER_STOP_WORDS: readonly string[] = ["the", "be", "to", "of", "and", "that", "have", "with"];
@@ -19,20 +25,37 @@ export interface StopWordList {
   readonly words: ReadonlySet<string>;
   /** Longest entry, in UTF-16 code units: longer words are not looked up. */
   readonly longest: number;
+  /** asciiHash() of every entry: an ASCII word whose hash is not here is no stop word, without a string made for it. */
+  readonly hashes: ReadonlySet<number>;
+}
+
+/** FNV-1a of text[from, to) with ASCII capitals folded; -1 when a code unit is not ASCII. */
+export function asciiHash(text: string, from: number, to: number): number {
+  let h = 0x811c9dc5 | 0;
+  for (let i = from; i < to; i++) {
+    let c = text.charCodeAt(i);
+    if (c >= 128) return -1;
+    if (c >= 65 && c <= 90) c += 32;
+    h = Math.imul(h ^ c, 0x01000193);
+  }
+  return h >>> 0;
 }
 
 const LISTS = new Map<string, StopWordList | null>();
 
 function listOf(words: readonly string[]): StopWordList {
   const set = new Set<string>();
+  const hashes = new Set<number>();
   let longest = 0;
   for (const raw of words) {
     const w = raw.toLowerCase();
     if (w.length === 0) continue;
     set.add(w);
+    const h = asciiHash(w, 0, w.length);
+    if (h !== -1) hashes.add(h);
     if (w.length > longest) longest = w.length;
   }
-  return { words: set, longest };
+  return { words: set, longest, hashes };
 }
 
 /**
@@ -43,10 +66,11 @@ export function stopWordsFor(lang: string | undefined): StopWordList | null {
   const code = (lang ?? "en").toLowerCase().split(/[-_]/)[0];
   let list = LISTS.get(code);
   if (list !== undefined) return list;
+  const iso = code === "en" ? undefined : stopwordsIso()[code];
   if (code === "en") list = listOf(GOPHER_STOP_WORDS);
-  else if (STOPWORDS[code] === undefined) list = null;
-  else if (code === "zh" || code === "ja") list = listOf(STOPWORDS[code].filter((w) => [...w].length === 1));
-  else list = listOf(STOPWORDS[code]);
+  else if (iso === undefined) list = null;
+  else if (code === "zh" || code === "ja") list = listOf(iso.filter((w) => [...w].length === 1));
+  else list = listOf(iso);
   LISTS.set(code, list);
   return list;
 }

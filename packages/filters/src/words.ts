@@ -26,24 +26,37 @@ const OTHER = 0,
   SEG = 5,
   SURROGATE = 6;
 
-const CLASS = new Uint8Array(65536);
-{
-  const space = /^\s$/u;
-  const letter = /^\p{L}$/u;
-  const alnum = /^[\p{N}\p{M}]$/u;
-  const cjk = /^[\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}]$/u;
-  const seg = /^[\p{sc=Thai}\p{sc=Lao}\p{sc=Khmer}\p{sc=Myanmar}]$/u;
-  for (let c = 0; c < 65536; c++) {
-    if (c >= 0xd800 && c <= 0xdfff) {
-      CLASS[c] = SURROGATE;
-      continue;
-    }
+/**
+ * The class of each BMP code unit, worked out the first time the unit is met (UNKNOWN until
+ * then): a text uses a few hundred distinct units, and classing all 65,536 up front with regex
+ * tests cost 60 ms in every thread that loads this module.
+ */
+const UNKNOWN = 255;
+const CLASS = new Uint8Array(65536).fill(UNKNOWN);
+const SPACE_RE = /^\s$/u;
+const LETTER_RE = /^\p{L}$/u;
+const ALNUM_RE = /^[\p{N}\p{M}]$/u;
+const CJK_RE = /^[\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}]$/u;
+const SEG_RE = /^[\p{sc=Thai}\p{sc=Lao}\p{sc=Khmer}\p{sc=Myanmar}]$/u;
+
+function classify(c: number): number {
+  let k = OTHER;
+  if (c >= 0xd800 && c <= 0xdfff) k = SURROGATE;
+  else {
     const s = String.fromCharCode(c);
-    if (space.test(s)) CLASS[c] = SPACE;
-    else if (seg.test(s) && (letter.test(s) || alnum.test(s))) CLASS[c] = SEG;
-    else if (letter.test(s)) CLASS[c] = cjk.test(s) ? CJK : LETTER;
-    else if (alnum.test(s)) CLASS[c] = ALNUM;
+    if (SPACE_RE.test(s)) k = SPACE;
+    else if (SEG_RE.test(s) && (LETTER_RE.test(s) || ALNUM_RE.test(s))) k = SEG;
+    else if (LETTER_RE.test(s)) k = CJK_RE.test(s) ? CJK : LETTER;
+    else if (ALNUM_RE.test(s)) k = ALNUM;
   }
+  CLASS[c] = k;
+  return k;
+}
+
+/** The class of code unit `c`. */
+function classOf(c: number): number {
+  const k = CLASS[c];
+  return k === UNKNOWN ? classify(c) : k;
 }
 
 const SUPPLEMENTARY_LETTER = /^\p{L}$/u;
@@ -149,7 +162,7 @@ export function splitWords(text: string, into: Words = new Words()): Words {
   let i = 0;
   while (i < n) {
     let c = text.charCodeAt(i);
-    let k = CLASS[c];
+    let k = classOf(c);
     if (k === SURROGATE) k = pairClass(text, i);
     if (k === SPACE) {
       i++;
@@ -163,7 +176,7 @@ export function splitWords(text: string, into: Words = new Words()): Words {
     }
     if (k === SEG) {
       const start = i;
-      while (i < n && CLASS[text.charCodeAt(i)] === SEG) i++;
+      while (i < n && classOf(text.charCodeAt(i)) === SEG) i++;
       segment(text, start, i, into);
       continue;
     }
@@ -171,7 +184,7 @@ export function splitWords(text: string, into: Words = new Words()): Words {
     let flags = 0;
     while (i < n) {
       c = text.charCodeAt(i);
-      k = CLASS[c];
+      k = classOf(c);
       let width = 1;
       if (k === SURROGATE) {
         k = pairClass(text, i);
@@ -198,11 +211,11 @@ function segment(text: string, start: number, end: number, into: Words): void {
 
 /** Whether code unit `c` is white space (the class table's view). */
 export function isSpace(c: number): boolean {
-  return CLASS[c] === SPACE;
+  return classOf(c) === SPACE;
 }
 
 /** Whether code unit `c` is a letter of any script. */
 export function isLetter(c: number): boolean {
-  const k = CLASS[c];
+  const k = classOf(c);
   return k === LETTER || k === CJK || k === SEG;
 }

@@ -11,7 +11,7 @@
  * with keepFiltered, written with the rules it failed.
  */
 import { DocumentFilter, type DocumentStats, type RuleSetName } from "@winnow/filters";
-import { LanguageIdentifier } from "@winnow/langid";
+import { DEFAULT_MAX_CHARS, LanguageIdentifier } from "@winnow/langid";
 import type { PageOutput } from "./page.js";
 
 /** What --lang-id, --langs, --min-lang-score, --filters, --stats and --keep-filtered ask for. */
@@ -71,8 +71,8 @@ export class LanguageStep implements DocumentStep {
     let text = "";
     for (const b of doc.blocks) {
       text += text === "" ? b.text : ` ${b.text}`;
-      // Only the start is identified (see @winnow/langid): no need to join the rest.
-      if (text.length > 4096) break;
+      // Only the start is identified (DEFAULT_MAX_CHARS, see @winnow/langid): no need to join the rest.
+      if (text.length > 2 * DEFAULT_MAX_CHARS) break;
     }
     const guess = this.#lid.identify(text);
     doc.lang = guess?.lang ?? UNDETERMINED;
