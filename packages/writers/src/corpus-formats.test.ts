@@ -88,6 +88,10 @@ describe("Parquet", () => {
     expect(back[24_999].url).toBe("u24999");
   });
 
+  it("refuses a compression suffix: Parquet compresses its own pages", async () => {
+    await expect(openWriter({ format: "parquet", path: join(dir, "c.parquet.gz") })).rejects.toThrow(UsageError);
+  });
+
   it("writes a valid file with no document", async () => {
     await write(join(dir, "empty.parquet"), [], "parquet");
     expect(await rows(join(dir, "empty.parquet"))).toEqual([]);

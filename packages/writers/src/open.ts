@@ -53,6 +53,9 @@ export async function openWriter(options: OpenWriterOptions): Promise<CorpusWrit
   }
   const target = path.endsWith("/") || path.endsWith(sep) ? ({ kind: "directory", path } as const) : await classifyOutput(path, role);
   if (format === "parquet") {
+    if (compressionFor(path) !== null) {
+      throw new UsageError("Parquet compresses its own pages: name the file without .gz or .zst", `${role.flag} ${path}`);
+    }
     if (target.kind === "directory") throw new OutputError(`cannot create ${role.what}: it is a directory; Parquet is one file`, path);
     await createParents(target, role);
     const out = await openOutput(target, role, { flush: true, highWaterMark: HIGH_WATER_MARK });
