@@ -42,10 +42,13 @@ export const jsonl: StreamFormat = {
       content_type: d.contentType,
       charset: d.charset,
       title: d.title,
+      ...(d.lang === undefined ? {} : { lang: d.lang, lang_score: d.langScore }),
       text: documentText(d),
       blocks_kept: d.blocks.length,
       blocks_total: d.blocksTotal,
       ...(d.comments === undefined ? {} : { comments: blocksText(d.comments) }),
+      ...(d.filterFailed === undefined ? {} : { filter_failed: d.filterFailed }),
+      ...(d.stats === undefined ? {} : { stats: d.stats }),
       source: d.source,
     })}\n`;
   },
@@ -71,6 +74,10 @@ export const xml: StreamFormat = {
       escapeAttr(d.title) +
       '" charset="' +
       escapeAttr(d.charset) +
+      (d.lang === undefined ? "" : `" lang="${escapeAttr(d.lang)}" lang_score="${d.langScore}`) +
+      (d.filterFailed === undefined || d.filterFailed.length === 0
+        ? ""
+        : `" filter_failed="${escapeAttr(d.filterFailed.map((f) => `${f.rule}=${f.value}`).join(" "))}`) +
       '">\n';
     const blocks = d.blocks;
     for (let i = 0; i < blocks.length; i++) {
@@ -107,7 +114,7 @@ export const text: StreamFormat = {
   },
 };
 
-export function streamFormat(format: OutputFormat): StreamFormat {
+export function streamFormat(format: Exclude<OutputFormat, "parquet">): StreamFormat {
   switch (format) {
     case "jsonl":
       return jsonl;

@@ -1,8 +1,14 @@
-// Public API of @winnow/writers: corpus writers (JSONL, XML, text), gzip by name, written under a
-// temporary name and renamed when complete; and the rules for every path winnow writes (output-path.ts).
+// Public API of @winnow/writers: corpus writers (JSONL, XML, text, Parquet), gzip or zstd by name,
+// outputs templated by a document field, written under a temporary name and renamed when
+// complete; reading a corpus back (read.ts); and the rules for every path winnow writes
+// (output-path.ts).
 
 export type { CleanDocument, CorpusWriter, OutputFormat } from "./types.js";
 export { openWriter, type OpenWriterOptions } from "./open.js";
+export { type Compression, compressionFor, withoutCompressionSuffix } from "./compression.js";
+export { ROW_GROUP_CHARS, ROW_GROUP_ROWS } from "./parquet-writer.js";
+export { renderPath, TEMPLATE_FIELDS, type TemplateField, templateFields, UNKNOWN_VALUE } from "./templated.js";
+export { type CorpusRow, isParquetPath, readCorpus } from "./read.js";
 export {
   classifyOutput,
   createParents,

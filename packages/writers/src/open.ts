@@ -1,9 +1,12 @@
 import { sep } from "node:path";
-import { OutputError } from "@winnow/errors";
+import { OutputError, UsageError } from "@winnow/errors";
 import { openDirWriter } from "./dir-writer.js";
+import { type Compression, compressionFor } from "./compression.js";
 import { streamFormat } from "./formats.js";
 import { classifyOutput, createParents, openOutput, type OutputRole } from "./output-path.js";
+import { ParquetCorpusWriter } from "./parquet-writer.js";
 import { HIGH_WATER_MARK, StreamCorpusWriter } from "./stream-writer.js";
+import { TemplatedWriter, templateFields } from "./templated.js";
 import type { CorpusWriter, OutputFormat } from "./types.js";
 
 export interface OpenWriterOptions {
@@ -16,22 +19,50 @@ export interface OpenWriterOptions {
   path: string;
   /** gzip the output; default: path ends in ".gz" (never by default for stdout or a directory). */
   gzip?: boolean;
+  /** Compression; default: by the name (".gz" gzip, ".zst" zstd; none for stdout). Overrides `gzip`. */
+  compression?: Compression | null;
   /** How messages name the output; default: "output", given by -o. */
   role?: OutputRole;
+  /** Parquet: characters of text per row group at most (default ROW_GROUP_CHARS). */
+  rowGroupChars?: number;
 }
+
+/** Row-group bound of each Parquet file of a templated output (up to 177 of them open): about 8 MB. */
+const TEMPLATED_ROW_GROUP_CHARS = 4 << 20;
 
 const CORPUS: OutputRole = { what: "output", flag: "-o", stdout: true };
 
 /**
- * Opens a corpus writer. Files are written as `.<name>.tmp-<pid>` beside the final name and
+ * Opens a corpus writer. A path with fields (`out/{lang}/part.jsonl`, see templated.ts) opens
+ * one writer per value as documents arrive. Files are written as `.<name>.tmp-<pid>` beside the final name and
  * renamed by close() or abort(); missing folders are created. Creation problems (a file in the
  * way, EACCES) reject here with an OutputError naming the path.
  */
 export async function openWriter(options: OpenWriterOptions): Promise<CorpusWriter> {
   const { format, path } = options;
   const role = options.role ?? CORPUS;
-  const fmt = streamFormat(format);
+  let fields: string[];
+  try {
+    fields = templateFields(path);
+  } catch (error) {
+    throw new UsageError((error as Error).message, `${role.flag} ${path}`);
+  }
+  if (fields.length > 0) {
+    // Many files open at once: smaller row groups keep their sum bounded.
+    return new TemplatedWriter(path, (file) => openWriter({ ...options, path: file, rowGroupChars: TEMPLATED_ROW_GROUP_CHARS }));
+  }
   const target = path.endsWith("/") || path.endsWith(sep) ? ({ kind: "directory", path } as const) : await classifyOutput(path, role);
+  if (format === "parquet") {
+    if (compressionFor(path) !== null) {
+      throw new UsageError("Parquet compresses its own pages: name the file without .gz or .zst", `${role.flag} ${path}`);
+    }
+    if (target.kind === "directory") throw new OutputError(`cannot create ${role.what}: it is a directory; Parquet is one file`, path);
+    await createParents(target, role);
+    const out = await openOutput(target, role, { flush: true, highWaterMark: HIGH_WATER_MARK });
+    const label = target.kind === "stdout" ? "<stdout>" : path;
+    return new ParquetCorpusWriter({ ...out, label, rowGroupChars: options.rowGroupChars });
+  }
+  const fmt = streamFormat(format);
   if (target.kind === "directory") {
     if (format !== "text") {
       throw new OutputError(`cannot create ${role.what}: it is a directory; only the text format writes one file per document`, path);
@@ -40,6 +71,8 @@ export async function openWriter(options: OpenWriterOptions): Promise<CorpusWrit
   }
   await createParents(target, role);
   const out = await openOutput(target, role, { flush: true, highWaterMark: HIGH_WATER_MARK });
-  const gzip = options.gzip ?? (target.kind !== "stdout" && path.endsWith(".gz"));
-  return new StreamCorpusWriter(fmt, { ...out, gzip, label: target.kind === "stdout" ? "<stdout>" : path });
+  const byName = target.kind === "stdout" ? null : compressionFor(path);
+  const compression =
+    options.compression !== undefined ? options.compression : options.gzip === undefined ? byName : options.gzip ? "gzip" : null;
+  return new StreamCorpusWriter(fmt, { ...out, compression, label: target.kind === "stdout" ? "<stdout>" : path });
 }

@@ -1,9 +1,10 @@
 import { rename, unlink } from "node:fs/promises";
 import type { Writable } from "node:stream";
-import { createGzip, type Gzip } from "node:zlib";
+import type { Transform } from "node:stream";
+import { type Compression, createCompressor } from "./compression.js";
 import type { StreamFormat } from "./formats.js";
 import type { CleanDocument, CorpusWriter } from "./types.js";
-import { GZIP_LEVEL, outputError, RESOLVED } from "./util.js";
+import { outputError, RESOLVED } from "./util.js";
 
 /**
  * Encoded documents are UTF-8 encoded straight into a slab Buffer and handed to the stream
@@ -22,17 +23,13 @@ export const HIGH_WATER_MARK = 1024 * 1024;
 
 const noop = (): void => {};
 
-// zlib streams take Transform options too (Node passes them through; @types/node omits them):
-// a writable buffer as large as the file's lets encoding overlap compression on the thread pool.
-const GZIP_OPTIONS = { level: GZIP_LEVEL, highWaterMark: HIGH_WATER_MARK };
-
 export interface StreamTarget {
   /** The terminal stream: an output file or an already open stream such as stdout. */
   sink: Writable;
   /** True when the writer owns the sink and ends it on close (files); false for stdout. */
   owned: boolean;
-  /** Compress with gzip before the sink. */
-  gzip: boolean;
+  /** Compress before the sink: gzip, zstd, or not at all (null). */
+  compression: Compression | null;
   /** Name used in error messages: the final path, or "<stdout>". */
   label: string;
   /** Temporary file to rename to finalPath when done; null when there is nothing to rename. */
@@ -42,16 +39,17 @@ export interface StreamTarget {
 
 /**
  * Writes documents of one stream format (JSONL, XML, plain text) to one stream, optionally
- * through gzip. Documents enter the coalescing buffer whole, so whatever has been accepted can
+ * through gzip or zstd. Documents enter the coalescing buffer whole, so whatever has been accepted can
  * always be completed into a valid file by close() or abort().
  */
 export class StreamCorpusWriter implements CorpusWriter {
   readonly #format: StreamFormat;
   readonly #target: StreamTarget;
-  /** Where chunks are written: the gzip stream, or the sink itself. */
+  /** Where chunks are written: the compressor, or the sink itself. */
   readonly #out: Writable;
-  readonly #gzip: Gzip | null;
-  /** Settles once the terminal stream (owned file) or the gzip stream (stdout) is closed. */
+  /** The compressor (gzip or zstd), or null. */
+  readonly #gzip: Transform | null;
+  /** Settles once the terminal stream (owned file) or the compressor (stdout) is closed. */
   readonly #closed: Promise<void> | null;
   #slab: Buffer = Buffer.allocUnsafe(SLAB_BYTES);
   #used = 0;
@@ -68,8 +66,8 @@ export class StreamCorpusWriter implements CorpusWriter {
     this.#target = target;
     this.#used = this.#slab.write(format.header, 0);
     const sink = target.sink;
-    if (target.gzip) {
-      const gz = createGzip(GZIP_OPTIONS);
+    if (target.compression !== null) {
+      const gz = createCompressor(target.compression, HIGH_WATER_MARK);
       gz.pipe(sink, { end: target.owned });
       gz.on("error", this.#onError);
       this.#gzip = gz;

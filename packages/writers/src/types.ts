@@ -16,9 +16,19 @@ export interface CleanDocument {
   comments?: ReadonlyArray<{ text: string; heading: number }>;
   /** The input the document came from (path or "-"), for provenance. */
   source: string;
+  /** With language identification: the language (fastText lid.176's label) and its probability. */
+  lang?: string;
+  langScore?: number;
+  /**
+   * With filters or a language choice and `--keep-filtered`: the rules the document failed, each
+   * with its value (empty when it passed). Absent when nothing judged it.
+   */
+  filterFailed?: ReadonlyArray<{ rule: string; value: number | string }>;
+  /** With `--stats`: counts and every rule set's values (@winnow/filters' DocumentStats). */
+  stats?: Readonly<Record<string, unknown>>;
 }
 
-export type OutputFormat = "jsonl" | "xml" | "text";
+export type OutputFormat = "jsonl" | "xml" | "text" | "parquet";
 
 export interface CorpusWriter {
   /** Queue one document; resolves when it may be followed by the next (back-pressure). */

@@ -487,7 +487,7 @@ describe("errors", () => {
     const w = new StreamCorpusWriter(jsonlFormat, {
       sink: failing,
       owned: true,
-      gzip: false,
+      compression: null,
       label: "/data/out.jsonl",
       tmpPath: null,
       finalPath: null,
@@ -523,7 +523,7 @@ describe("back-pressure and stdout", () => {
     const w = new StreamCorpusWriter(xmlFormat, {
       sink: slowSink(chunks),
       owned: false,
-      gzip: false,
+      compression: null,
       label: "<test>",
       tmpPath: null,
       finalPath: null,
@@ -550,7 +550,14 @@ describe("back-pressure and stdout", () => {
   it("releases a write still waiting for drain when close() ends the stream", async () => {
     const chunks: Buffer[] = [];
     const sink = slowSink(chunks);
-    const w = new StreamCorpusWriter(jsonlFormat, { sink, owned: true, gzip: false, label: "<test>", tmpPath: null, finalPath: null });
+    const w = new StreamCorpusWriter(jsonlFormat, {
+      sink,
+      owned: true,
+      compression: null,
+      label: "<test>",
+      tmpPath: null,
+      finalPath: null,
+    });
     const held = w.write({ ...DOCS[2], blocks: [{ text: "z".repeat(100_000), heading: 0 }] });
     const closed = w.close();
     const timeout = new Promise((_, reject) => setTimeout(() => reject(new Error("write() never settled")), 2000));
@@ -587,7 +594,14 @@ describe("back-pressure and stdout", () => {
         cb();
       },
     });
-    const w = new StreamCorpusWriter(jsonlFormat, { sink, owned: false, gzip: true, label: "<stdout>", tmpPath: null, finalPath: null });
+    const w = new StreamCorpusWriter(jsonlFormat, {
+      sink,
+      owned: false,
+      compression: "gzip",
+      label: "<stdout>",
+      tmpPath: null,
+      finalPath: null,
+    });
     for (const d of DOCS) await w.write(d);
     await w.close();
     expect(sink.writableEnded).toBe(false);

@@ -2,15 +2,16 @@
 import { stat } from "node:fs/promises";
 import { sep } from "node:path";
 import { UsageError, WinnowError } from "@winnow/errors";
-import { type CorpusWriter, type OutputFormat, openWriter, writeFailure } from "@winnow/writers";
+import { type CorpusWriter, type OutputFormat, openWriter, withoutCompressionSuffix, writeFailure } from "@winnow/writers";
 import { RejectLog } from "./rejects.js";
 
 /**
- * The format an output name implies: .jsonl → jsonl, .xml → xml, .txt or a directory → text
- * (each also with .gz); anything else, and standard output, → jsonl.
+ * The format an output name implies: .parquet → parquet, .jsonl → jsonl, .xml → xml, .txt or a
+ * directory → text (each also with .gz or .zst); anything else, and standard output, → jsonl.
  */
 export async function outputFormatFor(output: string): Promise<OutputFormat> {
-  const name = output.toLowerCase().replace(/\.gz$/, "");
+  const name = withoutCompressionSuffix(output.toLowerCase());
+  if (name.endsWith(".parquet")) return "parquet";
   if (name.endsWith(".xml")) return "xml";
   if (name.endsWith(".txt") || output.endsWith("/") || output.endsWith(sep)) return "text";
   if (name.endsWith(".jsonl") || output === "-") return "jsonl";

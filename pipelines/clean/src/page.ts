@@ -5,6 +5,7 @@
  */
 import { decodeHtmlPieces } from "@winnow/archive";
 import { errorMessage } from "@winnow/errors";
+import type { DocumentStats } from "@winnow/filters";
 import { scoreBatch, type BlockClassifier, type ScoreBatch } from "@winnow/models";
 import { MAX_NESTING, segmentHtml, type SegmentedDocument } from "@winnow/segment";
 import { applySiteTemplates, type SiteTemplateBatch } from "./site-templates-batch.js";
@@ -28,8 +29,15 @@ export type PageOutput =
       blocksTotal: number;
       /** With keepComments and a model with a comment head: the blocks it calls user comments. */
       comments?: Array<{ text: string; heading: number }>;
+      /** Set by the corpus steps (steps.ts): language, rules failed (with --keep-filtered), statistics. */
+      lang?: string;
+      langScore?: number;
+      filterFailed?: Array<{ rule: string; value: number | string }>;
+      stats?: DocumentStats;
     }
-  | { ok: false; reason: "decode-error" | "no-text" | "failed"; detail: string };
+  | { ok: false; reason: "decode-error" | "no-text" | "failed"; detail: string }
+  /** Dropped by a corpus step: the first rule failed and its value. */
+  | { ok: false; reason: "language" | "filter"; detail: string; rule: string; value: number | string };
 
 /** What the output needs of a page segmented and handed to the scorer, once its parse is dropped. */
 interface PageLeft {

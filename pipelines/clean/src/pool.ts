@@ -9,8 +9,10 @@ import { errorMessage, ModelError, WinnowError } from "@winnow/errors";
 import { type BlockClassifier, loadClassifier } from "@winnow/models";
 import { Piscina } from "piscina";
 import type { PageOutput } from "./page.js";
+import { DocumentSteps } from "./steps.js";
 import { fingerprintPages, type FingerprintedPage, type SiteTemplateBatch } from "./site-templates-page.js";
 import {
+  applyStepsSafely,
   type CleanerSettings,
   cleanPagesSafely,
   failedPages,
@@ -48,8 +50,9 @@ const EMPTY = new Uint8Array(0);
 export async function openInlineCleaner(settings: CleanerSettings): Promise<PageCleaner> {
   const { model } = settings;
   let classifier: BlockClassifier;
+  let corpus: DocumentSteps;
   try {
-    classifier = await loadClassifier(model, { favor: settings.favor });
+    [classifier, corpus] = await Promise.all([loadClassifier(model, { favor: settings.favor }), DocumentSteps.open(settings.corpus)]);
   } catch (error) {
     if (error instanceof WinnowError) throw error;
     throw new ModelError(`cannot load model: ${errorMessage(error)}`, model, { cause: error });
@@ -57,12 +60,15 @@ export async function openInlineCleaner(settings: CleanerSettings): Promise<Page
   return {
     model: classifier.name,
     parallelism: 1,
-    clean: (records, siteTemplates) =>
-      cleanPagesSafely(
-        records.map((r) => ({ body: r.body, headerCharset: r.charset, url: r.url })),
-        classifier,
-        siteTemplates,
-        settings.comments === true,
+    clean: async (records, siteTemplates) =>
+      applyStepsSafely(
+        corpus,
+        await cleanPagesSafely(
+          records.map((r) => ({ body: r.body, headerCharset: r.charset, url: r.url })),
+          classifier,
+          siteTemplates,
+          settings.comments === true,
+        ),
       ),
     fingerprint: async (records, keepParsed) =>
       fingerprintPages(

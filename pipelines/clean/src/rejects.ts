@@ -17,6 +17,9 @@ export interface RejectLine {
   url: string;
   reason: string;
   detail: string;
+  /** For "language" and "filter": the first rule the document failed, and its value. */
+  rule?: string;
+  value?: number | string;
 }
 
 export class RejectLog {
@@ -54,6 +57,7 @@ export class RejectLog {
         url: line.url,
         reason: line.reason,
         detail: line.detail,
+        ...(line.rule === undefined ? {} : { rule: line.rule, value: line.value }),
       })}\n`,
     );
     if (!ok) this.#full = true;

@@ -422,7 +422,9 @@ describe("the CLI", () => {
     let reference: string[];
     beforeAll(async () => {
       inputs = [0, 1, 2, 3].map((n) => file(`big-${n}.warc`, Buffer.concat(articleRecords(`big${n}`, 400))));
-      await runClean({ inputs, output: join(dir, "big-reference.jsonl"), model: "heuristic", workers: 0 });
+      // As the command line runs it: language identification is on by default there.
+      const corpus = { langId: true, filters: [], stats: false, keepFiltered: false };
+      await runClean({ inputs, output: join(dir, "big-reference.jsonl"), model: "heuristic", workers: 0, corpus });
       reference = readFileSync(join(dir, "big-reference.jsonl"), "utf8")
         .split("\n")
         .filter((l) => l !== "")

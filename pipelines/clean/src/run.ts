@@ -5,6 +5,7 @@
  * damaged records and single missing inputs do not throw: they are counted in the summary.
  */
 import { availableParallelism } from "node:os";
+import { sep } from "node:path";
 import { InputError, ModelError, OutputError, UsageError, WinnowError, errorMessage, systemReason } from "@winnow/errors";
 import { type Favor, type ModelSpec, resolveModelSpec } from "@winnow/models";
 import {
@@ -14,6 +15,7 @@ import {
   prepareOutput,
   refuseOutputsOverInputs,
   removeStaleTempFiles,
+  templateFields,
 } from "@winnow/writers";
 import { type Logger, pino } from "pino";
 import { manifestPathFor, partPath, ResumeProblem } from "./manifest.js";
@@ -23,6 +25,7 @@ import { openInlineCleaner, openPoolCleaner, type PageCleaner } from "./pool.js"
 import { planResume, ResumeLog, type ResumePlan } from "./resume.js";
 import { fitSiteTemplates, type SiteTemplateRunOptions, withSiteTemplates } from "./site-templates.js";
 import { Stages } from "./stages.js";
+import type { CorpusOptions } from "./steps.js";
 import type { CleanerSettings } from "./worker.js";
 import { type CleanProgress, type CleanRunSummary, type InputFailure, summarize } from "./summary.js";
 
@@ -91,6 +94,11 @@ export interface CleanRunOptions {
   /** The manifest of a resumable run; default `<output>.manifest`. */
   manifestPath?: string;
   /**
+   * The corpus steps after scoring (steps.ts): language identification, --langs and
+   * --min-lang-score, the rule sets of --filters, --stats and --keep-filtered. Absent: none.
+   */
+  corpus?: CorpusOptions;
+  /**
    * Read the inputs twice: first to find each host's site template (subtrees shared by
    * neighbouring pages), then to clean with template blocks dropped (site-templates.ts).
    */
@@ -113,6 +121,7 @@ export async function runClean(options: CleanRunOptions): Promise<CleanRunSummar
   refuseRejectsOnStdout(options.output, options.rejectsPath, options.resume === true);
   const maxOpenInputs = positive(options.maxOpenInputs ?? DEFAULT_MAX_OPEN_INPUTS, "maxOpenInputs");
   const format = options.format ?? (await outputFormatFor(options.output));
+  refuseUnusableCorpusOptions(options, format);
 
   // Inputs first: when none can be used, nothing else is started and no output is created.
   const inputsFailed: InputFailure[] = [];
@@ -143,7 +152,12 @@ export async function runClean(options: CleanRunOptions): Promise<CleanRunSummar
   }
 
   // Then the model, so a bad one is refused before the output file is created.
-  const cleaner = await openCleaner({ model, favor: options.favor, comments: options.comments }, workers, options.workerModule, logger);
+  const cleaner = await openCleaner(
+    { model, favor: options.favor, comments: options.comments, corpus: options.corpus },
+    workers,
+    options.workerModule,
+    logger,
+  );
   const inFlight = workers === 0 ? 1 : IN_FLIGHT_PER_WORKER * cleaner.parallelism;
   const outputs = await openOutputs(outputPath, rejectsPath, format).catch(async (error: unknown) => {
     await cleaner.destroy();
@@ -226,6 +240,34 @@ export async function runClean(options: CleanRunOptions): Promise<CleanRunSummar
   if (siteTemplates !== null) summary.siteTemplates = siteTemplates.summary;
   logger.debug({ summary }, "run finished");
   return summary;
+}
+
+/** Throws a UsageError for corpus options that cannot work together, or with the output asked for. */
+function refuseUnusableCorpusOptions(options: CleanRunOptions, format: OutputFormat): void {
+  const corpus = options.corpus;
+  const langId = corpus?.langId === true;
+  if (!langId && (corpus?.langs?.length ?? 0) > 0)
+    throw new UsageError("--langs needs language identification, which --no-lang-id turns off", "--langs");
+  if (!langId && corpus?.minLangScore !== undefined) {
+    throw new UsageError("--min-lang-score needs language identification, which --no-lang-id turns off", "--min-lang-score");
+  }
+  let fields: string[];
+  try {
+    fields = templateFields(options.output);
+  } catch (error) {
+    throw new UsageError((error as Error).message, `-o ${options.output}`);
+  }
+  if (fields.length === 0) return;
+  if (fields.includes("lang") && !langId)
+    throw new UsageError("{lang} in the output path needs language identification (drop --no-lang-id)", `-o ${options.output}`);
+  if (options.resume === true)
+    throw new UsageError(
+      "--resume writes one output in parts, so the output path cannot hold fields such as {lang}",
+      `-o ${options.output}`,
+    );
+  if (format === "text" && (options.output.endsWith("/") || options.output.endsWith(sep))) {
+    throw new UsageError("an output path with fields names files, not a directory", `-o ${options.output}`);
+  }
 }
 
 /** Throws when there is nothing the run can read, or the inputs cannot go with the options. */

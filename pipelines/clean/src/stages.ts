@@ -11,7 +11,7 @@ import type { Logger } from "pino";
 import { Channel, Slots } from "./flow.js";
 import type { PageOutput } from "./page.js";
 import type { PageCleaner } from "./pool.js";
-import type { RejectLog } from "./rejects.js";
+import type { RejectLine, RejectLog } from "./rejects.js";
 import { type CleanProgress, type CleanSkipReason, type InputFailure, noSkips } from "./summary.js";
 
 /**
@@ -259,8 +259,9 @@ export class Stages {
         const record = records[i];
         const out = outputs[i];
         if (!out.ok) {
-          this.#skip(record, out.reason, out.detail);
-        } else if (out.blocks.length === 0) {
+          this.#skip(record, out.reason, out.detail, "rule" in out ? out : undefined);
+        } else if (out.blocks.length === 0 && out.filterFailed === undefined) {
+          // (With --keep-filtered a page C4's line rules emptied is still written, with the rules it failed.)
           this.#skip(record, "empty-after-cleaning", `none of ${out.blocksTotal} blocks kept`);
         } else if (this.writeError === null) {
           const doc: CleanDocument = {
@@ -274,6 +275,10 @@ export class Stages {
             blocksTotal: out.blocksTotal,
             comments: out.comments,
             source: record.source,
+            lang: out.lang,
+            langScore: out.langScore,
+            filterFailed: out.filterFailed,
+            stats: out.stats as CleanDocument["stats"],
           };
           try {
             await writer.write(doc);
@@ -292,10 +297,19 @@ export class Stages {
     }
   }
 
-  #skip(record: { source: string; offset: number; recordId: string; url: string }, reason: CleanSkipReason, detail: string): void {
+  #skip(
+    record: { source: string; offset: number; recordId: string; url: string },
+    reason: CleanSkipReason,
+    detail: string,
+    failed?: { rule: string; value: number | string },
+  ): void {
     this.skipped[reason]++;
     this.progress.skipped++;
-    const line = { source: record.source, offset: record.offset, recordId: record.recordId, url: record.url, reason, detail };
+    const line: RejectLine = { source: record.source, offset: record.offset, recordId: record.recordId, url: record.url, reason, detail };
+    if (failed !== undefined) {
+      line.rule = failed.rule;
+      line.value = failed.value;
+    }
     this.#parts.rejects?.write(line);
     if (this.#traceSkips) this.#parts.logger.debug(line, `skipped ${reason}: ${detail}`);
   }

@@ -25,6 +25,8 @@ export const CLEAN_SKIP_REASONS = [
   "decode-error", // the page could not be decoded or segmented
   "failed", // the classifier or its worker failed on the batch
   "empty-after-cleaning", // every block was scored boilerplate
+  "language", // not in --langs, or scored below --min-lang-score (the rejects line names the rule and value)
+  "filter", // failed a rule of --filters (the rejects line names the first rule failed and its value)
 ] as const;
 
 export type CleanSkipReason = (typeof CLEAN_SKIP_REASONS)[number];

@@ -9,6 +9,7 @@ import { errorMessage, WinnowError } from "@winnow/errors";
 import { type BlockClassifier, type Favor, HostRoutedClassifier, loadClassifier, type ModelSpec } from "@winnow/models";
 import { cleanPagesByHost } from "./clean-by-host.js";
 import { cleanPages, type PageInput, type PageOutput } from "./page.js";
+import { type CorpusOptions, DocumentSteps } from "./steps.js";
 import { cleanParsedPages, fingerprintPages, type FingerprintedPage, type SiteTemplateBatch } from "./site-templates-page.js";
 
 /** What the pool's threads are started with (piscina's workerData). */
@@ -17,6 +18,8 @@ export interface CleanWorkerData extends CleanerSettings {}
 /** What every thread (or the inline cleaner) cleans with, for the whole run. */
 export interface CleanerSettings {
   model: ModelSpec;
+  /** The corpus steps after scoring: language identification, filters, statistics (steps.ts). */
+  corpus?: CorpusOptions;
   /** The model's operating point (`--favor`). */
   favor?: Favor;
   /** Keep the blocks the model's comment head finds as each document's comments (`--comments`). */
@@ -137,15 +140,34 @@ function threadClassifier(): Promise<BlockClassifier> {
   return classifier;
 }
 
+// The corpus steps of this thread (its own language model), made with the classifier.
+let steps: Promise<DocumentSteps> | undefined;
+
+function threadSteps(): Promise<DocumentSteps> {
+  steps ??= DocumentSteps.open((workerData as CleanWorkerData).corpus);
+  return steps;
+}
+
 /** The pool's task: clean one batch. Never throws for a page or classifier problem. */
 export default async function cleanTask(task: CleanTask): Promise<PageOutput[]> {
   let loaded: BlockClassifier;
+  let corpus: DocumentSteps;
   try {
-    loaded = await threadClassifier();
+    [loaded, corpus] = await Promise.all([threadClassifier(), threadSteps()]);
   } catch (error) {
     return failedPages(task.bodies.length, modelProblem(error));
   }
-  return cleanPagesSafely(unpackPages(task), loaded, task.siteTemplates, (workerData as CleanWorkerData).comments === true);
+  const outputs = await cleanPagesSafely(unpackPages(task), loaded, task.siteTemplates, (workerData as CleanWorkerData).comments === true);
+  return applyStepsSafely(corpus, outputs);
+}
+
+/** Runs the corpus steps; a throw (a bug) fails the batch's pages rather than the run. */
+export function applyStepsSafely(corpus: DocumentSteps, outputs: PageOutput[]): PageOutput[] {
+  try {
+    return corpus.apply(outputs);
+  } catch (error) {
+    return failedPages(outputs.length, `corpus steps failed: ${errorMessage(error)}`);
+  }
 }
 
 /** Pass one of --site-templates (piscina's `name: "fingerprintTask"`): the subtree fingerprints of a batch. */
@@ -156,7 +178,7 @@ export function fingerprintTask(task: CleanTask & { keepParsed: boolean }): Fing
 /** Run once before any batch (piscina's `name: "describeClassifier"`): loads and describes the model. */
 export async function describeClassifier(): Promise<ClassifierDescription> {
   try {
-    const loaded = await threadClassifier();
+    const [loaded] = await Promise.all([threadClassifier(), threadSteps()]);
     return { ok: true, name: loaded.name, threshold: loaded.threshold };
   } catch (error) {
     return { ok: false, problem: modelProblem(error) };

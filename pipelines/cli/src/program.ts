@@ -9,6 +9,7 @@ import { registerEval } from "./commands/eval.js";
 import { registerInspect } from "./commands/inspect.js";
 import { registerLabel } from "./commands/label.js";
 import { registerLabelUi } from "./commands/label-ui.js";
+import { registerStats } from "./commands/stats.js";
 import { registerTrain } from "./commands/train.js";
 import { BrokenPipeError, EXIT, WinnowError } from "@winnow/errors";
 import { EXIT_CODES_HELP, ExitWith } from "./exit-codes.js";
@@ -16,6 +17,7 @@ import { EXIT_CODES_HELP, ExitWith } from "./exit-codes.js";
 /** One module per subcommand under src/commands/, each adding itself with program.command(). */
 const COMMANDS: ReadonlyArray<(program: Command) => void> = [
   registerClean,
+  registerStats,
   registerEval,
   registerTrain,
   registerLabel,

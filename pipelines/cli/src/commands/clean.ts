@@ -16,11 +16,12 @@ import {
   type SiteTemplateMode,
 } from "@winnow/clean";
 import { EXIT, InputError } from "@winnow/errors";
+import { FILTER_NAMES, parseFilterNames, type RuleSetName } from "@winnow/filters";
 import type { Favor } from "@winnow/models";
 import type { OutputFormat } from "@winnow/writers";
 import { EXIT_CODES_HELP, ExitWith } from "../exit-codes.js";
 import { createLogger, LOG_LEVELS, type LogLevel } from "../logger.js";
-import { parseByteSize, parseCount } from "../parse.js";
+import { parseByteSize, parseCount, parseUnitInterval } from "../parse.js";
 import { startProgressLine } from "../progress.js";
 
 interface CleanFlags {
@@ -44,6 +45,12 @@ interface CleanFlags {
   templateKeepScore: number;
   logLevel: LogLevel;
   progress: boolean;
+  langId: boolean;
+  langs?: string[];
+  minLangScore?: number;
+  filters?: RuleSetName[];
+  stats?: boolean;
+  keepFiltered?: boolean;
 }
 
 const RESUME_HELP = `
@@ -67,6 +74,37 @@ Site templates (--site-templates):
   page). Pass two cleans as usual and also drops blocks inside template subtrees that the
   classifier scored below --template-keep-score. The heuristic scores 0 or 1, so with it only a
   keep score above 1 drops anything. Standard input cannot be used (it is read twice).`;
+
+const CORPUS_HELP = `
+Corpus steps (docs/corpus.md):
+  After scoring, each document's language is identified (fastText lid.176, offline; --no-lang-id
+  turns it off) and written as lang and lang_score. --langs and --min-lang-score drop documents
+  as "language" skips; --filters gopher,c4,fineweb applies those rule sets with their published
+  thresholds and drops failing documents as "filter" skips. --rejects names the first rule
+  failed and its value; --keep-filtered writes them instead, with filter_failed. --stats adds
+  each document's counts and every rule's value. The output may be Parquet (.parquet), zstd
+  (.zst) and templated by language: -o 'out/{lang}/part.jsonl.gz'.`;
+
+/** "en,de" → ["en", "de"]. */
+function parseLangs(value: string): string[] {
+  const langs = value
+    .split(",")
+    .map((l) => l.trim())
+    .filter((l) => l !== "");
+  if (langs.length === 0 || langs.some((l) => !/^[a-z]{2,3}$/i.test(l))) {
+    throw new InvalidArgumentError("expected language codes separated by commas, such as en,de,zh");
+  }
+  return langs.map((l) => l.toLowerCase());
+}
+
+/** "gopher,c4" → the rule sets, in the order they run. */
+function parseFilters(value: string): RuleSetName[] {
+  try {
+    return parseFilterNames(value.split(","));
+  } catch (error) {
+    throw new InvalidArgumentError((error as Error).message);
+  }
+}
 
 /** A number in (0, 1]. */
 function parseFraction(value: string): number {
@@ -93,15 +131,16 @@ export function registerClean(program: Command): void {
     .argument("<input...>", 'WARC/ARC files, HTML files, directories of them (searched recursively), or "-" for standard input')
     .requiredOption(
       "-o, --output <path>",
-      'output file, "-" for standard output, or a directory (text format: one file per document); a name ending in .gz is gzip-compressed. ' +
+      'output file, "-" for standard output, or a directory (text format: one file per document); a name ending in .gz is gzip-compressed, .zst zstd-compressed; ' +
+        "{lang} in the path writes one file per language (out/{lang}/part.jsonl.gz). " +
         "A file is written under a temporary name and renamed over the old one when complete; a device or FIFO is written into; " +
         "a symbolic link's target is written, not the link; missing folders are created; an input is never overwritten (exit 2)",
     )
     .addOption(
       new Option(
         "--format <format>",
-        "output format (default: from the output name: .jsonl → jsonl, .xml → xml, .txt or a directory → text, also with .gz; otherwise jsonl)",
-      ).choices(["jsonl", "xml", "text"]),
+        "output format (default: from the output name: .parquet → parquet, .jsonl → jsonl, .xml → xml, .txt or a directory → text, also with .gz or .zst; otherwise jsonl)",
+      ).choices(["jsonl", "xml", "text", "parquet"]),
     )
     .option(
       "--model <model>",
@@ -182,7 +221,24 @@ export function registerClean(program: Command): void {
         .default("info"),
     )
     .option("--no-progress", "hide the progress line (shown only when stderr is a terminal)")
-    .addHelpText("after", `${RESUME_HELP}\n${SITE_TEMPLATES_HELP}\n${EXIT_CODES_HELP}`)
+    .option("--no-lang-id", "do not identify each document's language (no lang and lang_score fields)")
+    .option(
+      "--langs <codes>",
+      "keep only documents in these languages, such as en,de (lid.176's codes: ISO 639-1 where there is one)",
+      parseLangs,
+    )
+    .option("--min-lang-score <x>", "keep only documents whose language score is at least this (0 to 1)", parseUnitInterval)
+    .option(
+      "--filters <sets>",
+      `quality rule sets that drop documents, in any order: ${FILTER_NAMES.join(", ")} (gopher is gopher_quality and gopher_repetition; default none)`,
+      parseFilters,
+    )
+    .option("--stats", "add each document's statistics: word, line and character counts and every rule's value")
+    .option(
+      "--keep-filtered",
+      "write documents that fail --filters, --langs or --min-lang-score, with the rules they failed (filter_failed), instead of dropping them",
+    )
+    .addHelpText("after", `${CORPUS_HELP}\n${RESUME_HELP}\n${SITE_TEMPLATES_HELP}\n${EXIT_CODES_HELP}`)
     .action((inputs: string[], flags: CleanFlags) => clean(inputs, flags));
 }
 
@@ -215,6 +271,14 @@ async function clean(inputs: string[], flags: CleanFlags): Promise<void> {
               nearDuplicateIoU: flags.nearDuplicateIou,
               keepScore: flags.templateKeepScore,
             },
+      corpus: {
+        langId: flags.langId,
+        langs: flags.langs,
+        minLangScore: flags.minLangScore,
+        filters: flags.filters ?? [],
+        stats: flags.stats === true,
+        keepFiltered: flags.keepFiltered === true,
+      },
       logger,
       onProgress: progress?.update,
       signal: interrupt.signal,

@@ -1,0 +1,23 @@
+import { describe, expect, it } from "vitest";
+import { CorpusSummary, WORD_BUCKETS } from "./index.js";
+
+describe("CorpusSummary", () => {
+  it("counts documents, words, languages, failed and dropped rules, and buckets lengths", () => {
+    const s = new CorpusSummary();
+    s.addDocument({ text: "one two three", lang: "en", filter_failed: [] });
+    s.addDocument({ text: "东京 tower", lang: "zh", filter_failed: [{ rule: "c4.sentences", value: 0 }] });
+    s.addDocument({ text: "x", stats: { words: 120 } });
+    s.addReject({ reason: "filter", rule: "c4.sentences", value: 1 });
+    s.addReject({ reason: "filter", rule: "gopher_quality.word_count", value: 3 });
+    s.addReject({ reason: "not-html" });
+    const j = s.toJSON();
+    expect(j).toMatchObject({ documents: 3, words: 3 + 3 + 120, chars: 13 + 8 + 1, documentsFailing: 1 });
+    expect(j.languages).toEqual({ en: 1, none: 1, zh: 1 });
+    expect(j.failedByRule).toEqual({ "c4.sentences": 1 });
+    expect(j.rejected).toEqual({ filter: 2, "not-html": 1 });
+    expect(j.droppedByRule).toEqual({ "c4.sentences": 1, "gopher_quality.word_count": 1 });
+    expect(j.wordsHistogram.from).toEqual([...WORD_BUCKETS]);
+    expect(j.wordsHistogram.count[0]).toBe(2);
+    expect(j.wordsHistogram.count[WORD_BUCKETS.indexOf(100)]).toBe(1);
+  });
+});

@@ -1,0 +1,3 @@
+// Public API of @winnow/langid: fastText lid.176 language identification, offline, in WebAssembly.
+
+export { DEFAULT_MAX_CHARS, type LanguageGuess, LanguageIdentifier, type LanguageIdentifierOptions, modelPath } from "./langid.js";

@@ -1,0 +1,129 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { UsageError } from "@winnow/errors";
+import { asyncBufferFromFile, parquetMetadataAsync } from "hyparquet";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { type CleanDocument, type CorpusRow, openWriter, readCorpus } from "./index.js";
+
+/** Documents with every optional field a corpus run gives them. */
+function corpusDocs(n: number): CleanDocument[] {
+  const langs = ["en", "de", "zh"];
+  return Array.from({ length: n }, (_, i) => ({
+    url: `https://example.com/${i}?q="x"&y=<z>`,
+    recordId: `<urn:uuid:${i}>`,
+    date: "2024-05-01T12:00:00Z",
+    contentType: "text/html",
+    charset: "utf-8",
+    title: `Title ${i} — Größe 東京 😀`,
+    blocks: [
+      { text: `Heading ${i}`, heading: 2 },
+      { text: `Paragraph ${i} with "quotes", tabs\tand line\nbreaks.`, heading: 0 },
+    ],
+    blocksTotal: 7,
+    source: "/data/crawl.warc.gz",
+    lang: langs[i % 3],
+    langScore: 0.5 + (i % 50) / 100,
+    filterFailed:
+      i % 4 === 0
+        ? [
+            { rule: "gopher_quality.word_count", value: 12 },
+            { rule: "language.langs", value: "zh" },
+          ]
+        : [],
+    stats: {
+      words: 10 + i,
+      cjk_words: 0,
+      lines: 3,
+      chars: 80 + i,
+      gopher_quality: { word_count: 10 + i, mean_word_length: 4.25 },
+      fineweb: { line_punct_ratio: 0.5, short_line_ratio: 0.3333 },
+    },
+  }));
+}
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), "winnow-corpus-formats-"));
+});
+afterEach(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function write(path: string, docs: CleanDocument[], format: "jsonl" | "parquet", rowGroupChars?: number): Promise<void> {
+  const w = await openWriter({ format, path, rowGroupChars });
+  for (const d of docs) await w.write(d);
+  await w.close();
+}
+
+async function rows(path: string): Promise<CorpusRow[]> {
+  const out: CorpusRow[] = [];
+  for await (const row of readCorpus(path)) out.push(row);
+  return out;
+}
+
+describe("Parquet", () => {
+  it("holds the same rows as the JSONL output, read back by a second reader (hyparquet)", async () => {
+    const docs = corpusDocs(30);
+    await write(join(dir, "c.jsonl"), docs, "jsonl");
+    // Small row groups: several of them, each read back on its own.
+    await write(join(dir, "c.parquet"), docs, "parquet", 200);
+    const fromJsonl = await rows(join(dir, "c.jsonl"));
+    const fromParquet = await rows(join(dir, "c.parquet"));
+    expect(fromParquet).toEqual(fromJsonl);
+    expect(Object.keys(fromParquet[0])).toEqual(Object.keys(fromJsonl[0]));
+    const meta = await parquetMetadataAsync(await asyncBufferFromFile(join(dir, "c.parquet")));
+    expect(meta.row_groups.length).toBeGreaterThan(3);
+    expect(Number(meta.num_rows)).toBe(30);
+  });
+
+  it("bounds a row group at 10,000 documents", async () => {
+    const docs = corpusDocs(3);
+    const many = Array.from({ length: 25_000 }, (_, i) => ({ ...docs[i % 3], url: `u${i}`, stats: undefined, filterFailed: undefined }));
+    await write(join(dir, "big.parquet"), many, "parquet");
+    const meta = await parquetMetadataAsync(await asyncBufferFromFile(join(dir, "big.parquet")));
+    expect(meta.row_groups.map((g) => Number(g.num_rows))).toEqual([10_000, 10_000, 5_000]);
+    const back = await rows(join(dir, "big.parquet"));
+    expect(back.length).toBe(25_000);
+    expect(back[24_999].url).toBe("u24999");
+  });
+
+  it("refuses a compression suffix: Parquet compresses its own pages", async () => {
+    await expect(openWriter({ format: "parquet", path: join(dir, "c.parquet.gz") })).rejects.toThrow(UsageError);
+  });
+
+  it("writes a valid file with no document", async () => {
+    await write(join(dir, "empty.parquet"), [], "parquet");
+    expect(await rows(join(dir, "empty.parquet"))).toEqual([]);
+    expect(readFileSync(join(dir, "empty.parquet")).subarray(0, 4).toString()).toBe("PAR1");
+  });
+});
+
+describe("zstd", () => {
+  it("compresses .zst by name, and reads back the same rows", async () => {
+    const docs = corpusDocs(20);
+    await write(join(dir, "c.jsonl"), docs, "jsonl");
+    await write(join(dir, "c.jsonl.zst"), docs, "jsonl");
+    expect([...readFileSync(join(dir, "c.jsonl.zst")).subarray(0, 4)]).toEqual([0x28, 0xb5, 0x2f, 0xfd]);
+    expect(await rows(join(dir, "c.jsonl.zst"))).toEqual(await rows(join(dir, "c.jsonl")));
+  });
+});
+
+describe("templated outputs", () => {
+  it("writes one file per language, each whole", async () => {
+    const docs = corpusDocs(9);
+    await write(join(dir, "out/{lang}/part.jsonl.gz"), docs, "jsonl");
+    expect(readdirSync(join(dir, "out")).sort()).toEqual(["de", "en", "zh"]);
+    const en = await rows(join(dir, "out/en/part.jsonl.gz"));
+    expect(en.map((r) => r.url)).toEqual([docs[0].url, docs[3].url, docs[6].url]);
+    await write(join(dir, "pq/{lang}.parquet"), docs, "parquet");
+    expect((await rows(join(dir, "pq/zh.parquet"))).length).toBe(3);
+  });
+
+  it('files documents without a language under "und", and refuses unknown fields', async () => {
+    const [doc] = corpusDocs(1);
+    await write(join(dir, "{lang}.jsonl"), [{ ...doc, lang: undefined }], "jsonl");
+    expect(readdirSync(dir)).toEqual(["und.jsonl"]);
+    await expect(openWriter({ format: "jsonl", path: join(dir, "{host}.jsonl") })).rejects.toThrow(UsageError);
+  });
+});

@@ -1,0 +1,183 @@
+// The corpus steps end to end on real pages: language identification, the rule sets, rejects,
+// --keep-filtered, --stats, Parquet against JSONL, and outputs per language.
+//
+// The compiled module is imported (run `npx tsc -b` first), as in run.test.ts.
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { basename, join } from "node:path";
+import { readCorpus } from "@winnow/writers";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { UsageError } from "@winnow/errors";
+import { runClean, type CleanRunOptions } from "../dist/run.js";
+import type { CorpusOptions } from "../dist/steps.js";
+
+const FIXTURES = new URL("../../../fixtures/", import.meta.url).pathname;
+const MAGIC = join(FIXTURES, "magic-html-sample/html");
+const WCXB = join(FIXTURES, "wcxb-sample/html");
+
+/** The language each page is in, from its set: magic-html's guess ("zh-cn" → "zh"), WCXB's are English. */
+function expectedLanguages(): Map<string, string> {
+  const expected = new Map<string, string>();
+  for (const [set, html] of [
+    ["magic-html-sample", MAGIC],
+    ["wcxb-sample", WCXB],
+  ]) {
+    for (const name of readdirSync(join(FIXTURES, set, "ground-truth"))) {
+      const page = JSON.parse(readFileSync(join(FIXTURES, set, "ground-truth", name), "utf8"));
+      const lang = (page._internal?.language_guess ?? "en").split("-")[0];
+      expected.set(join(html, name.replace(".json", ".html.gz")), lang);
+    }
+  }
+  return expected;
+}
+
+let dir: string;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), "winnow-corpus-"));
+});
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const ALL_ON: CorpusOptions = { langId: true, filters: [], stats: false, keepFiltered: false };
+
+const clean = (options: Partial<CleanRunOptions> & { output: string }) =>
+  runClean({ inputs: [MAGIC, WCXB], workers: 0, ...options, corpus: { ...ALL_ON, ...options.corpus } });
+
+async function rows(path: string): Promise<Array<Record<string, unknown>>> {
+  const out: Array<Record<string, unknown>> = [];
+  for await (const row of readCorpus(path)) out.push(row);
+  return out;
+}
+
+const lines = (path: string) =>
+  readFileSync(path, "utf8")
+    .split("\n")
+    .filter((l) => l !== "")
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+
+describe("language identification on cleaned pages", () => {
+  it("names the language of at least 95% of 30 real pages in five languages (all of them here)", async () => {
+    const out = join(dir, "lang.jsonl");
+    const summary = await clean({ output: out, workers: 1 });
+    const docs = await rows(out);
+    const expected = expectedLanguages();
+    expect(summary.documentsWritten).toBe(30);
+    const right = docs.filter((d) => expected.get(String(d.source)) === d.lang).length;
+    expect(new Set(expected.values())).toEqual(new Set(["en", "zh", "ja", "tr", "ar"]));
+    expect(right / docs.length).toBeGreaterThanOrEqual(0.95);
+    expect(right).toBe(30);
+    for (const d of docs) expect(d.lang_score).toBeGreaterThan(0.5);
+  });
+
+  it("drops other languages as 'language' skips with the rule and value, or keeps them annotated", async () => {
+    const out = join(dir, "en.jsonl");
+    const rejects = join(dir, "en-rejects.jsonl");
+    const summary = await clean({ output: out, rejectsPath: rejects, corpus: { ...ALL_ON, langs: ["en"] } });
+    expect(summary.documentsWritten).toBe(22);
+    expect(summary.skipped.language).toBe(8);
+    const rejected = lines(rejects);
+    expect(new Set(rejected.map((r) => r.value))).toEqual(new Set(["zh", "ja", "tr", "ar"]));
+    for (const r of rejected) expect(r).toMatchObject({ reason: "language", rule: "language.langs" });
+
+    const kept = join(dir, "en-kept.jsonl");
+    const all = await clean({ output: kept, corpus: { ...ALL_ON, langs: ["en"], keepFiltered: true } });
+    expect(all.documentsWritten).toBe(30);
+    const failed = lines(kept).filter((d) => (d.filter_failed as unknown[]).length > 0);
+    expect(failed.length).toBe(8);
+    expect(failed[0].filter_failed).toEqual([{ rule: "language.langs", value: failed[0].lang }]);
+  });
+
+  it("turns off with langId false: no lang fields", async () => {
+    const out = join(dir, "nolang.jsonl");
+    await clean({ output: out, corpus: { ...ALL_ON, langId: false } });
+    expect(Object.keys(lines(out)[0])).not.toContain("lang");
+  });
+});
+
+describe("quality filters on real pages", () => {
+  it("drops failing pages to the rejects with the first rule failed and its value; --keep-filtered writes them annotated", async () => {
+    const out = join(dir, "filtered.jsonl");
+    const rejects = join(dir, "filtered-rejects.jsonl");
+    const corpus = { ...ALL_ON, filters: ["gopher_quality", "gopher_repetition", "c4", "fineweb"] as CorpusOptions["filters"] };
+    const summary = await clean({ output: out, rejectsPath: rejects, corpus });
+    const rejected = lines(rejects).filter((r) => r.reason === "filter");
+    expect(rejected.length).toBe(summary.skipped.filter);
+    expect(summary.skipped.filter).toBeGreaterThan(0);
+    expect(summary.documentsWritten + summary.skipped.filter).toBe(30);
+    for (const r of rejected) {
+      expect(String(r.rule)).toMatch(/^(gopher_quality|gopher_repetition|c4|fineweb)\./);
+      expect(typeof r.value).toBe("number");
+    }
+
+    const kept = join(dir, "kept.jsonl");
+    await clean({ output: kept, corpus: { ...corpus, keepFiltered: true, stats: true } });
+    const docs = lines(kept);
+    expect(docs.length).toBe(30);
+    const annotated = docs.filter((d) => (d.filter_failed as unknown[]).length > 0);
+    expect(annotated.length).toBe(summary.skipped.filter);
+    // The first rule each rejected page failed is the first of its annotation, with the same value.
+    const byUrl = new Map(annotated.map((d) => [d.url, (d.filter_failed as Array<{ rule: string; value: number }>)[0]]));
+    for (const r of rejected) expect(byUrl.get(r.url)).toEqual({ rule: r.rule, value: r.value });
+  });
+
+  it("writes statistics that reproduce every verdict", async () => {
+    const out = join(dir, "stats.jsonl");
+    await clean({ output: out, corpus: { ...ALL_ON, filters: ["gopher_quality", "fineweb"], stats: true, keepFiltered: true } });
+    for (const d of lines(out)) {
+      const stats = d.stats as Record<string, Record<string, number> | number>;
+      expect(Object.keys(stats)).toEqual(["words", "cjk_words", "lines", "chars", "gopher_quality", "gopher_repetition", "c4", "fineweb"]);
+      expect(stats.chars).toBe((d.text as string).length);
+      for (const f of d.filter_failed as Array<{ rule: string; value: number }>) {
+        const [set, key] = f.rule.split(".");
+        expect((stats[set] as Record<string, number>)[key]).toBe(f.value);
+      }
+    }
+  });
+
+  it("C4's line rules edit the written text", async () => {
+    const out = join(dir, "c4.jsonl");
+    const plain = join(dir, "c4-plain.jsonl");
+    await clean({ output: plain, corpus: { ...ALL_ON, keepFiltered: true } });
+    await clean({ output: out, corpus: { ...ALL_ON, filters: ["c4"], keepFiltered: true } });
+    const before = lines(plain);
+    const after = lines(out);
+    expect(after.map((d) => d.url)).toEqual(before.map((d) => d.url));
+    const shorter = after.filter((d, i) => (d.text as string).length < (before[i].text as string).length);
+    expect(shorter.length).toBeGreaterThan(10);
+    for (const d of after) for (const line of (d.text as string).split("\n")) if (line !== "") expect(line).toMatch(/[.!?"。！？”»」』؟]$/);
+  });
+});
+
+describe("outputs for corpus tooling", () => {
+  it("writes Parquet with the same rows as JSONL (read back by hyparquet)", async () => {
+    const corpus = {
+      ...ALL_ON,
+      filters: ["gopher_quality", "gopher_repetition", "c4", "fineweb"] as CorpusOptions["filters"],
+      stats: true,
+      keepFiltered: true,
+    };
+    await clean({ output: join(dir, "same.jsonl"), corpus });
+    await clean({ output: join(dir, "same.parquet"), corpus });
+    const fromJsonl = await rows(join(dir, "same.jsonl"));
+    const fromParquet = await rows(join(dir, "same.parquet"));
+    expect(fromParquet.length).toBe(30);
+    expect(fromParquet).toEqual(fromJsonl);
+  });
+
+  it("writes one zstd file per language with -o 'DIR/{lang}/part.jsonl.zst'", async () => {
+    const summary = await clean({ output: join(dir, "bylang/{lang}/part.jsonl.zst") });
+    expect(summary.documentsWritten).toBe(30);
+    expect(readdirSync(join(dir, "bylang")).sort()).toEqual(["ar", "en", "ja", "tr", "zh"]);
+    const zh = await rows(join(dir, "bylang/zh/part.jsonl.zst"));
+    expect(zh.length).toBe(5);
+    expect(zh.every((d) => d.lang === "zh")).toBe(true);
+    expect(basename(String(zh[0].source))).toMatch(/\.html\.gz$/);
+  });
+
+  it("refuses {lang} without language identification, and --langs with it off", async () => {
+    await expect(clean({ output: join(dir, "x/{lang}.jsonl"), corpus: { ...ALL_ON, langId: false } })).rejects.toThrow(UsageError);
+    await expect(clean({ output: join(dir, "x.jsonl"), corpus: { ...ALL_ON, langId: false, langs: ["en"] } })).rejects.toThrow(/--langs/);
+    await expect(clean({ output: join(dir, "x/{host}.jsonl") })).rejects.toThrow(/unknown field \{host\}/);
+  });
+});

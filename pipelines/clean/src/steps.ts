@@ -1,0 +1,169 @@
+/**
+ * The corpus steps of the worker, after scoring: language identification, then the quality
+ * filters. Each is a step of its own in a list that the run's options build (an empty list when
+ * both are off), and every page a batch kept goes through the list in order:
+ *
+ *   cleanPages (decode, segment, score) -> [language] -> [filters] -> the writer
+ *
+ * A step records what it finds on the document (its language, the rules it failed, its
+ * statistics). A document that failed a rule is dropped as a skip ("language" for --langs and
+ * --min-lang-score, "filter" for the rule sets) naming the first rule failed and its value, or,
+ * with keepFiltered, written with the rules it failed.
+ */
+import { DocumentFilter, type DocumentStats, type RuleSetName } from "@winnow/filters";
+import { DEFAULT_MAX_CHARS, LanguageIdentifier } from "@winnow/langid";
+import type { PageOutput } from "./page.js";
+
+/** What --lang-id, --langs, --min-lang-score, --filters, --stats and --keep-filtered ask for. */
+export interface CorpusOptions {
+  /** Identify each document's language (fastText lid.176). */
+  langId: boolean;
+  /** Keep only documents in these languages (lid.176 labels: "en", "de", "zh"); needs langId. */
+  langs?: readonly string[];
+  /** Keep only documents whose language score is at least this; needs langId. */
+  minLangScore?: number;
+  /** Rule sets that decide (@winnow/filters' parseFilterNames). */
+  filters: readonly RuleSetName[];
+  /** Write each document's statistics: counts and every rule set's values. */
+  stats: boolean;
+  /** Write documents that fail a rule, with the rules they failed, instead of dropping them. */
+  keepFiltered: boolean;
+}
+
+/** The language a document without letters gets (ISO 639-2 "undetermined"). */
+export const UNDETERMINED = "und";
+
+/** A rule a document failed; `reason` is the skip reason it is dropped under. */
+export interface StepFailure {
+  reason: "language" | "filter";
+  rule: string;
+  value: number | string;
+}
+
+/** A kept page on its way through the steps. */
+export interface StepDocument {
+  blocks: Array<{ text: string; heading: number }>;
+  lang?: string;
+  langScore?: number;
+  failures: StepFailure[];
+  stats?: DocumentStats;
+}
+
+export interface DocumentStep {
+  readonly name: string;
+  run(doc: StepDocument): void;
+}
+
+/** Identifies the language, and judges --langs and --min-lang-score. */
+export class LanguageStep implements DocumentStep {
+  readonly name = "language";
+  readonly #lid: LanguageIdentifier;
+  readonly #langs: ReadonlySet<string> | null;
+  readonly #minScore: number | undefined;
+
+  constructor(lid: LanguageIdentifier, langs: readonly string[] | undefined, minScore: number | undefined) {
+    this.#lid = lid;
+    this.#langs = langs === undefined || langs.length === 0 ? null : new Set(langs);
+    this.#minScore = minScore;
+  }
+
+  run(doc: StepDocument): void {
+    let text = "";
+    for (const b of doc.blocks) {
+      text += text === "" ? b.text : ` ${b.text}`;
+      // Only the start is identified (DEFAULT_MAX_CHARS, see @winnow/langid): no need to join the rest.
+      if (text.length > 2 * DEFAULT_MAX_CHARS) break;
+    }
+    const guess = this.#lid.identify(text);
+    doc.lang = guess?.lang ?? UNDETERMINED;
+    doc.langScore = guess?.score ?? 0;
+    if (this.#langs !== null && !this.#langs.has(doc.lang))
+      doc.failures.push({ reason: "language", rule: "language.langs", value: doc.lang });
+    if (this.#minScore !== undefined && doc.langScore < this.#minScore) {
+      doc.failures.push({ reason: "language", rule: "language.min_score", value: doc.langScore });
+    }
+  }
+}
+
+/** Measures the document and judges the chosen rule sets; C4's line rules edit its blocks. */
+export class FilterStep implements DocumentStep {
+  readonly name = "filters";
+  readonly #filter: DocumentFilter;
+  readonly #stats: boolean;
+
+  constructor(sets: readonly RuleSetName[], stats: boolean) {
+    this.#filter = new DocumentFilter({ sets, stats });
+    this.#stats = stats;
+  }
+
+  run(doc: StepDocument): void {
+    const outcome = this.#filter.run(
+      doc.blocks.map((b) => b.text),
+      doc.lang,
+    );
+    if (outcome.kept !== null) {
+      const before = doc.blocks;
+      doc.blocks = outcome.kept.map((k, i) => ({ text: outcome.blocks[i], heading: before[k].heading }));
+    }
+    for (const f of outcome.failures) doc.failures.push({ reason: "filter", rule: f.rule, value: f.value });
+    if (this.#stats && outcome.stats !== null) doc.stats = outcome.stats;
+  }
+}
+
+/** The steps a run's options ask for, in order, and what to do with a document that fails. */
+export class DocumentSteps {
+  readonly steps: readonly DocumentStep[];
+  readonly #keepFiltered: boolean;
+  /** Whether any step judges documents (so that written ones carry filter_failed with --keep-filtered). */
+  readonly #judges: boolean;
+
+  constructor(steps: readonly DocumentStep[], options: Pick<CorpusOptions, "keepFiltered" | "langs" | "minLangScore" | "filters">) {
+    this.steps = steps;
+    this.#keepFiltered = options.keepFiltered;
+    this.#judges = (options.langs?.length ?? 0) > 0 || options.minLangScore !== undefined || options.filters.length > 0;
+  }
+
+  /** Loads what the steps need (the language model) and builds them; no steps when all are off. */
+  static async open(options: CorpusOptions | undefined): Promise<DocumentSteps> {
+    if (options === undefined) return new DocumentSteps([], { keepFiltered: false, filters: [] });
+    const steps: DocumentStep[] = [];
+    if (options.langId) steps.push(new LanguageStep(await LanguageIdentifier.load(), options.langs, options.minLangScore));
+    if (options.filters.length > 0 || options.stats) steps.push(new FilterStep(options.filters, options.stats));
+    return new DocumentSteps(steps, options);
+  }
+
+  /** Runs the steps over a batch's outputs, in place: failed documents become skips unless kept. */
+  apply(outputs: PageOutput[]): PageOutput[] {
+    if (this.steps.length === 0) return outputs;
+    for (let i = 0; i < outputs.length; i++) {
+      const out = outputs[i];
+      if (!out.ok || out.blocks.length === 0) continue;
+      const doc: StepDocument = { blocks: out.blocks, failures: [] };
+      for (const step of this.steps) {
+        step.run(doc);
+        // A document that will be dropped needs no further measuring.
+        if (doc.failures.length > 0 && !this.#keepFiltered) break;
+      }
+      if (doc.failures.length > 0 && !this.#keepFiltered) {
+        const first = doc.failures[0];
+        outputs[i] = { ok: false, reason: first.reason, detail: failureDetail(doc.failures), rule: first.rule, value: first.value };
+        continue;
+      }
+      out.blocks = doc.blocks;
+      if (doc.lang !== undefined) {
+        out.lang = doc.lang;
+        out.langScore = doc.langScore;
+      }
+      if (this.#keepFiltered && this.#judges) out.filterFailed = doc.failures.map((f) => ({ rule: f.rule, value: f.value }));
+      if (doc.stats !== undefined) out.stats = doc.stats;
+    }
+    return outputs;
+  }
+}
+
+/** "gopher_quality.stop_words = 1 (and 2 more rules)". */
+function failureDetail(failures: readonly StepFailure[]): string {
+  const first = failures[0];
+  const more = failures.length > 1 ? ` (and ${failures.length - 1} more rule${failures.length > 2 ? "s" : ""})` : "";
+  return `${first.rule} = ${first.value}${more}`;
+}

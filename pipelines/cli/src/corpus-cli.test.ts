@@ -1,0 +1,69 @@
+// `winnow clean`'s corpus flags and `winnow stats`: one run with filters into Parquet, its
+// summary read back, and one clear line for each mistake.
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runWinnow } from "../test/run-winnow.js";
+
+const MAGIC = fileURLToPath(new URL("../../../fixtures/magic-html-sample/html", import.meta.url));
+const STACK_FRAME = /^\s+at /m;
+let dir: string;
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), "winnow-cli-corpus-"));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe("winnow clean with corpus flags, then winnow stats", () => {
+  it("filters into Parquet and a rejects file, and stats reads both back", async () => {
+    const clean = await runWinnow(
+      ["clean", MAGIC, "-o", "c.parquet", "--rejects", "r.jsonl", "--workers", "0", "--filters", "gopher,c4,fineweb", "--stats"],
+      dir,
+    );
+    expect(clean.code).toBe(0);
+    expect(clean.stderr).toMatch(/wrote (\d+) documents \(parquet\) to c\.parquet .*skipped \d+ \(\d+ filter\)/);
+    const rejects = readFileSync(join(dir, "r.jsonl"), "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    expect(rejects.every((r) => r.reason === "filter" && typeof r.rule === "string")).toBe(true);
+
+    const json = await runWinnow(["stats", "c.parquet", "--rejects", "r.jsonl", "--json"], dir);
+    expect(json.code).toBe(0);
+    const s = JSON.parse(json.stdout);
+    expect(s.documents + rejects.length).toBe(16);
+    expect(Object.keys(s.languages).sort()).toEqual(["ar", "en", "ja", "tr", "zh"]);
+    expect(s.rejected).toEqual({ filter: rejects.length });
+    expect(Object.values(s.droppedByRule as Record<string, number>).reduce((a, b) => a + b, 0)).toBe(rejects.length);
+    expect(s.wordsHistogram.count.reduce((a: number, b: number) => a + b, 0)).toBe(s.documents);
+
+    const table = await runWinnow(["stats", "c.parquet", "--rejects", "r.jsonl"], dir);
+    expect(table.code).toBe(0);
+    expect(table.stdout).toMatch(/^corpus\n {2}documents +\d+/);
+    expect(table.stdout).toContain("languages\n");
+    expect(table.stdout).toContain("documents dropped, by the first rule they failed (--rejects)");
+    expect(table.stdout).toContain("words per document\n");
+  });
+
+  it.each([
+    [["--filters", "refinedweb"], "unknown filter refinedweb"],
+    [["--langs", "english"], "expected language codes"],
+    [["--min-lang-score", "2"], "expected a number from 0 to 1"],
+    [["--no-lang-id", "--langs", "en"], "--langs needs language identification"],
+    [["-o", "out/{host}.jsonl"], "unknown field {host}"],
+    [["--format", "csv"], "Allowed choices are jsonl, xml, text, parquet"],
+  ])("refuses %j with one line and exit status 2", async (flags, why) => {
+    const r = await runWinnow(["clean", MAGIC, "-o", "bad.jsonl", "--workers", "0", ...flags], dir);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(why);
+    expect(r.stderr).not.toMatch(STACK_FRAME);
+  });
+
+  it("stats says which file it cannot read, with exit status 3", async () => {
+    const r = await runWinnow(["stats", "missing.jsonl"], dir);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain("cannot read: no such file or directory (missing.jsonl)");
+  });
+});
