@@ -29,11 +29,6 @@ const NONE = 0,
 const CHAR_CLASS = new Uint8Array(65536);
 for (let c = 0; c < 65536; c++) if (WORD_UNIT[c] === 1) CHAR_CLASS[c] = CJK_UNIT[c] === 1 ? CJK : WORD;
 
-/** Sentence ends: . ! ? and their full-width forms, and the ideographic full stop. */
-function isSentenceEnd(c: number): boolean {
-  return c === 46 || c === 33 || c === 63 || c === 0x3002 || c === 0xff01 || c === 0xff1f || c === 0xff0e;
-}
-
 const { INDEX, MASK_LO, MASK_HI } = (() => {
   const masks = new Map<string, [number, number]>();
   LANGUAGES.forEach((language, bit) => {
@@ -61,7 +56,6 @@ export interface TokenCounts {
   tokens: number;
   /** Tokens that are single Han or kana characters. */
   cjk: number;
-  sentences: number;
 }
 
 /**
@@ -70,15 +64,13 @@ export interface TokenCounts {
  */
 export function scanTokens(text: string, counts: TokenCounts, onListed: (entry: number) => void): void {
   let tokens = 0,
-    cjk = 0,
-    sentences = 0;
+    cjk = 0;
   const n = text.length;
   let i = 0;
   while (i < n) {
     const c = text.charCodeAt(i);
     const k = CHAR_CLASS[c];
     if (k === NONE) {
-      if (isSentenceEnd(c) && (i + 1 === n || text.charCodeAt(i + 1) === 32 || c > 0x3000)) sentences++;
       i++;
       continue;
     }
@@ -104,7 +96,6 @@ export function scanTokens(text: string, counts: TokenCounts, onListed: (entry: 
   }
   counts.tokens = tokens;
   counts.cjk = cjk;
-  counts.sentences = sentences;
 }
 
 /** Whether entry `entry` is a function word of language `bit`. */
@@ -112,8 +103,11 @@ export function isListedIn(entry: number, bit: number): boolean {
   return bit < 32 ? ((MASK_LO[entry] >>> bit) & 1) === 1 : ((MASK_HI[entry] >>> (bit - 32)) & 1) === 1;
 }
 
-/** Adds 1 to `perLanguage[b]` for every language b that lists entry `entry`. */
-export function countLanguages(entry: number, perLanguage: Int32Array): void {
-  for (let lo = MASK_LO[entry]; lo !== 0; lo &= lo - 1) perLanguage[31 - Math.clz32(lo & -lo)]++;
-  for (let hi = MASK_HI[entry]; hi !== 0; hi &= hi - 1) perLanguage[32 + 31 - Math.clz32(hi & -hi)]++;
+/** Adds `times` to `perLanguage[b]` for every language b that lists entry `entry`. */
+export function countLanguages(entry: number, times: number, perLanguage: Int32Array): void {
+  for (let lo = MASK_LO[entry]; lo !== 0; lo &= lo - 1) perLanguage[31 - Math.clz32(lo & -lo)] += times;
+  for (let hi = MASK_HI[entry]; hi !== 0; hi &= hi - 1) perLanguage[32 + 31 - Math.clz32(hi & -hi)] += times;
 }
+
+/** Entries in the function-word table (for per-entry scratch arrays). */
+export const LISTED_WORDS = MASK_LO.length;

@@ -28,7 +28,7 @@ describe("language-independent word cues", () => {
   it("find function words in several languages, Chinese characters one by one", () => {
     const found = (text: string) => {
       const entries: number[] = [];
-      const counts = { tokens: 0, cjk: 0, sentences: 0 };
+      const counts = { tokens: 0, cjk: 0 };
       scanTokens(text, counts, (e) => entries.push(e));
       return { ...counts, listed: entries.length };
     };

@@ -18,7 +18,7 @@
  *   "评论", ...), or comment markup starts, after the densest section.
  */
 import { CLASS_WORD_GROUPS, type SegmentedDocument } from "@winnow/segment";
-import { countLanguages, isListedIn, LANGUAGES, scanTokens, type TokenCounts } from "./function-words.js";
+import { countLanguages, isListedIn, LANGUAGES, LISTED_WORDS, scanTokens, type TokenCounts } from "./function-words.js";
 import { clamp01, type DocumentContext, type FeatureSpec } from "./texrex.js";
 
 function groupBit(name: string): number {
@@ -92,7 +92,11 @@ export interface PageContext {
 // Scratch reused from page to page: pageContext runs once per page and only grows these.
 let entries = new Int32Array(4096);
 const perLanguage = new Int32Array(LANGUAGES.length);
-const scan: TokenCounts = { tokens: 0, cjk: 0, sentences: 0 };
+/** Per listed word: how often the page uses it, and the words it uses, each once (reset after each page). */
+const timesSeen = new Int32Array(LISTED_WORDS);
+const seen = new Int32Array(LISTED_WORDS);
+const scan: TokenCounts = { tokens: 0, cjk: 0 };
+let sectionScratch = new Float64Array(3 * 4096);
 
 export function pageContext(doc: SegmentedDocument, base: DocumentContext): PageContext {
   const blocks = doc.blocks;
@@ -102,6 +106,7 @@ export function pageContext(doc: SegmentedDocument, base: DocumentContext): Page
   const firstEntry = new Int32Array(n + 1);
   perLanguage.fill(0);
   let used = 0;
+  let distinct = 0;
   const onListed = (entry: number): void => {
     if (used === entries.length) {
       const grown = new Int32Array(entries.length * 2);
@@ -109,7 +114,9 @@ export function pageContext(doc: SegmentedDocument, base: DocumentContext): Page
       entries = grown;
     }
     entries[used++] = entry;
-    countLanguages(entry, perLanguage);
+    // Languages are counted once per distinct word below: common words ("a", "de", "la") are
+    // listed by dozens of languages, and the page repeats them hundreds of times.
+    if (timesSeen[entry]++ === 0) seen[distinct++] = entry;
   };
   let allTokens = 0;
   for (let i = 0; i < n; i++) {
@@ -120,6 +127,11 @@ export function pageContext(doc: SegmentedDocument, base: DocumentContext): Page
     allTokens += scan.tokens;
   }
   firstEntry[n] = used;
+  for (let d = 0; d < distinct; d++) {
+    const entry = seen[d];
+    countLanguages(entry, timesSeen[entry], perLanguage);
+    timesSeen[entry] = 0;
+  }
   // The page's language: the list that claims most of its tokens.
   let language = -1;
   for (let b = 0, best = 0; b < perLanguage.length; b++) {
@@ -142,9 +154,12 @@ export function pageContext(doc: SegmentedDocument, base: DocumentContext): Page
   // Readability's top candidate, on the segmenter's two levels of sections.
   let maxId = 0;
   for (const b of blocks) maxId = Math.max(maxId, b.parentId, b.grandparentId);
-  const score = new Float64Array(maxId + 1);
-  const text = new Float64Array(maxId + 1);
-  const anchor = new Float64Array(maxId + 1);
+  // Sections are numbered up to the page's element count: scratch reused from page to page
+  // rather than three fresh arrays of that size each time.
+  if (sectionScratch.length < 3 * (maxId + 1)) sectionScratch = new Float64Array(6 * (maxId + 1));
+  const score = sectionScratch.subarray(0, maxId + 1).fill(0);
+  const text = sectionScratch.subarray(maxId + 1, 2 * (maxId + 1)).fill(0);
+  const anchor = sectionScratch.subarray(2 * (maxId + 1), 3 * (maxId + 1)).fill(0);
   let anchors = 0,
     comments = 0,
     forum = 0,
