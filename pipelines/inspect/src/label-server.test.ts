@@ -32,13 +32,20 @@ function send(
   options: { body?: string; headers?: Record<string, string>; port?: number } = {},
 ): Promise<Reply> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: LABEL_HOST, port: options.port ?? server.port, method, path, headers: options.headers }, (res) => {
-      let body = "";
-      res.setEncoding("utf8");
-      res.on("data", (d: string) => (body += d));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
-    });
+    // No keep-alive agent: a socket handed back to a pool while a large body was still being
+    // written when the server answered early (413) would report the reset to nobody.
+    const req = request(
+      { host: LABEL_HOST, port: options.port ?? server.port, method, path, headers: options.headers, agent: false },
+      (res) => {
+        let body = "";
+        res.setEncoding("utf8");
+        res.on("data", (d: string) => (body += d));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+      },
+    );
     req.on("error", reject);
+    // The server may answer and close before the whole body is written; that reset is expected.
+    req.on("socket", (socket) => socket.on("error", () => {}));
     req.end(options.body);
   });
 }
