@@ -97,8 +97,10 @@ export async function runDedup(options: DedupRunOptions): Promise<DedupSummary> 
     minhash: { ...DEFAULT_MINHASH, ...options.settings?.minhash },
   };
   const inputs = await listInputs(options.inputs);
+  // Before the plan is written: a refused run leaves nothing behind.
+  refuseOutputsOverInputs(inputs, output);
   const plan = await openPlan(state, inputs, settings);
-  refuseOutputsOverInputs(plan, output);
+  refuseOutputsOverInputs(plan.inputs, output);
   const summary: DedupSummary = {
     inputs: plan.inputs.length,
     documents: 0,
@@ -217,9 +219,9 @@ async function listInputs(given: readonly string[]): Promise<string[]> {
   return files;
 }
 
-function refuseOutputsOverInputs(plan: Plan, output: string): void {
-  for (const input of plan.inputs) {
-    if (join(output, outputName(input)) === input)
+function refuseOutputsOverInputs(inputs: readonly string[], output: string): void {
+  for (const input of inputs) {
+    if (join(output, outputName(input)) === resolve(input))
       throw new UsageError(`the output would replace the input ${input}: choose another -o folder`, "-o");
   }
 }
