@@ -27,6 +27,7 @@ export const CLEAN_SKIP_REASONS = [
   "empty-after-cleaning", // every block was scored boilerplate
   "language", // not in --langs, or scored below --min-lang-score (the rejects line names the rule and value)
   "filter", // failed a rule of --filters (the rejects line names the first rule failed and its value)
+  "duplicate", // with --dedup: the same (or, with minhash, nearly the same) text as a document written before it
 ] as const;
 
 export type CleanSkipReason = (typeof CLEAN_SKIP_REASONS)[number];

@@ -1,5 +1,6 @@
 // `winnow dedup` over two outputs of `winnow clean` of the same pages: every document of the
-// second is an exact duplicate of one in the first; and one clear line for each mistake.
+// second is an exact duplicate of one in the first; and one clear line for each mistake, of
+// winnow dedup and of winnow clean --dedup.
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -60,6 +61,8 @@ describe("winnow dedup", () => {
     [["dedup", "a.jsonl", "-o", "o4", "--kinds", "simhash"], 2, "expected a list of exact, minhash, lines"],
     [["dedup", "a.jsonl", "-o", "o5", "--min-similarity", "1.5"], 2, "expected a number from 0 to 1"],
     [["dedup", "a.jsonl", "-o", "."], 2, "the output would replace the input"],
+    [["clean", MAGIC, "-o", "c.jsonl", "--dedup", "simhash"], 2, "Allowed choices are exact, minhash"],
+    [["clean", MAGIC, "-o", "c.jsonl", "--dedup", "exact", "--resume"], 2, "--dedup keeps its index in memory for one run"],
   ])("refuses %j with one line and exit status %i", async (args, code, why) => {
     const r = await runWinnow(args as string[], dir);
     expect(r.code).toBe(code);
