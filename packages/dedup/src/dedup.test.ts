@@ -1,6 +1,7 @@
 import { mkdtempSync, openSync, closeSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import {
   candidateProbability,
@@ -43,6 +44,16 @@ describe("normalisation and exact hashes", () => {
     expect(normalizeText("  The 3 Cafés — open 24/7!\n\tNow ")).toBe("the 0 cafes open 000 now");
     expect(exactHash("Hello, World! 2024")).toBe(exactHash("hello world 1999"));
     expect(exactHash("Hello, World!")).not.toBe(exactHash("Hello, Word!"));
+  });
+
+  it("gives ASCII text (its fast path) what the Unicode path gives", () => {
+    fc.assert(
+      fc.property(fc.string({ unit: "binary-ascii", maxLength: 60 }), (s) => {
+        // "é" sends the text down the Unicode path, where it becomes "e".
+        expect(normalizeText(`${s}\u00e9`)).toBe(normalizeText(`${s}e`));
+      }),
+      { numRuns: 2000 },
+    );
   });
 });
 
@@ -122,8 +133,11 @@ describe("planted duplicates", () => {
     const maker = new DedupKeyMaker({ mode: "minhash" });
     const deduper = new StreamingDeduper({ mode: "minhash" });
     const stream = texts.map((t) => deduper.check(maker.keys(t)));
-    // The same documents dropped; the one kept for them may differ where two fixture pages are alike.
-    expect(stream.map((m) => m !== null)).toEqual(verdicts.map((v) => v.of !== null));
+    // Nearly the same documents dropped (the one-byte signature estimate can fall on the other side
+    // of min-similarity near it), and every copy at Jaccard >= 0.8 that the reference drops.
+    const differ = stream.filter((m, i) => (m !== null) !== (verdicts[i].of !== null)).length;
+    expect(differ / texts.length).toBeLessThan(0.03);
+    for (let i = 0; i < texts.length; i++) if (jaccard[i] >= 0.8 && verdicts[i].of !== null) expect(stream[i]).not.toBeNull();
     const sameKeeper = stream.filter((m, i) => m !== null && m.of === verdicts[i].of).length;
     expect(sameKeeper / stream.filter((m) => m !== null).length).toBeGreaterThan(0.95);
     const exactOnly = new StreamingDeduper({ mode: "exact" });

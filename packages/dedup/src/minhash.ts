@@ -8,11 +8,11 @@
  * J = 0.85 and 0.05 at J = 0.5 (a document with several near copies is also reached through them). Candidates are then checked on the whole signature (the share of equal positions
  * estimates J) against a minimum similarity, which removes the false candidates below it.
  *
- * Each word is hashed once (xxHash32, native); a shingle's hash mixes its words' hashes, and the
+ * Each word is hashed once as the text is scanned; a shingle's hash mixes its words' hashes, and the
  * i-th hash function is MurmurHash3's 32-bit finaliser of (shingle hash XOR seed_i): a bijection
  * with full avalanche, so minima over it behave as minima over a random permutation.
  */
-import { xxh32, xxh64 } from "@node-rs/xxhash";
+import { xxh64 } from "@node-rs/xxhash";
 import { normalizeText, wordsOf } from "./normalize.js";
 
 export interface MinHashParams {
@@ -60,6 +60,8 @@ export class MinHasher {
   readonly hashes: number;
   readonly #seeds: Uint32Array;
   readonly #bandBytes: Buffer;
+  /** Word hashes of the text being signed, reused (grown as needed). */
+  #wordHashes = new Uint32Array(1024);
 
   constructor(params: Partial<MinHashParams> = {}) {
     const p = { ...DEFAULT_MINHASH, ...params };
@@ -78,16 +80,42 @@ export class MinHasher {
 
   /** The signature of a text (normalised here); null when it has no words. */
   signatureOf(text: string): Uint32Array | null {
-    return this.signature(wordsOf(normalizeText(text)));
+    return this.signatureOfNormalized(normalizeText(text));
   }
 
   /** The signature of a list of normalised words; null when there are none. */
   signature(words: readonly string[]): Uint32Array | null {
-    const n = words.length;
-    if (n === 0) return null;
+    return this.signatureOfNormalized(words.join(" "));
+  }
+
+  /**
+   * The signature of a normalised text (words separated by single spaces); null when empty.
+   * Words are hashed as they are scanned (FNV-1a over UTF-16 code units, then the finaliser):
+   * cutting each word out as a string and hashing it in native code cost more than the
+   * signature's 112 minima (measured: 0.3 ms of 1 ms per 1,400-word page).
+   */
+  signatureOfNormalized(norm: string): Uint32Array | null {
+    const len = norm.length;
+    if (len === 0) return null;
+    let words = this.#wordHashes;
+    let n = 0;
+    let h = 0x811c9dc5;
+    const seed = this.params.seed;
+    for (let c = 0; c <= len; c++) {
+      const code = c === len ? 32 : norm.charCodeAt(c);
+      if (code === 32) {
+        if (n === words.length) {
+          const grown = new Uint32Array(2 * n);
+          grown.set(words);
+          words = this.#wordHashes = grown;
+        }
+        words[n++] = fmix32((h ^ seed) >>> 0);
+        h = 0x811c9dc5;
+      } else {
+        h = Math.imul(h ^ code, 0x01000193);
+      }
+    }
     const k = this.params.shingle;
-    const wordHashes = new Uint32Array(n);
-    for (let i = 0; i < n; i++) wordHashes[i] = xxh32(words[i], this.params.seed);
     const sig = new Uint32Array(this.hashes).fill(0xffffffff);
     const seeds = this.#seeds;
     const m = this.hashes;
@@ -95,11 +123,11 @@ export class MinHasher {
     const shingles = Math.max(1, n - k + 1);
     const width = Math.min(k, n);
     for (let s = 0; s < shingles; s++) {
-      let h = 0x811c9dc5;
-      for (let w = 0; w < width; w++) h = Math.imul(h ^ wordHashes[s + w], 0x01000193) >>> 0;
-      h = fmix32(h);
+      let sh = 0x811c9dc5;
+      for (let w = 0; w < width; w++) sh = Math.imul(sh ^ words[s + w], 0x01000193) >>> 0;
+      sh = fmix32(sh);
       for (let i = 0; i < m; i++) {
-        let x = (h ^ seeds[i]) >>> 0;
+        let x = (sh ^ seeds[i]) >>> 0;
         x ^= x >>> 16;
         x = Math.imul(x, 0x85ebca6b);
         x ^= x >>> 13;

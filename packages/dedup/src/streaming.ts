@@ -15,7 +15,7 @@
 import { hashNormalized } from "./hash.js";
 import { DEFAULT_MIN_SIMILARITY, type DuplicateKind } from "./in-memory.js";
 import { type MinHashParams, MinHasher } from "./minhash.js";
-import { normalizeText, wordsOf } from "./normalize.js";
+import { normalizeText } from "./normalize.js";
 
 export interface StreamingOptions {
   /** "exact": exact duplicates only; "minhash": exact and near duplicates. */
@@ -53,7 +53,7 @@ export class DedupKeyMaker {
     const norm = normalizeText(text);
     const keys: DedupKeys = { exact: hashNormalized(norm) };
     if (this.#hasher === null) return keys;
-    const sig = this.#hasher.signature(wordsOf(norm));
+    const sig = this.#hasher.signatureOfNormalized(norm);
     if (sig === null) return keys;
     keys.bands = Array.from(this.#hasher.bandKeys(sig), (k) => Number(k & 0xfffffffffffffn));
     const bytes = new Uint8Array(sig.length);

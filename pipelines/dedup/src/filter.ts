@@ -7,6 +7,7 @@
  *   filter/<i>.rejects.jsonl       reason "duplicate", the kind, and the id of the document kept
  *   filter/<i>.json                counts; written last, it marks the task done
  */
+import { once } from "node:events";
 import { createWriteStream, existsSync, readFileSync } from "node:fs";
 import { mkdir, rename, unlink } from "node:fs/promises";
 import { dirname, join } from "node:path";
@@ -185,7 +186,8 @@ async function openRowOutput(path: string): Promise<RowOutput> {
   return {
     async write(line) {
       check();
-      if (!sink.write(line)) await new Promise<void>((resolve) => sink.once("drain", resolve).once("error", () => resolve()));
+      // events.once removes its listeners when either event comes (and rejects on "error").
+      if (!sink.write(line)) await once(sink, "drain").catch(fail);
       check();
     },
     async close() {

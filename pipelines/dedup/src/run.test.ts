@@ -114,8 +114,8 @@ describe("winnow dedup stage", () => {
     expect(oneGo.documents).toBe(texts.length);
     expect(oneGo.kept + oneGo.dropped.exact + oneGo.dropped.near).toBe(texts.length);
     const pages = fixturePages().length;
-    // Each page's exact and 3% copies (the first of the three in the stable order is kept).
-    expect(oneGo.dropped.exact + oneGo.dropped.near).toBeGreaterThanOrEqual(1.8 * pages);
+    // Each page's exact copy, and most 3% copies (some short pages fall below Jaccard 0.7 with 3% edited).
+    expect(oneGo.dropped.exact + oneGo.dropped.near).toBeGreaterThanOrEqual(1.5 * pages);
     expect(oneGo.dropped.exact).toBeGreaterThan(0);
     expect(oneGo.jaccard?.min).toBeGreaterThanOrEqual(0.7);
   });

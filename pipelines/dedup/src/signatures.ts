@@ -11,7 +11,7 @@
  *
  * Memory: one run per file being filled (DEFAULT_RUN_ENTRIES entries, 4 MiB each).
  */
-import { hashNormalized, lineHashes, MinHasher, normalizeText, RunWriter, wordsOf } from "@winnow/dedup";
+import { hashNormalized, lineHashes, MinHasher, normalizeText, RunWriter } from "@winnow/dedup";
 import { AtomicFile, writeJson } from "./files.js";
 import { type Plan, paths } from "./plan.js";
 import { idOf, rowsOf, textOf } from "./rows.js";
@@ -56,7 +56,7 @@ export async function signaturesTask(plan: Plan, state: string, shard: number, r
     ids.write(`${JSON.stringify(idOf(doc, input, row))}\n`);
     if (norm !== "") exactRuns?.add(h, shard, row);
     if (hasher !== null && sigs !== null) {
-      const sig = norm === "" ? null : hasher.signature(wordsOf(norm));
+      const sig = hasher.signatureOfNormalized(norm);
       if (sig === null) {
         sigs.write(emptySig as Buffer);
       } else {
