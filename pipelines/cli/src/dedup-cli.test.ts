@@ -54,6 +54,20 @@ describe("winnow dedup", () => {
     expect(again.stderr).toMatch(/0 tasks run, 20 done before/);
   });
 
+  it("documents every flag, the passes and the exit statuses", async () => {
+    const r = await runWinnow(["dedup", "--help"], dir);
+    expect(r.code).toBe(0);
+    for (const flag of ["--output", "--state", "--kinds", "--pass", "--shard", "--band", "--bands", "--rows", "--shingle", "--seed"]) {
+      expect(r.stdout).toContain(flag);
+    }
+    for (const flag of ["--min-similarity", "--line-threshold", "--min-words", "--text-field", "--rejects", "--json"])
+      expect(r.stdout).toContain(flag);
+    expect(r.stdout).toMatch(/^Passes \(docs\/dedup\.md\):\n {2}signatures/m);
+    expect(r.stdout).toMatch(/^ {2}141 /m);
+    const clean = await runWinnow(["clean", "--help"], dir);
+    expect(clean.stdout).toContain("--dedup <mode>");
+  });
+
   it.each([
     [["dedup", "a.jsonl", "-o", "o1", "--pass", "buckets"], 2, "needs every signature task done first"],
     [["dedup", "missing.jsonl", "-o", "o2"], 3, "cannot open input: no such file or directory (missing.jsonl)"],
