@@ -19,7 +19,7 @@ export { MAX_REPRESENTATIVES, pairBucket } from "./bucket.js";
 export { editWords, seededRandom } from "./planted.js";
 export { UnionFind } from "./union-find.js";
 export { type LinesRemoved, lineHashes, removeLines, wordCount } from "./lines.js";
-export { DEFAULT_RUN_ENTRIES, ENTRY_BYTES, type Entry, mergeRuns, type RunRef, RunWriter, runsOf } from "./runs.js";
+export { DEFAULT_RUN_ENTRIES, ENTRY_BYTES, mergeRuns, type RunRef, RunWriter, runsOf } from "./runs.js";
 export { DEFAULT_MIN_SIMILARITY, type DedupOptions, type DedupVerdict, dedupInMemory, type DuplicateKind } from "./in-memory.js";
 export {
   type DedupKeys,

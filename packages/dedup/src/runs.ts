@@ -15,12 +15,6 @@ export const DEFAULT_RUN_ENTRIES = 1 << 18;
 /** Entries read from a run at a time while merging (64 KiB). */
 const BLOCK_ENTRIES = 4096;
 
-export interface Entry {
-  key: bigint;
-  a: number;
-  b: number;
-}
-
 /** Writes entries to a file descriptor as sorted runs; `runs` lists each run's entry count. */
 export class RunWriter {
   readonly runs: number[] = [];

@@ -3,7 +3,7 @@
  * task killed midway leaves no file that looks finished; a pass's summary file, written last,
  * is its done marker.
  */
-import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from "node:fs";
+import { closeSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { dirname } from "node:path";
 
@@ -60,8 +60,4 @@ export async function writeJson(path: string, value: unknown): Promise<void> {
 
 export function readJson<T>(path: string): T {
   return JSON.parse(readFileSync(path, "utf8")) as T;
-}
-
-export function done(path: string): boolean {
-  return existsSync(path);
 }

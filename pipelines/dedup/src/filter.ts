@@ -15,7 +15,7 @@ import type { Writable } from "node:stream";
 import { finished } from "node:stream/promises";
 import { removeLines, wordCount } from "@winnow/dedup";
 import { OutputError, systemReason } from "@winnow/errors";
-import { compressionFor, createCompressor } from "@winnow/writers";
+import { compressionFor, createCompressor, isParquetPath } from "@winnow/writers";
 import type { DropLine } from "./clusters.js";
 import { AtomicFile, tempOf, writeJson } from "./files.js";
 import { outputName, type Plan, paths } from "./plan.js";
@@ -65,6 +65,7 @@ export async function filterTask(plan: Plan, state: string, shard: number, outpu
   const frequent = kinds.includes("lines") ? loadFrequent(paths.frequentLines(state)) : null;
   const isFrequent = frequent === null ? null : (h: bigint) => has(frequent, h);
   const outPath = join(outputDir, outputName(input));
+  const parquet = isParquetPath(input);
   const output = await openRowOutput(outPath);
   const rejects = await AtomicFile.open(paths.filterRejects(state, shard));
   const summary: FilterSummary = { read: 0, kept: 0, exact: 0, near: 0, short: 0, linesRemoved: 0, documentsEdited: 0, cpuMs: 0 };
@@ -119,7 +120,7 @@ export async function filterTask(plan: Plan, state: string, shard: number, outpu
         }
       }
       summary.kept++;
-      await output.write(`${JSON.stringify(doc)}\n`);
+      await output.write(`${parquet ? JSON.stringify(doc, bigintAsNumber) : JSON.stringify(doc)}\n`);
     }
   } catch (error) {
     await output.discard();
@@ -131,6 +132,11 @@ export async function filterTask(plan: Plan, state: string, shard: number, outpu
   summary.cpuMs = (used.user + used.system) / 1000;
   await writeJson(paths.filterSummary(state, shard), summary);
   return summary;
+}
+
+/** Parquet's 64-bit integers come back as bigint, which JSON cannot write. */
+function bigintAsNumber(_key: string, value: unknown): unknown {
+  return typeof value === "bigint" ? Number(value) : value;
 }
 
 function loadFrequent(path: string): BigUint64Array {
