@@ -57,6 +57,7 @@ describe("clean --dedup", () => {
     const once = await runClean({ inputs: [MAGIC], output: join(dir, "once.jsonl"), workers: 0, corpus });
     expect(summary.documentsWritten).toBe(once.documentsWritten);
     expect(summary.skipped.duplicate).toBe(once.documentsWritten);
+    expect(summary.duplicates).toEqual({ exact: once.documentsWritten, near: 0 });
     const dups = rejects(r).filter((l) => l.reason === "duplicate");
     expect(dups.length).toBe(once.documentsWritten);
     for (const d of dups) {
@@ -76,6 +77,7 @@ describe("clean --dedup", () => {
       corpus: { ...corpus, dedup: "minhash" },
     });
     expect(summary.skipped.duplicate).toBe(1);
+    expect((summary.duplicates?.exact ?? 0) + (summary.duplicates?.near ?? 0)).toBe(1);
     const [dup] = rejects(r).filter((l) => l.reason === "duplicate");
     expect(String(dup.duplicate_of).startsWith(`<file:${MAGIC}`)).toBe(true);
     expect(["exact", "near"]).toContain(dup.kind);

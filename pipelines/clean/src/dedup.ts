@@ -17,6 +17,8 @@ export interface DuplicateFound {
 
 export class WriterDedup {
   readonly #deduper: StreamingDeduper;
+  /** Duplicates found, by kind. */
+  readonly found = { exact: 0, near: 0 };
   /** Ids by document number; only kept documents' are ever asked for. */
   readonly #ids: string[] = [];
 
@@ -32,6 +34,7 @@ export class WriterDedup {
       return null;
     }
     this.#ids.push("");
+    this.found[match.kind]++;
     const of = this.#ids[match.of];
     const how =
       match.kind === "exact" ? "same normalised text as" : `near duplicate (estimated Jaccard ${match.similarity?.toFixed(2)}) of`;

@@ -185,11 +185,12 @@ export async function runClean(options: CleanRunOptions): Promise<CleanRunSummar
           await abandon();
           throw error;
         });
+  const dedup = options.corpus?.dedup === undefined ? null : new WriterDedup(options.corpus.dedup);
   const stages = new Stages(todo, {
     cleaner: siteTemplates === null ? cleaner : withSiteTemplates(cleaner, siteTemplates),
     writer: outputs.writer,
     rejects: outputs.rejects,
-    dedup: options.corpus?.dedup === undefined ? null : new WriterDedup(options.corpus.dedup),
+    dedup,
     logger,
     batchSize,
     maxOpenInputs,
@@ -240,6 +241,7 @@ export async function runClean(options: CleanRunOptions): Promise<CleanRunSummar
     interrupted: stages.interrupted,
   });
   if (siteTemplates !== null) summary.siteTemplates = siteTemplates.summary;
+  if (dedup !== null) summary.duplicates = { ...dedup.found };
   logger.debug({ summary }, "run finished");
   return summary;
 }

@@ -67,6 +67,8 @@ export interface CleanRunSummary {
   resume?: ResumeSummary;
   /** Site-template runs only: what pass one found. */
   siteTemplates?: SiteTemplateSummary;
+  /** With --dedup: the "duplicate" skips by kind. */
+  duplicates?: { exact: number; near: number };
 }
 
 export interface ResumeSummary {

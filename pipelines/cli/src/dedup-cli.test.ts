@@ -54,6 +54,15 @@ describe("winnow dedup", () => {
     expect(again.stderr).toMatch(/0 tasks run, 20 done before/);
   });
 
+  it("clean --dedup counts a page given twice as one exact duplicate, in the summary line", async () => {
+    const r = await runWinnow(
+      ["clean", MAGIC, join(MAGIC, "0007.html.gz"), "-o", "twice.jsonl", "--workers", "0", "--no-lang-id", "--dedup", "minhash"],
+      dir,
+    );
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/wrote 16 documents .*skipped 1 \(1 duplicate\).*; duplicates: 1 exact, 0 near/);
+  });
+
   it("documents every flag, the passes and the exit statuses", async () => {
     const r = await runWinnow(["dedup", "--help"], dir);
     expect(r.code).toBe(0);

@@ -347,7 +347,8 @@ function summaryLine(s: CleanRunSummary): string {
     `model ${s.model}, ${s.workers === 0 ? "inline" : plural(s.workers, "worker")}` +
     (s.siteTemplates === undefined
       ? ""
-      : `; site templates (${s.siteTemplates.mode}): ${plural(s.siteTemplates.hostsWithTemplate, "host")} with one, pass one ${s.siteTemplates.fitSeconds.toFixed(1)} s`)
+      : `; site templates (${s.siteTemplates.mode}): ${plural(s.siteTemplates.hostsWithTemplate, "host")} with one, pass one ${s.siteTemplates.fitSeconds.toFixed(1)} s`) +
+    (s.duplicates === undefined ? "" : `; duplicates: ${s.duplicates.exact} exact, ${s.duplicates.near} near`)
   );
 }
 
