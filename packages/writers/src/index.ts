@@ -5,7 +5,7 @@
 
 export type { CleanDocument, CorpusWriter, OutputFormat } from "./types.js";
 export { openWriter, type OpenWriterOptions } from "./open.js";
-export { type Compression, compressionFor, withoutCompressionSuffix } from "./compression.js";
+export { type Compression, compressionFor, createCompressor, withoutCompressionSuffix } from "./compression.js";
 export { ROW_GROUP_CHARS, ROW_GROUP_ROWS } from "./parquet-writer.js";
 export { renderPath, TEMPLATE_FIELDS, type TemplateField, templateFields, UNKNOWN_VALUE } from "./templated.js";
 export { type CorpusRow, isParquetPath, readCorpus } from "./read.js";

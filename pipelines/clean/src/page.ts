@@ -5,6 +5,7 @@
  */
 import { decodeHtmlPieces } from "@winnow/archive";
 import { errorMessage } from "@winnow/errors";
+import type { DedupKeys } from "@winnow/dedup";
 import type { DocumentStats } from "@winnow/filters";
 import { scoreBatch, type BlockClassifier, type ScoreBatch } from "@winnow/models";
 import { MAX_NESTING, segmentHtml, type SegmentedDocument } from "@winnow/segment";
@@ -34,6 +35,8 @@ export type PageOutput =
       langScore?: number;
       filterFailed?: Array<{ rule: string; value: number | string }>;
       stats?: DocumentStats;
+      /** With --dedup: the hashes the writer's one-pass dedup compares (dedup.ts). */
+      dedupKeys?: DedupKeys;
     }
   | { ok: false; reason: "decode-error" | "no-text" | "failed"; detail: string }
   /** Dropped by a corpus step: the first rule failed and its value. */

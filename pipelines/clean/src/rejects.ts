@@ -20,6 +20,9 @@ export interface RejectLine {
   /** For "language" and "filter": the first rule the document failed, and its value. */
   rule?: string;
   value?: number | string;
+  /** For "duplicate": exact or near, and the record id of the document kept in its place. */
+  kind?: string;
+  duplicateOf?: string;
 }
 
 export class RejectLog {
@@ -58,6 +61,7 @@ export class RejectLog {
         reason: line.reason,
         detail: line.detail,
         ...(line.rule === undefined ? {} : { rule: line.rule, value: line.value }),
+        ...(line.duplicateOf === undefined ? {} : { kind: line.kind, duplicate_of: line.duplicateOf }),
       })}\n`,
     );
     if (!ok) this.#full = true;

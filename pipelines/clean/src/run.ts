@@ -24,6 +24,7 @@ import { closeOutputs, discardOutputs, openOutputs, outputFormatFor, refuseRejec
 import { openInlineCleaner, openPoolCleaner, type PageCleaner } from "./pool.js";
 import { planResume, ResumeLog, type ResumePlan } from "./resume.js";
 import { fitSiteTemplates, type SiteTemplateRunOptions, withSiteTemplates } from "./site-templates.js";
+import { WriterDedup } from "./dedup.js";
 import { Stages } from "./stages.js";
 import type { CorpusOptions } from "./steps.js";
 import type { CleanerSettings } from "./worker.js";
@@ -184,10 +185,12 @@ export async function runClean(options: CleanRunOptions): Promise<CleanRunSummar
           await abandon();
           throw error;
         });
+  const dedup = options.corpus?.dedup === undefined ? null : new WriterDedup(options.corpus.dedup);
   const stages = new Stages(todo, {
     cleaner: siteTemplates === null ? cleaner : withSiteTemplates(cleaner, siteTemplates),
     writer: outputs.writer,
     rejects: outputs.rejects,
+    dedup,
     logger,
     batchSize,
     maxOpenInputs,
@@ -238,6 +241,7 @@ export async function runClean(options: CleanRunOptions): Promise<CleanRunSummar
     interrupted: stages.interrupted,
   });
   if (siteTemplates !== null) summary.siteTemplates = siteTemplates.summary;
+  if (dedup !== null) summary.duplicates = { ...dedup.found };
   logger.debug({ summary }, "run finished");
   return summary;
 }
@@ -246,6 +250,12 @@ export async function runClean(options: CleanRunOptions): Promise<CleanRunSummar
 function refuseUnusableCorpusOptions(options: CleanRunOptions, format: OutputFormat): void {
   const corpus = options.corpus;
   const langId = corpus?.langId === true;
+  // Earlier parts' documents are not read again, so a resumed run could not know their duplicates.
+  if (corpus?.dedup !== undefined && options.resume === true)
+    throw new UsageError(
+      "--dedup keeps its index in memory for one run, so it cannot be resumed: use winnow dedup over the parts",
+      "--dedup",
+    );
   if (!langId && (corpus?.langs?.length ?? 0) > 0)
     throw new UsageError("--langs needs language identification, which --no-lang-id turns off", "--langs");
   if (!langId && corpus?.minLangScore !== undefined) {

@@ -8,6 +8,7 @@ import { type ArchiveRecord, ArchiveOpenError, readRecords, type SkipEvent } fro
 import { errorMessage } from "@winnow/errors";
 import type { CleanDocument, CorpusWriter } from "@winnow/writers";
 import type { Logger } from "pino";
+import type { WriterDedup } from "./dedup.js";
 import { Channel, Slots } from "./flow.js";
 import type { PageOutput } from "./page.js";
 import type { PageCleaner } from "./pool.js";
@@ -26,6 +27,8 @@ export interface StageParts {
   cleaner: PageCleaner;
   writer: CorpusWriter;
   rejects: RejectLog | null;
+  /** With --dedup: decides, in writing order, which documents repeat an earlier one. */
+  dedup: WriterDedup | null;
   logger: Logger;
   batchSize: number;
   maxOpenInputs: number;
@@ -264,6 +267,11 @@ export class Stages {
           // (With --keep-filtered a page C4's line rules emptied is still written, with the rules it failed.)
           this.#skip(record, "empty-after-cleaning", `none of ${out.blocksTotal} blocks kept`);
         } else if (this.writeError === null) {
+          const duplicate = out.dedupKeys === undefined ? null : (this.#parts.dedup?.check(out.dedupKeys, record) ?? null);
+          if (duplicate !== null) {
+            this.#skip(record, "duplicate", duplicate.detail, undefined, duplicate);
+            continue;
+          }
           const doc: CleanDocument = {
             url: record.url,
             recordId: record.recordId,
@@ -302,6 +310,7 @@ export class Stages {
     reason: CleanSkipReason,
     detail: string,
     failed?: { rule: string; value: number | string },
+    duplicate?: { kind: string; of: string },
   ): void {
     this.skipped[reason]++;
     this.progress.skipped++;
@@ -309,6 +318,10 @@ export class Stages {
     if (failed !== undefined) {
       line.rule = failed.rule;
       line.value = failed.value;
+    }
+    if (duplicate !== undefined) {
+      line.kind = duplicate.kind;
+      line.duplicateOf = duplicate.of;
     }
     this.#parts.rejects?.write(line);
     if (this.#traceSkips) this.#parts.logger.debug(line, `skipped ${reason}: ${detail}`);

@@ -3,14 +3,17 @@
  * filters. Each is a step of its own in a list that the run's options build (an empty list when
  * both are off), and every page a batch kept goes through the list in order:
  *
- *   cleanPages (decode, segment, score) -> [language] -> [filters] -> the writer
+ *   cleanPages (decode, segment, score) -> [language] -> [filters] -> [dedup keys] -> the writer
  *
  * A step records what it finds on the document (its language, the rules it failed, its
  * statistics). A document that failed a rule is dropped as a skip ("language" for --langs and
  * --min-lang-score, "filter" for the rule sets) naming the first rule failed and its value, or,
- * with keepFiltered, written with the rules it failed.
+ * with keepFiltered, written with the rules it failed. The dedup step only hashes the document
+ * (its signature is the costly part, so it is made on the worker); whether it duplicates an
+ * earlier one is decided by the writer, in order (dedup.ts).
  */
 import { DocumentFilter, type DocumentStats, type RuleSetName } from "@winnow/filters";
+import { type DedupKeys, DedupKeyMaker } from "@winnow/dedup";
 import { DEFAULT_MAX_CHARS, LanguageIdentifier } from "@winnow/langid";
 import type { PageOutput } from "./page.js";
 
@@ -28,6 +31,8 @@ export interface CorpusOptions {
   stats: boolean;
   /** Write documents that fail a rule, with the rules they failed, instead of dropping them. */
   keepFiltered: boolean;
+  /** Drop documents whose text repeats an earlier one's: exactly, or also nearly (MinHash). */
+  dedup?: "exact" | "minhash";
 }
 
 /** The language a document without letters gets (ISO 639-2 "undetermined"). */
@@ -47,6 +52,7 @@ export interface StepDocument {
   langScore?: number;
   failures: StepFailure[];
   stats?: DocumentStats;
+  dedupKeys?: DedupKeys;
 }
 
 export interface DocumentStep {
@@ -110,6 +116,20 @@ export class FilterStep implements DocumentStep {
   }
 }
 
+/** Hashes the text as the writer will write it (blocks joined by a blank line) for the writer's dedup. */
+export class DedupKeysStep implements DocumentStep {
+  readonly name = "dedup";
+  readonly #maker: DedupKeyMaker;
+
+  constructor(mode: "exact" | "minhash") {
+    this.#maker = new DedupKeyMaker({ mode });
+  }
+
+  run(doc: StepDocument): void {
+    doc.dedupKeys = this.#maker.keys(doc.blocks.map((b) => b.text).join("\n\n"));
+  }
+}
+
 /** The steps a run's options ask for, in order, and what to do with a document that fails. */
 export class DocumentSteps {
   readonly steps: readonly DocumentStep[];
@@ -129,6 +149,7 @@ export class DocumentSteps {
     const steps: DocumentStep[] = [];
     if (options.langId) steps.push(new LanguageStep(await LanguageIdentifier.load(), options.langs, options.minLangScore));
     if (options.filters.length > 0 || options.stats) steps.push(new FilterStep(options.filters, options.stats));
+    if (options.dedup !== undefined) steps.push(new DedupKeysStep(options.dedup));
     return new DocumentSteps(steps, options);
   }
 
@@ -156,6 +177,7 @@ export class DocumentSteps {
       }
       if (this.#keepFiltered && this.#judges) out.filterFailed = doc.failures.map((f) => ({ rule: f.rule, value: f.value }));
       if (doc.stats !== undefined) out.stats = doc.stats;
+      if (doc.dedupKeys !== undefined) out.dedupKeys = doc.dedupKeys;
     }
     return outputs;
   }

@@ -27,6 +27,7 @@ export const CLEAN_SKIP_REASONS = [
   "empty-after-cleaning", // every block was scored boilerplate
   "language", // not in --langs, or scored below --min-lang-score (the rejects line names the rule and value)
   "filter", // failed a rule of --filters (the rejects line names the first rule failed and its value)
+  "duplicate", // with --dedup: the same (or, with minhash, nearly the same) text as a document written before it
 ] as const;
 
 export type CleanSkipReason = (typeof CLEAN_SKIP_REASONS)[number];
@@ -66,6 +67,8 @@ export interface CleanRunSummary {
   resume?: ResumeSummary;
   /** Site-template runs only: what pass one found. */
   siteTemplates?: SiteTemplateSummary;
+  /** With --dedup: the "duplicate" skips by kind. */
+  duplicates?: { exact: number; near: number };
 }
 
 export interface ResumeSummary {

@@ -5,6 +5,7 @@
 import { readFileSync } from "node:fs";
 import { Command, CommanderError } from "commander";
 import { registerClean } from "./commands/clean.js";
+import { registerDedup } from "./commands/dedup.js";
 import { registerEval } from "./commands/eval.js";
 import { registerInspect } from "./commands/inspect.js";
 import { registerLabel } from "./commands/label.js";
@@ -18,6 +19,7 @@ import { EXIT_CODES_HELP, ExitWith } from "./exit-codes.js";
 const COMMANDS: ReadonlyArray<(program: Command) => void> = [
   registerClean,
   registerStats,
+  registerDedup,
   registerEval,
   registerTrain,
   registerLabel,

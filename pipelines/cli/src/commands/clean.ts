@@ -51,6 +51,7 @@ interface CleanFlags {
   filters?: RuleSetName[];
   stats?: boolean;
   keepFiltered?: boolean;
+  dedup?: "exact" | "minhash";
 }
 
 const RESUME_HELP = `
@@ -238,6 +239,12 @@ export function registerClean(program: Command): void {
       "--keep-filtered",
       "write documents that fail --filters, --langs or --min-lang-score, with the rules they failed (filter_failed), instead of dropping them",
     )
+    .addOption(
+      new Option(
+        "--dedup <mode>",
+        'drop documents whose text repeats one written before them, as "duplicate" skips naming the document kept: exact (same text once case, accents, punctuation, digits and spacing are folded) or minhash (also near duplicates: MinHash LSH, 14 bands x 8 rows, estimated Jaccard at least 0.7). One pass in memory (about 150 bytes a document); not with --resume; for many files or machines use winnow dedup',
+      ).choices(["exact", "minhash"]),
+    )
     .addHelpText("after", `${CORPUS_HELP}\n${RESUME_HELP}\n${SITE_TEMPLATES_HELP}\n${EXIT_CODES_HELP}`)
     .action((inputs: string[], flags: CleanFlags) => clean(inputs, flags));
 }
@@ -278,6 +285,7 @@ async function clean(inputs: string[], flags: CleanFlags): Promise<void> {
         filters: flags.filters ?? [],
         stats: flags.stats === true,
         keepFiltered: flags.keepFiltered === true,
+        dedup: flags.dedup,
       },
       logger,
       onProgress: progress?.update,
@@ -339,7 +347,8 @@ function summaryLine(s: CleanRunSummary): string {
     `model ${s.model}, ${s.workers === 0 ? "inline" : plural(s.workers, "worker")}` +
     (s.siteTemplates === undefined
       ? ""
-      : `; site templates (${s.siteTemplates.mode}): ${plural(s.siteTemplates.hostsWithTemplate, "host")} with one, pass one ${s.siteTemplates.fitSeconds.toFixed(1)} s`)
+      : `; site templates (${s.siteTemplates.mode}): ${plural(s.siteTemplates.hostsWithTemplate, "host")} with one, pass one ${s.siteTemplates.fitSeconds.toFixed(1)} s`) +
+    (s.duplicates === undefined ? "" : `; duplicates: ${s.duplicates.exact} exact, ${s.duplicates.near} near`)
   );
 }
 
