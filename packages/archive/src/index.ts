@@ -7,5 +7,14 @@ export { ArchiveOpenError } from "./errors.js";
 export { DECODER_LIMIT, DecoderLimitError, decodeHtml, decodeHtmlPieces, PIECE_BYTES } from "./charset.js";
 export { transferableBuffer } from "./owned.js";
 export { SKIP_REASONS } from "./types.js";
-export type { ArchiveRecord, SkipReason, SkipEvent, ReadOptions, DecodedHtml, DecodedHtmlPieces } from "./types.js";
+export type {
+  ArchiveRecord,
+  SkipReason,
+  SkipEvent,
+  ReadOptions,
+  DecodedHtml,
+  DecodedHtmlPieces,
+  InputOpener,
+  OpenedInput,
+} from "./types.js";
 export { hostOf, normaliseHost } from "./host.js";

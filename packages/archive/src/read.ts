@@ -34,7 +34,7 @@ export async function* readRecords(input: string, options: ReadOptions = {}): As
   const onSkip = options.onSkip;
   const skip = (meta: RecordMeta, reason: SkipReason, detail: string) =>
     onSkip?.({ source: input, offset: meta.offset, recordId: meta.recordId, url: meta.url, reason, detail });
-  const opened = await openInput(input, options.onProgress, (err) =>
+  const opened = await (options.open ?? openInput)(input, options.onProgress, (err) =>
     skip(blankMeta(-1), "unreadable", `read failed: ${(err as Error).message ?? String(err)}`),
   );
   try {
