@@ -2,7 +2,7 @@
 // HTML sniffing and charset decoding.
 
 export { readRecords, DEFAULT_MAX_PAGE_BYTES } from "./read.js";
-export { expandInputs, fsPath } from "./input.js";
+export { expandInputs, fsPath, openInput } from "./input.js";
 export { ArchiveOpenError } from "./errors.js";
 export { DECODER_LIMIT, DecoderLimitError, decodeHtml, decodeHtmlPieces, PIECE_BYTES } from "./charset.js";
 export { transferableBuffer } from "./owned.js";

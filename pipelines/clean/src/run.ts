@@ -6,6 +6,7 @@
  */
 import { availableParallelism } from "node:os";
 import { sep } from "node:path";
+import type { InputOpener } from "@winnow/archive";
 import { InputError, ModelError, OutputError, UsageError, WinnowError, errorMessage, systemReason } from "@winnow/errors";
 import { type Favor, type ModelSpec, resolveModelSpec } from "@winnow/models";
 import {
@@ -103,6 +104,8 @@ export interface CleanRunOptions {
    * neighbouring pages), then to clean with template blocks dropped (site-templates.ts).
    */
   siteTemplates?: SiteTemplateRunOptions;
+  /** Opens inputs that are URLs (https://, s3://; see @winnow/remote); without it only local files are read. */
+  open?: InputOpener;
 }
 
 export async function runClean(options: CleanRunOptions): Promise<CleanRunSummary> {
@@ -125,7 +128,7 @@ export async function runClean(options: CleanRunOptions): Promise<CleanRunSummar
 
   // Inputs first: when none can be used, nothing else is started and no output is created.
   const inputsFailed: InputFailure[] = [];
-  const files = await listInputs(options.inputs, inputsFailed);
+  const files = await listInputs(options.inputs, inputsFailed, options.open !== undefined);
   refuseUnusableInputs(files, inputsFailed, options);
   // Before anything is read or written: no output may be an input, given or found in a folder.
   const inputPaths: NamedPath[] = [...options.inputs, ...files].map((path) => ({ path, flag: "input" }));
@@ -177,6 +180,7 @@ export async function runClean(options: CleanRunOptions): Promise<CleanRunSummar
       : await fitSiteTemplates(files, cleaner, options.siteTemplates, {
           batchSize,
           maxPageBytes: options.maxPageBytes,
+          open: options.open,
           inFlight,
           signal: options.signal,
           logger,
@@ -192,6 +196,7 @@ export async function runClean(options: CleanRunOptions): Promise<CleanRunSummar
     batchSize,
     maxOpenInputs,
     maxPageBytes: options.maxPageBytes,
+    open: options.open,
     ordered: options.unordered !== true,
     inFlight,
     onProgress: options.onProgress,
@@ -237,6 +242,7 @@ export async function runClean(options: CleanRunOptions): Promise<CleanRunSummar
     skipped: stages.skipped,
     interrupted: stages.interrupted,
   });
+  summary.inputsCutShort = stages.cutShortInputs;
   if (siteTemplates !== null) summary.siteTemplates = siteTemplates.summary;
   logger.debug({ summary }, "run finished");
   return summary;
