@@ -1,8 +1,8 @@
 /** Which inputs are remote, and the opener readRecords uses for them. */
 import { type InputOpener, openInput } from "@winnow/archive";
-import { UsageError } from "@winnow/errors";
 import { openHttps } from "./https.js";
 import type { ResumableOptions } from "./resumable.js";
+import { openS3, type S3Settings } from "./s3.js";
 
 const REMOTE = /^(https?|s3):\/\//i;
 
@@ -10,11 +10,11 @@ export function isRemote(input: string): boolean {
   return REMOTE.test(input);
 }
 
-/** An opener for http:// and https:// inputs (and, where supported, s3://); local paths and "-" are opened as files. */
-export function remoteOpener(options: ResumableOptions): InputOpener {
+/** An opener for http://, https:// and s3:// inputs; local paths and "-" are opened as files. */
+export function remoteOpener(options: ResumableOptions, s3: S3Settings = {}): InputOpener {
   return (input, onProgress, onError) => {
     if (/^https?:\/\//i.test(input)) return openHttps(input, options, onProgress, onError);
-    if (!isRemote(input)) return openInput(input, onProgress, onError);
-    throw new UsageError("s3:// inputs are not supported yet: read them through https (an S3 website or presigned URLs)", input);
+    if (/^s3:\/\//i.test(input)) return openS3(input, s3, options, onProgress, onError);
+    return openInput(input, onProgress, onError);
   };
 }

@@ -21,6 +21,8 @@ import type { AddressInfo } from "node:net";
 import { hostname, tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { gzipSync } from "node:zlib";
+import { CreateBucketCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
+import S3rver from "s3rver";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type PerInputRunOptions, runCleanPerInput } from "../dist/per-input.js";
 import { runClean } from "../dist/run.js";
@@ -206,5 +208,53 @@ describe("one output per input, over https", () => {
     const d = new Set(lines(join(dir, "single.jsonl")).filter((l) => l.includes("/seg/d.warc")));
     expect(union(out, base)).toEqual(reference.filter((l) => !d.has(l)));
     expect(relative(dir, out)).toBe("https");
+  });
+});
+
+describe("one output per input, s3:// in and out", () => {
+  let s3rver: S3rver;
+  let s3dir: string;
+  let endpoint: string;
+  let client: S3Client;
+  beforeAll(async () => {
+    process.env.AWS_ACCESS_KEY_ID = "S3RVER";
+    process.env.AWS_SECRET_ACCESS_KEY = "S3RVER";
+    s3dir = mkdtempSync(join(tmpdir(), "winnow-per-input-s3-"));
+    s3rver = new S3rver({ port: 0, address: "127.0.0.1", silent: true, directory: s3dir });
+    const { port } = await s3rver.run();
+    endpoint = `http://127.0.0.1:${port}`;
+    client = new S3Client({ endpoint, forcePathStyle: true, region: "us-east-1" });
+    await client.send(new CreateBucketCommand({ Bucket: "crawl" }));
+    for (const name of NAMES) {
+      await client.send(new PutObjectCommand({ Bucket: "crawl", Key: `cc/seg/${name}`, Body: readFileSync(join(src, "seg", name)) }));
+    }
+  });
+  afterAll(async () => {
+    await s3rver.close();
+    rmSync(s3dir, { recursive: true, force: true });
+  });
+
+  async function text(key: string): Promise<string> {
+    const got = await client.send(new GetObjectCommand({ Bucket: "crawl", Key: key }));
+    return (got.Body as { transformToString(): Promise<string> }).transformToString();
+  }
+
+  it("reads s3:// inputs and uploads each output, then its done marker; a second run skips them", async () => {
+    const run = (rank: number) => task("s3://crawl/out/", rank, 2, { baseUrl: "s3://crawl/cc/", s3Endpoint: endpoint });
+    const summaries = await Promise.all([run(0), run(1)]);
+    expect(summaries.map((s) => [s.done, s.failed.length])).toEqual([
+      [3, 0],
+      [2, 0],
+    ]);
+    const listed = await client.send(new ListObjectsV2Command({ Bucket: "crawl", Prefix: "out/" }));
+    const keys = (listed.Contents ?? []).map((o) => o.Key as string).sort();
+    const expected = NAMES.map((n) => `out/seg/${n.replace(/\.warc(\.gz)?$/, ".jsonl")}`);
+    expect(keys).toEqual([...expected, ...expected.map((k) => `${k}.done`)].sort());
+    const documents: string[] = [];
+    for (const key of expected) documents.push(...(await text(key)).split("\n").filter((l) => l !== ""));
+    expect(documents.map((l) => l.replaceAll("s3://crawl/cc", src)).sort()).toEqual(reference);
+    expect(JSON.parse(await text(`${expected[0]}.done`))).toMatchObject({ input: "s3://crawl/cc/seg/a.warc" });
+    const again = await run(0);
+    expect(again).toMatchObject({ alreadyDone: 3, done: 0 });
   });
 });

@@ -19,19 +19,10 @@ import {
   type ShardFlags,
   takeShard,
 } from "@winnow/remote";
-import {
-  type Compression,
-  commitOutput,
-  createFolderFor,
-  dropStaged,
-  isDone,
-  type OutputFormat,
-  perInputName,
-  removeStaleStaged,
-  stagingPathFor,
-} from "@winnow/writers";
+import { type Compression, createFolderFor, dropStaged, type OutputFormat, perInputName, stagingPathFor } from "@winnow/writers";
 import { type Logger, pino } from "pino";
 import { listInputs } from "./inputs.js";
+import { localStore, type OutputStore, s3Store } from "./output-store.js";
 import { type CleanRunOptions, runClean } from "./run.js";
 import type { CleanRunSummary, InputFailure } from "./summary.js";
 
@@ -47,8 +38,10 @@ export interface PerInputRunOptions
   shard?: ShardFlags;
   /** Default: process.env. */
   env?: Readonly<Record<string, string | undefined>>;
-  /** The folder the outputs go in, one per input. */
+  /** The folder the outputs go in, one per input: local, or an s3:// prefix. */
   outputDir: string;
+  /** For s3:// inputs and outputs: an S3-compatible store's endpoint (default AWS). */
+  s3Endpoint?: string;
   format: OutputFormat;
   compression: Compression | null;
   /** A folder for each input's rejects (`<name>.rejects.jsonl`), failed inputs included. */
@@ -94,8 +87,12 @@ export async function runCleanPerInput(options: PerInputRunOptions): Promise<Per
   const startTime = performance.now();
   const startCpu = process.cpuUsage();
   const logger = options.logger ?? pino({ enabled: false });
-  if (options.outputDir === "-" || isRemote(options.outputDir)) {
-    throw new UsageError("one output per input needs a local folder for -o", `-o ${options.outputDir}`);
+  const toS3 = /^s3:\/\//i.test(options.outputDir);
+  if (options.outputDir === "-" || (isRemote(options.outputDir) && !toS3)) {
+    throw new UsageError("one output per input needs a local folder or an s3:// prefix for -o", `-o ${options.outputDir}`);
+  }
+  if (options.rejectsDir !== undefined && isRemote(options.rejectsDir)) {
+    throw new UsageError("--rejects must be a local folder", `--rejects ${options.rejectsDir}`);
   }
   const suffix = perInputSuffix(options.format, options.compression);
   const failed: InputFailure[] = [];
@@ -126,36 +123,52 @@ export async function runCleanPerInput(options: PerInputRunOptions): Promise<Per
     interrupted: false,
     outputDir: options.outputDir,
   };
+  const s3 = { endpoint: options.s3Endpoint };
+  const store = toS3 ? await s3Store(options.outputDir, s3, options.retry) : localStore(options.outputDir, logger);
+  try {
+    await cleanShare(mine, names, store, options, logger, summary);
+  } finally {
+    await store.close();
+  }
+  summary.elapsedSeconds = (performance.now() - startTime) / 1000;
+  const cpu = process.cpuUsage(startCpu);
+  summary.cpuSeconds = (cpu.user + cpu.system) / 1e6;
+  return summary;
+}
+
+async function cleanShare(
+  mine: readonly ListedInput[],
+  names: readonly string[],
+  store: OutputStore,
+  options: PerInputRunOptions,
+  logger: Logger,
+  summary: PerInputRunSummary,
+): Promise<void> {
   for (const input of mine) {
     if (options.signal?.aborted) {
       summary.interrupted = true;
       break;
     }
     const name = names[input.index];
-    const output = join(options.outputDir, name);
-    if (options.skipDone !== false && (await isDone(output))) {
+    if (options.skipDone !== false && (await store.isDone(name))) {
       summary.alreadyDone++;
       continue;
     }
     const rejects = options.rejectsDir === undefined ? undefined : join(options.rejectsDir, perInputName(input.listed, ".rejects.jsonl"));
-    const result = await cleanOne(input, output, rejects, options, logger);
+    const result = await cleanOne(input, name, store, rejects, options, logger);
     if (result.summary !== null) {
       summary.documentsWritten += result.summary.documentsWritten;
       summary.recordsRead += result.summary.recordsRead;
       summary.bytesRead += result.summary.bytesRead;
       summary.peakRssBytes = Math.max(summary.peakRssBytes, result.summary.peakRssBytes);
     }
-    if (result.outcome === "failed") failed.push({ input: input.location, reason: result.reason });
+    if (result.outcome === "failed") summary.failed.push({ input: input.location, reason: result.reason });
     else if (result.outcome === "done") summary.done++;
     else {
       summary.interrupted = true;
       break;
     }
   }
-  summary.elapsedSeconds = (performance.now() - startTime) / 1000;
-  const cpu = process.cpuUsage(startCpu);
-  summary.cpuSeconds = (cpu.user + cpu.system) / 1e6;
-  return summary;
 }
 
 type Outcome =
@@ -165,27 +178,22 @@ type Outcome =
 /** Cleans one input into a staged output, then commits it (renamed into place, marked done) if it was read to its end. */
 async function cleanOne(
   input: ListedInput,
-  output: string,
+  name: string,
+  store: OutputStore,
   rejects: string | undefined,
   options: PerInputRunOptions,
   logger: Logger,
 ): Promise<Outcome> {
-  const staged = stagingPathFor(output);
+  const staged = await store.stage(name);
   const stagedRejects = rejects === undefined ? undefined : stagingPathFor(rejects);
-  try {
-    await createFolderFor(output);
-    if (rejects !== undefined) await createFolderFor(rejects);
-    for (const path of [output, rejects]) {
-      if (path === undefined) continue;
-      for (const removed of await removeStaleStaged(path))
-        logger.info({ path: removed }, `removed an output a killed task left (${removed})`);
-    }
-  } catch (error) {
-    throw new OutputError(`cannot create the output folder: ${systemReason(error)}`, output, { cause: error });
+  if (rejects !== undefined) {
+    await createFolderFor(rejects).catch((error: unknown) => {
+      throw new OutputError(`cannot create the rejects folder: ${systemReason(error)}`, rejects, { cause: error });
+    });
   }
   const retryLog = logger.child({ input: input.location });
   const {
-    inputs: _inputs,
+    inputs: _i,
     pathsFile: _p,
     baseUrl: _b,
     shard: _s,
@@ -195,6 +203,7 @@ async function cleanOne(
     rejectsDir: _r,
     skipDone: _d,
     retry,
+    s3Endpoint,
     ...run
   } = options;
   let summary: CleanRunSummary;
@@ -204,14 +213,14 @@ async function cleanOne(
       inputs: [input.location],
       output: staged,
       rejectsPath: stagedRejects,
-      open: remoteOpener({
-        retry,
-        onRetry: (what, attempt, delayMs) => retryLog.warn(`${what}: try ${attempt + 1} in ${Math.round(delayMs)} ms`),
-      }),
+      open: remoteOpener(
+        { retry, onRetry: (what, attempt, delayMs) => retryLog.warn(`${what}: try ${attempt + 1} in ${Math.round(delayMs)} ms`) },
+        { endpoint: s3Endpoint },
+      ),
       logger,
     });
   } catch (error) {
-    await Promise.all([dropStaged(staged), stagedRejects === undefined ? undefined : dropStaged(stagedRejects)]);
+    await Promise.all([store.drop(staged), stagedRejects === undefined ? undefined : dropStaged(stagedRejects)]);
     // An input that cannot be opened, or holds no record: reported, and the task goes on.
     if (!(error instanceof InputError)) throw error;
     logger.warn({ input: input.location }, `input failed, not marked done: ${error.what}`);
@@ -220,24 +229,24 @@ async function cleanOne(
   }
   const problem = summary.inputsFailed[0] ?? summary.inputsCutShort[0];
   if (summary.interrupted || problem !== undefined) {
-    await dropStaged(staged);
+    await store.drop(staged);
     if (stagedRejects !== undefined && rejects !== undefined) await rename(stagedRejects, rejects);
     if (summary.interrupted) return { outcome: "interrupted", summary };
     logger.warn({ input: input.location }, `input failed, not marked done: ${problem.reason}`);
     return { outcome: "failed", reason: problem.reason, summary };
   }
-  try {
-    if (stagedRejects !== undefined && rejects !== undefined) await rename(stagedRejects, rejects);
-    await commitOutput(staged, output, {
-      input: input.location,
-      documents: summary.documentsWritten,
-      records: summary.recordsRead,
-      bytes_read: summary.bytesRead,
-      finished: new Date().toISOString(),
+  if (stagedRejects !== undefined && rejects !== undefined) {
+    await rename(stagedRejects, rejects).catch((error: unknown) => {
+      throw new OutputError(`cannot write rejects file: ${systemReason(error)}`, rejects, { cause: error });
     });
-  } catch (error) {
-    throw new OutputError(`cannot put the output in place: ${systemReason(error)}`, output, { cause: error });
   }
+  await store.commit(staged, name, {
+    input: input.location,
+    documents: summary.documentsWritten,
+    records: summary.recordsRead,
+    bytes_read: summary.bytesRead,
+    finished: new Date().toISOString(),
+  });
   return { outcome: "done", summary };
 }
 

@@ -229,6 +229,7 @@ describe("winnow clean", () => {
       "--no-skip-done",
       "--retries",
       "--retry-delay",
+      "--s3-endpoint",
     ]) {
       expect(r.stdout).toContain(flag);
     }

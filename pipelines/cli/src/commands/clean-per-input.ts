@@ -19,6 +19,7 @@ export interface PerInputFlags {
   skipDone: boolean;
   retries: number;
   retryDelay: number;
+  s3Endpoint?: string;
 }
 
 /** Any of these flags makes a run write one output per input. */
@@ -48,7 +49,8 @@ One output per input (--paths-file, --rank/--world-size, --per-input; docs/scale
   done are skipped, so running a task again redoes only what it had not finished. http:// and
   https:// inputs are streamed; throttling (429), server errors (5xx) and connections dropped
   mid-body are retried with exponential backoff and jitter, reading on with a Range request from
-  the last byte read. An input that still cannot be read is not marked done, is named in its
+  the last byte read; s3:// inputs the same (SlowDown included). -o s3://bucket/prefix/ uploads
+  each output (multipart) and then its marker. An input that still cannot be read is not marked done, is named in its
   --rejects file (a folder here: <name>.rejects.jsonl) and in the log, the task goes on with the
   others, and the exit status is 3.`;
 
@@ -60,7 +62,7 @@ export function addPerInputOptions(command: Command): Command {
     )
     .option(
       "--base-url <url>",
-      "put this before relative lines of --paths-file: https://data.commoncrawl.org/, a local folder (s3:// is not read yet)",
+      "put this before relative lines of --paths-file: https://data.commoncrawl.org/, s3://commoncrawl/, a local folder",
       parseBaseUrl,
     )
     .option("--rank <r>", "this task's rank, from 0 (default: from the scheduler's environment); one output per input", parseCount(0))
@@ -69,7 +71,10 @@ export function addPerInputOptions(command: Command): Command {
       "tasks sharing the inputs (default: from the scheduler's environment; needed with JOB_COMPLETION_INDEX)",
       parseCount(1),
     )
-    .option("--per-input", "write one output per input into the -o folder, as --paths-file does, for inputs given on the command line")
+    .option(
+      "--per-input",
+      "write one output per input into the -o folder, as --paths-file does, for inputs given on the command line (files, folders, http(s):// and s3:// URLs)",
+    )
     .addOption(
       new Option("--compress <kind>", "compression of each output of a per-input run (not for --format parquet)")
         .choices(["none", "gz", "zst"])
@@ -82,6 +87,10 @@ export function addPerInputOptions(command: Command): Command {
       "the first retry waits up to this many milliseconds (at random); each failure in a row doubles it, up to 30 s",
       parseCount(0),
       DEFAULT_RETRY.baseDelayMs,
+    )
+    .option(
+      "--s3-endpoint <url>",
+      "for s3:// inputs and -o s3://: an S3-compatible store (MinIO, Ceph, R2) instead of AWS; credentials and region come from the usual AWS settings (AWS_ACCESS_KEY_ID, ~/.aws, the instance role, AWS_REGION)",
     );
 }
 

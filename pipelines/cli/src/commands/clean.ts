@@ -140,7 +140,7 @@ export function registerClean(program: Command): void {
     )
     .argument(
       "[input...]",
-      'WARC/ARC files, HTML files, directories of them (searched recursively), "-" for standard input, or http(s):// URLs (with --per-input); none with --paths-file',
+      'WARC/ARC files, HTML files, directories of them (searched recursively), "-" for standard input, or http(s):// and s3:// URLs (with --per-input); none with --paths-file',
     )
     .requiredOption(
       "-o, --output <path>",
@@ -148,7 +148,7 @@ export function registerClean(program: Command): void {
         "{lang} in the path writes one file per language (out/{lang}/part.jsonl.gz). " +
         "A file is written under a temporary name and renamed over the old one when complete; a device or FIFO is written into; " +
         "a symbolic link's target is written, not the link; missing folders are created; an input is never overwritten (exit 2). " +
-        "With one output per input (--paths-file, --rank, --per-input): the folder the outputs go in",
+        "With one output per input (--paths-file, --rank, --per-input): the folder the outputs go in, or s3://bucket/prefix/",
     )
     .addOption(
       new Option(
@@ -311,6 +311,7 @@ async function cleanPerInput(inputs: string[], flags: CleanFlags): Promise<void>
       rejectsDir: flags.rejects,
       skipDone: flags.skipDone,
       retry: { ...DEFAULT_RETRY, tries: flags.retries, baseDelayMs: flags.retryDelay },
+      s3Endpoint: flags.s3Endpoint,
       logger,
       signal: interrupt.signal,
     });
