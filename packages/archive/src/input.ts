@@ -157,11 +157,11 @@ async function* readStream(
 
 export type FormatHint = "warc" | "arc" | "html" | undefined;
 
-const INPUT_SUFFIXES = [".warc", ".warc.gz", ".arc", ".arc.gz", ".html", ".htm", ".html.gz", ".htm.gz"];
+const INPUT_SUFFIXES = [".warc", ".warc.gz", ".warc.zst", ".arc", ".arc.gz", ".html", ".htm", ".html.gz", ".htm.gz"];
 
 /** What the file name says the content is; content sniffing has the last word. */
 export function formatHint(input: string): FormatHint {
-  const name = input.toLowerCase().replace(/\.gz$/, "");
+  const name = input.toLowerCase().replace(/\.(gz|zst)$/, "");
   if (name.endsWith(".warc")) return "warc";
   if (name.endsWith(".arc")) return "arc";
   if (name.endsWith(".html") || name.endsWith(".htm")) return "html";
