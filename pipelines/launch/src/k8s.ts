@@ -27,7 +27,8 @@ export function indexedJobManifest(job: CleanJob, k8s: K8sOptions): string {
     ["--paths-file", job.pathsFile],
     ["-o", job.output],
   ] as const) {
-    if (k8s.volumeClaim !== undefined && !path.startsWith(`${k8s.mountPath.replace(/\/$/, "")}/`)) {
+    const url = /^[a-z][a-z0-9+.-]*:\/\//i.test(path);
+    if (k8s.volumeClaim !== undefined && !url && !path.startsWith(`${k8s.mountPath.replace(/\/$/, "")}/`)) {
       throw new UsageError(`${flag} must be a path inside the pods, under --mount-path ${k8s.mountPath}`, `${flag} ${path}`);
     }
   }

@@ -72,5 +72,11 @@ describe("indexedJobManifest", () => {
     expect(() => indexedJobManifest(JOB, { image: "x", volumeClaim: "crawl", mountPath: "/data", retriesPerIndex: 3 })).toThrow(
       /--paths-file must be a path inside the pods, under --mount-path \/data/,
     );
+    // Outputs on S3 need no volume path.
+    const toS3 = indexedJobManifest(
+      { ...JOB, pathsFile: "/data/warc.paths.gz", output: "s3://bucket/cc/" },
+      { image: "x", volumeClaim: "crawl", mountPath: "/data", retriesPerIndex: 3 },
+    );
+    expect(toS3).toContain('            - "s3://bucket/cc/"\n');
   });
 });
