@@ -6,11 +6,15 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import { type ArchiveRecord, readRecords, type SkipEvent } from "@winnow/archive";
+import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { compress } from "zstd-napi";
 import { remoteOpener } from "./open.js";
 
 const FIXTURE = fileURLToPath(new URL("../../../fixtures/sample.warc.gz", import.meta.url));
 const DATA = readFileSync(FIXTURE);
+// The same records as one zstd frame: .warc.zst comes through the same streams.
+const ZST = compress(gunzipSync(DATA));
 const FAST = { tries: 4, baseDelayMs: 1, maxDelayMs: 5 };
 
 /** Requests seen per path, so each path can misbehave on its nth request. */
@@ -69,6 +73,15 @@ beforeAll(async () => {
         // Declares less than there is: the body looks complete, the rest comes from asking past it.
         if (from === 0) return raw(req, 0, 50_000, 50_000);
         return honest(req, res);
+      case "/cut.warc.zst":
+        // Cut mid-body, then served from where the reader asks.
+        if (n === 1) {
+          req.socket.write(`HTTP/1.1 200 OK\r\nContent-Length: ${ZST.length}\r\nAccept-Ranges: bytes\r\nConnection: close\r\n\r\n`);
+          return void req.socket.end(ZST.subarray(0, ZST.length >> 1));
+        }
+        if (from >= ZST.length) return void res.writeHead(416).end();
+        res.writeHead(206, { "content-range": `bytes ${from}-${ZST.length - 1}/${ZST.length}`, "content-length": ZST.length - from });
+        return void res.end(ZST.subarray(from));
       case "/cut-then-down.warc.gz":
         if (n === 1) return raw(req, from, DATA.length, 60_000);
         return void res.writeHead(503).end();
@@ -112,6 +125,12 @@ describe("https inputs from a misbehaving server", () => {
     const remote = await read(`${base}/${name}.warc.gz`, true);
     expect(remote.records).toEqual(local.records);
     expect(remote.skips.map((s) => s.reason)).toEqual(local.skips.map((s) => s.reason));
+  });
+
+  it(".warc.zst over https, cut mid-body: every record exactly once", async () => {
+    const remote = await read(`${base}/cut.warc.zst`, true);
+    expect(remote.records).toEqual(local.records);
+    expect(seen.get("/cut.warc.zst")).toBe(3);
   });
 
   it("resumes with Range requests from the last byte read", async () => {
