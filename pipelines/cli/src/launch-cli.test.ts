@@ -1,8 +1,8 @@
 // `winnow launch`: the sbatch script it writes, run as Slurm runs an array (one bash per task
 // with its SLURM_ARRAY_* variables), cleans every input once; killed and run again, it redoes
 // only what was lost. The same with a real Slurm is slurm-e2e.test.ts.
-import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, unlinkSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync, unlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -16,7 +16,8 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-function runTask(script: string, rank: number, tasks: number): number | null {
+/** Runs the script as task `rank` of a Slurm array of `tasks`, as slurmd would; resolves with its exit status. */
+function runTask(script: string, rank: number, tasks: number): Promise<number | null> {
   const env = {
     ...process.env,
     SLURM_ARRAY_TASK_ID: String(rank),
@@ -24,8 +25,11 @@ function runTask(script: string, rank: number, tasks: number): number | null {
     SLURM_ARRAY_TASK_MAX: String(tasks - 1),
     SLURM_CPUS_PER_TASK: "1",
   };
-  return spawnSync("bash", [script], { env, cwd: dir, stdio: "ignore" }).status;
+  return new Promise((resolve) => spawn("bash", [script], { env, cwd: dir, stdio: "ignore" }).on("close", resolve));
 }
+
+/** All tasks of the array at once, as Slurm starts them. */
+const runArray = (script: string, tasks: number) => Promise.all(Array.from({ length: tasks }, (_, rank) => runTask(script, rank, tasks)));
 
 describe("winnow launch slurm", () => {
   it("writes a script whose tasks together clean every input once; a task run again redoes only what was lost", async () => {
@@ -49,6 +53,8 @@ describe("winnow launch slurm", () => {
         `${process.execPath} ${BIN}`,
         "--write",
         script,
+        "--log-dir",
+        "logs/run",
         "--",
         "--model",
         "heuristic",
@@ -61,7 +67,10 @@ describe("winnow launch slurm", () => {
     expect(r.stderr).toBe(`winnow: wrote ${script}\n`);
     expect(r.code).toBe(0);
     expect(readFileSync(script, "utf8")).toMatch(/^#SBATCH --array=0-3$/m);
-    for (let rank = 0; rank < 4; rank++) expect(runTask(script, rank, 4)).toBe(0);
+    // sbatch does not create the log folder, and a task whose log cannot be opened fails.
+    expect(readFileSync(script, "utf8")).toContain(`#SBATCH --output=${join(dir, "logs", "run")}/winnow-clean-%A_%a.log\n`);
+    expect(existsSync(join(dir, "logs", "run"))).toBe(true);
+    expect(await runArray(script, 4)).toEqual([0, 0, 0, 0]);
     const reference = await singleRunDocuments(dir);
     expect(doneOutputs(out).documents).toEqual(reference);
 
@@ -70,9 +79,9 @@ describe("winnow launch slurm", () => {
     expect(lost).toBeDefined();
     unlinkSync(join(out, `${lost}.done`));
     unlinkSync(join(out, lost as string));
-    for (let rank = 0; rank < 4; rank++) expect(runTask(script, rank, 4)).toBe(0);
+    expect(await runArray(script, 4)).toEqual([0, 0, 0, 0]);
     expect(doneOutputs(out).documents).toEqual(reference);
-  });
+  }, 240_000);
 
   it("k8s writes an Indexed Job manifest", async () => {
     const r = await runWinnow(

@@ -2,7 +2,7 @@
  * `winnow launch slurm|k8s`: writes the array job that runs `winnow clean` tasks over a paths
  * list (and, for Slurm with --submit, submits it). All the writing is in @winnow/launch.
  */
-import { writeFile } from "node:fs/promises";
+import { mkdir, writeFile } from "node:fs/promises";
 import { type Command, Option } from "commander";
 import { OutputError, systemReason } from "@winnow/errors";
 import { type CleanJob, indexedJobManifest, slurmArrayScript, submitSlurm } from "@winnow/launch";
@@ -100,7 +100,7 @@ export function registerLaunch(program: Command): void {
     .option("--time <limit>", "wall-clock limit per task, as sbatch takes it (24:00:00)")
     .option("--partition <name>", "the Slurm partition")
     .option("--account <name>", "the Slurm account")
-    .option("--log-dir <folder>", "where the tasks' logs go (default: where the job is submitted)")
+    .option("--log-dir <folder>", "where the tasks' logs go, created if missing (default: where the job is submitted)")
     .option("--submit", "submit the script with sbatch and print the job id")
     .addHelpText("after", LAUNCH_HELP)
     .action(async (cleanArgs: string[], flags: SlurmFlags) => {
@@ -110,6 +110,12 @@ export function registerLaunch(program: Command): void {
         account: flags.account,
         logDir: flags.logDir,
       });
+      // sbatch does not create the folder of --output, and a task whose log cannot be opened fails.
+      if (flags.logDir !== undefined) {
+        await mkdir(flags.logDir, { recursive: true }).catch((error: unknown) => {
+          throw new OutputError(`cannot create the log folder: ${systemReason(error)}`, flags.logDir as string, { cause: error });
+        });
+      }
       await emit(script, flags.write);
       if (flags.submit === true) {
         const path = flags.write === "-" ? "" : flags.write;
