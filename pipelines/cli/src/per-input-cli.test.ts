@@ -1,6 +1,8 @@
 // `winnow clean` with one output per input: a paths list shared by rank (from flags or from a
 // Slurm array's environment), done markers honoured on a second run, and a failed input's exit status.
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -89,5 +91,31 @@ describe("winnow clean --paths-file", () => {
       2,
       "winnow: no inputs: give files, folders, or - for standard input (or --paths-file) (clean)",
     ]);
+  });
+});
+
+describe("winnow clean with a URL input, one output", () => {
+  it("reads http:// inputs as it reads files", async () => {
+    const data = readFileSync(SAMPLE);
+    const server = createServer((req, res) => {
+      const from = Number(/^bytes=(\d+)-$/.exec(req.headers.range ?? "")?.[1] ?? 0);
+      if (from >= data.length) return void res.writeHead(416).end();
+      const headers = { "content-length": data.length - from, "accept-ranges": "bytes" };
+      if (from > 0) res.writeHead(206, { ...headers, "content-range": `bytes ${from}-${data.length - 1}/${data.length}` });
+      else res.writeHead(200, headers);
+      res.end(data.subarray(from));
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/sample.warc.gz`;
+      const remote = await runWinnow(["clean", url, "-o", "remote.jsonl", ...QUICK], dir);
+      const local = await runWinnow(["clean", SAMPLE, "-o", "local.jsonl", ...QUICK], dir);
+      expect([remote.code, local.code]).toEqual([0, 0]);
+      const docs = (f: string) => readFileSync(join(dir, f), "utf8").replaceAll(url, SAMPLE).split("\n").sort();
+      expect(docs("remote.jsonl")).toEqual(docs("local.jsonl"));
+      expect(docs("local.jsonl").length).toBeGreaterThan(10);
+    } finally {
+      server.close();
+    }
   });
 });

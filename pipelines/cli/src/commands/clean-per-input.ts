@@ -81,7 +81,12 @@ export function addPerInputOptions(command: Command): Command {
         .default("gz"),
     )
     .option("--no-skip-done", "per-input runs: clean inputs again even when their output is marked done")
-    .option("--retries <n>", "tries in a row a remote read may fail before its input is given up", parseCount(1), DEFAULT_RETRY.tries)
+    .option(
+      "--retries <n>",
+      "tries in a row a remote (http(s)://, s3://) read may fail before its input is given up",
+      parseCount(1),
+      DEFAULT_RETRY.tries,
+    )
     .option(
       "--retry-delay <ms>",
       "the first retry waits up to this many milliseconds (at random); each failure in a row doubles it, up to 30 s",
@@ -90,7 +95,7 @@ export function addPerInputOptions(command: Command): Command {
     )
     .option(
       "--s3-endpoint <url>",
-      "for s3:// inputs and -o s3://: an S3-compatible store (MinIO, Ceph, R2) instead of AWS; credentials and region come from the usual AWS settings (AWS_ACCESS_KEY_ID, ~/.aws, the instance role, AWS_REGION)",
+      "for s3:// inputs and -o s3:// (one output per input): an S3-compatible store (MinIO, Ceph, R2) instead of AWS; credentials and region come from the usual AWS settings (AWS_ACCESS_KEY_ID, ~/.aws, the instance role, AWS_REGION)",
     );
 }
 

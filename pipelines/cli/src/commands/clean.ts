@@ -19,7 +19,7 @@ import {
 import { EXIT, InputError, UsageError } from "@winnow/errors";
 import { FILTER_NAMES, parseFilterNames, type RuleSetName } from "@winnow/filters";
 import type { Favor } from "@winnow/models";
-import { DEFAULT_RETRY } from "@winnow/remote";
+import { DEFAULT_RETRY, remoteOpener } from "@winnow/remote";
 import type { OutputFormat } from "@winnow/writers";
 import { EXIT_CODES_HELP, ExitWith } from "../exit-codes.js";
 import {
@@ -140,7 +140,7 @@ export function registerClean(program: Command): void {
     )
     .argument(
       "[input...]",
-      'WARC/ARC files, HTML files, directories of them (searched recursively), "-" for standard input, or http(s):// and s3:// URLs (with --per-input); none with --paths-file',
+      'WARC/ARC files, HTML files, directories of them (searched recursively), "-" for standard input, or http(s):// and s3:// URLs; none with --paths-file',
     )
     .requiredOption(
       "-o, --output <path>",
@@ -346,6 +346,13 @@ async function clean(inputs: string[], flags: CleanFlags): Promise<void> {
       rejectsPath: flags.rejects,
       resume: flags.resume === true,
       manifestPath: flags.manifest,
+      open: remoteOpener(
+        {
+          retry: { ...DEFAULT_RETRY, tries: flags.retries, baseDelayMs: flags.retryDelay },
+          onRetry: (what, attempt, delayMs) => logger.warn(`${what}: try ${attempt + 1} in ${Math.round(delayMs)} ms`),
+        },
+        { endpoint: flags.s3Endpoint },
+      ),
       logger,
       onProgress: progress?.update,
       signal: interrupt.signal,
