@@ -6,7 +6,9 @@
  * and the task goes on with the others. Each input is a runClean of its own (run.ts).
  */
 import { writeFile, rename } from "node:fs/promises";
+import { availableParallelism } from "node:os";
 import { join } from "node:path";
+import { resolveModelSpec } from "@winnow/models";
 import { InputError, OutputError, UsageError, systemReason } from "@winnow/errors";
 import {
   isRemote,
@@ -23,7 +25,7 @@ import { type Compression, createFolderFor, dropStaged, type OutputFormat, perIn
 import { type Logger, pino } from "pino";
 import { listInputs } from "./inputs.js";
 import { localStore, type OutputStore, s3Store } from "./output-store.js";
-import { type CleanRunOptions, runClean } from "./run.js";
+import { type CleanRunOptions, maxWorkers, openRunCleaner, runClean, type SharedCleaner } from "./run.js";
 import type { CleanRunSummary, InputFailure } from "./summary.js";
 
 export interface PerInputRunOptions
@@ -125,8 +127,14 @@ export async function runCleanPerInput(options: PerInputRunOptions): Promise<Per
   };
   const s3 = { endpoint: options.s3Endpoint };
   const store = toS3 ? await s3Store(options.outputDir, s3, options.retry) : localStore(options.outputDir, logger);
+  // One cleaner (model and worker threads) for all the task's inputs, opened when one needs it.
+  const lent: Partial<SharedCleaner> = {};
   try {
-    await cleanShare(mine, names, store, options, logger, summary);
+    await cleanShare(mine, names, store, options, logger, summary, lent);
+    await lent.cleaner?.close();
+  } catch (error) {
+    await lent.cleaner?.destroy();
+    throw error;
   } finally {
     await store.close();
   }
@@ -143,6 +151,7 @@ async function cleanShare(
   options: PerInputRunOptions,
   logger: Logger,
   summary: PerInputRunSummary,
+  lent: Partial<SharedCleaner>,
 ): Promise<void> {
   for (const input of mine) {
     if (options.signal?.aborted) {
@@ -155,7 +164,18 @@ async function cleanShare(
       continue;
     }
     const rejects = options.rejectsDir === undefined ? undefined : join(options.rejectsDir, perInputName(input.listed, ".rejects.jsonl"));
-    const result = await cleanOne(input, name, store, rejects, options, logger);
+    if (lent.cleaner === undefined) {
+      const workers = options.workers ?? availableParallelism();
+      if (!Number.isInteger(workers) || workers < 0 || workers > maxWorkers()) {
+        throw new UsageError(
+          `--workers must be a whole number from 0 to ${maxWorkers()} (4 per CPU), got ${workers}`,
+          `--workers ${workers}`,
+        );
+      }
+      const model = resolveModelSpec(options.model, (warning) => logger.warn(warning));
+      lent.cleaner = await openRunCleaner(options, model, workers, logger);
+    }
+    const result = await cleanOne(input, name, store, rejects, options, logger, { cleaner: lent.cleaner });
     if (result.summary !== null) {
       summary.documentsWritten += result.summary.documentsWritten;
       summary.recordsRead += result.summary.recordsRead;
@@ -183,6 +203,7 @@ async function cleanOne(
   rejects: string | undefined,
   options: PerInputRunOptions,
   logger: Logger,
+  shared: SharedCleaner,
 ): Promise<Outcome> {
   const staged = await store.stage(name);
   const stagedRejects = rejects === undefined ? undefined : stagingPathFor(rejects);
@@ -208,17 +229,20 @@ async function cleanOne(
   } = options;
   let summary: CleanRunSummary;
   try {
-    summary = await runClean({
-      ...run,
-      inputs: [input.location],
-      output: staged,
-      rejectsPath: stagedRejects,
-      open: remoteOpener(
-        { retry, onRetry: (what, attempt, delayMs) => retryLog.warn(`${what}: try ${attempt + 1} in ${Math.round(delayMs)} ms`) },
-        { endpoint: s3Endpoint },
-      ),
-      logger,
-    });
+    summary = await runClean(
+      {
+        ...run,
+        inputs: [input.location],
+        output: staged,
+        rejectsPath: stagedRejects,
+        open: remoteOpener(
+          { retry, onRetry: (what, attempt, delayMs) => retryLog.warn(`${what}: try ${attempt + 1} in ${Math.round(delayMs)} ms`) },
+          { endpoint: s3Endpoint },
+        ),
+        logger,
+      },
+      shared,
+    );
   } catch (error) {
     await Promise.all([store.drop(staged), stagedRejects === undefined ? undefined : dropStaged(stagedRejects)]);
     // An input that cannot be opened, or holds no record: reported, and the task goes on.

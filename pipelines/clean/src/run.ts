@@ -108,7 +108,12 @@ export interface CleanRunOptions {
   open?: InputOpener;
 }
 
-export async function runClean(options: CleanRunOptions): Promise<CleanRunSummary> {
+/** What a caller inside this package may hand a run: a cleaner it opened and keeps open across runs. */
+export interface SharedCleaner {
+  cleaner: PageCleaner;
+}
+
+export async function runClean(options: CleanRunOptions, shared?: SharedCleaner): Promise<CleanRunSummary> {
   const startTime = performance.now();
   const startCpu = process.cpuUsage();
   const logger = options.logger ?? pino({ enabled: false });
@@ -155,12 +160,7 @@ export async function runClean(options: CleanRunOptions): Promise<CleanRunSummar
   }
 
   // Then the model, so a bad one is refused before the output file is created.
-  const cleaner = await openCleaner(
-    { model, favor: options.favor, comments: options.comments, corpus: options.corpus },
-    workers,
-    options.workerModule,
-    logger,
-  );
+  const cleaner = shared === undefined ? await openRunCleaner(options, model, workers, logger) : borrowed(shared.cleaner);
   const inFlight = workers === 0 ? 1 : IN_FLIGHT_PER_WORKER * cleaner.parallelism;
   const outputs = await openOutputs(outputPath, rejectsPath, format).catch(async (error: unknown) => {
     await cleaner.destroy();
@@ -341,6 +341,33 @@ async function openResumeLog(plan: ResumePlan, outputs: RunOutputs, cleaner: Pag
     await Promise.allSettled([discardOutputs(outputs), cleaner.destroy()]);
     throw new OutputError(`cannot create manifest: ${systemReason(error)}`, plan.manifestPath, { cause: error });
   }
+}
+
+/** The cleaner a run's options ask for, with `model` (options.model resolved), on `workers` threads (0: inline). */
+export function openRunCleaner(
+  options: Pick<CleanRunOptions, "favor" | "comments" | "corpus" | "workerModule">,
+  model: ModelSpec,
+  workers: number,
+  logger: Logger,
+): Promise<PageCleaner> {
+  return openCleaner(
+    { model, favor: options.favor, comments: options.comments, corpus: options.corpus },
+    workers,
+    options.workerModule,
+    logger,
+  );
+}
+
+/** A cleaner lent to a run: the run uses it but neither closes nor destroys it; its owner does. */
+function borrowed(cleaner: PageCleaner): PageCleaner {
+  return {
+    model: cleaner.model,
+    parallelism: cleaner.parallelism,
+    clean: (records, siteTemplates) => cleaner.clean(records, siteTemplates),
+    fingerprint: (records, keepParsed) => cleaner.fingerprint(records, keepParsed),
+    close: async () => {},
+    destroy: async () => {},
+  };
 }
 
 async function openCleaner(
