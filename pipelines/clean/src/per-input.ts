@@ -3,7 +3,8 @@
  * given), clean each input into an output of its own named from the input, and mark it done.
  * Inputs marked done are passed over, so a task run again after pre-emption redoes only what
  * was not finished; an input that cannot be read (a remote one that stays down) is reported
- * and the task goes on with the others. Each input is a runClean of its own (run.ts).
+ * and the task goes on with the others. Each input is a runClean of its own (run.ts); all of
+ * them share one cleaner, so the model and worker threads are set up once per task.
  */
 import { writeFile, rename } from "node:fs/promises";
 import { availableParallelism } from "node:os";
