@@ -2,10 +2,19 @@
 // HTML sniffing and charset decoding.
 
 export { readRecords, DEFAULT_MAX_PAGE_BYTES } from "./read.js";
-export { expandInputs, fsPath } from "./input.js";
+export { expandInputs, fsPath, openInput } from "./input.js";
 export { ArchiveOpenError } from "./errors.js";
 export { DECODER_LIMIT, DecoderLimitError, decodeHtml, decodeHtmlPieces, PIECE_BYTES } from "./charset.js";
 export { transferableBuffer } from "./owned.js";
 export { SKIP_REASONS } from "./types.js";
-export type { ArchiveRecord, SkipReason, SkipEvent, ReadOptions, DecodedHtml, DecodedHtmlPieces } from "./types.js";
+export type {
+  ArchiveRecord,
+  SkipReason,
+  SkipEvent,
+  ReadOptions,
+  DecodedHtml,
+  DecodedHtmlPieces,
+  InputOpener,
+  OpenedInput,
+} from "./types.js";
 export { hostOf, normaliseHost } from "./host.js";

@@ -10,6 +10,7 @@ import { isUtf8 } from "node:buffer";
 import { type Dirent, promises as fsp } from "node:fs";
 import path from "node:path";
 import { ArchiveOpenError } from "./errors.js";
+import type { OpenedInput } from "./types.js";
 
 /** A lone surrogate standing for a byte of a name that is not UTF-8 (not half of a pair). */
 const ESCAPED_BYTE = /(?<![\uD800-\uDBFF])[\uDC80-\uDCFF]/;
@@ -57,16 +58,6 @@ export function fsPath(input: string): string | Buffer {
 
 /** Bytes per read: large enough that per-read overhead vanishes, small enough to stay cache-friendly. */
 const READ_CHUNK = 1 << 20;
-
-export interface OpenedInput {
-  /** Raw bytes of the input, in order. Read errors end the stream after `onError` is called. */
-  chunks: AsyncIterator<Buffer>;
-  /** Modification time (files) or the time of opening (stdin). */
-  mtime: Date;
-  /** Size in bytes when known (regular files). */
-  size: number | undefined;
-  close(): Promise<void>;
-}
 
 /**
  * Opens a file or stdin. Rejects with ArchiveOpenError when the input cannot be opened;
@@ -166,11 +157,11 @@ async function* readStream(
 
 export type FormatHint = "warc" | "arc" | "html" | undefined;
 
-const INPUT_SUFFIXES = [".warc", ".warc.gz", ".arc", ".arc.gz", ".html", ".htm", ".html.gz", ".htm.gz"];
+const INPUT_SUFFIXES = [".warc", ".warc.gz", ".warc.zst", ".arc", ".arc.gz", ".html", ".htm", ".html.gz", ".htm.gz"];
 
 /** What the file name says the content is; content sniffing has the last word. */
 export function formatHint(input: string): FormatHint {
-  const name = input.toLowerCase().replace(/\.gz$/, "");
+  const name = input.toLowerCase().replace(/\.(gz|zst)$/, "");
   if (name.endsWith(".warc")) return "warc";
   if (name.endsWith(".arc")) return "arc";
   if (name.endsWith(".html") || name.endsWith(".htm")) return "html";

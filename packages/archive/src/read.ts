@@ -11,6 +11,7 @@ import { PlainSource } from "./source.js";
 import type { ArchiveRecord, ReadOptions, SkipReason } from "./types.js";
 import { sniffIsHtml } from "./sniff.js";
 import { readWarc, versionLineAt, WARC_FRAMING } from "./warc.js";
+import { isZstd, ZstdSource } from "./zstd.js";
 import { InputWindow } from "./window.js";
 
 export const DEFAULT_MAX_PAGE_BYTES = 16 << 20;
@@ -23,7 +24,8 @@ const GLUED_BYTES = 4096;
 export type InputFormat = "warc" | "arc" | "html";
 
 /**
- * Streams the HTML records of one input: a WARC (plain, per-record gzip or whole-file gzip),
+ * Streams the HTML records of one input: a WARC (plain, per-record gzip or whole-file gzip,
+ * per-record zstd with or without a dictionary: the IIPC .warc.zst profile),
  * an ARC (plain or gzip), an HTML file, or "-" for stdin. Memory stays bounded by the largest
  * page kept (maxPageBytes) whatever the input size.
  *
@@ -34,7 +36,7 @@ export async function* readRecords(input: string, options: ReadOptions = {}): As
   const onSkip = options.onSkip;
   const skip = (meta: RecordMeta, reason: SkipReason, detail: string) =>
     onSkip?.({ source: input, offset: meta.offset, recordId: meta.recordId, url: meta.url, reason, detail });
-  const opened = await openInput(input, options.onProgress, (err) =>
+  const opened = await (options.open ?? openInput)(input, options.onProgress, (err) =>
     skip(blankMeta(-1), "unreadable", `read failed: ${(err as Error).message ?? String(err)}`),
   );
   try {
@@ -44,7 +46,7 @@ export async function* readRecords(input: string, options: ReadOptions = {}): As
     // A .gz whose first member is damaged is still gzip if a member follows (but a plain
     // WARC named .gz, whose payloads may hold gzip data, is not).
     const gzipped = isGzip(first) || (/\.gz$/i.test(input) && !looksPlain(first) && first.indexOf(GZIP_MAGIC) > 0);
-    const source = gzipped ? new GunzipSource(win) : new PlainSource(win);
+    const source = gzipped ? new GunzipSource(win) : isZstd(first) ? new ZstdSource(win) : new PlainSource(win);
     const ctx: ReadContext = {
       source: input,
       reader: new ByteReader(source.pieces()),

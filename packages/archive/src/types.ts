@@ -53,7 +53,30 @@ export interface ReadOptions {
   onSkip?: (event: SkipEvent) => void;
   /** Called with the number of input bytes consumed so far (for progress); may be called often. */
   onProgress?: (bytesRead: number) => void;
+  /**
+   * Opens the input's bytes instead of the file system (remote inputs: https://, s3://). It
+   * rejects with ArchiveOpenError when the input cannot be opened, and reports a later read
+   * failure through `onError`, which ends the stream, as the local reader does.
+   */
+  open?: InputOpener;
 }
+
+/** An opened input: its raw bytes in order, and what is known about it. */
+export interface OpenedInput {
+  /** Raw bytes of the input, in order. Read errors end the stream after `onError` is called. */
+  chunks: AsyncIterator<Buffer>;
+  /** Modification time (files, Last-Modified), or the time of opening when unknown. */
+  mtime: Date;
+  /** Size in bytes when known. */
+  size: number | undefined;
+  close(): Promise<void>;
+}
+
+export type InputOpener = (
+  input: string,
+  onProgress: ((bytes: number) => void) | undefined,
+  onError: (err: unknown) => void,
+) => Promise<OpenedInput>;
 
 /** Result of turning payload bytes into text. */
 export interface DecodedHtml {

@@ -25,3 +25,13 @@ export {
   writeOutputFile,
 } from "./output-path.js";
 export { tempPathFor } from "./util.js";
+export {
+  commitOutput,
+  createFolderFor,
+  doneMarkerPath,
+  dropStaged,
+  isDone,
+  perInputName,
+  removeStaleStaged,
+  stagingPathFor,
+} from "./per-input.js";

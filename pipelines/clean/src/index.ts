@@ -4,3 +4,4 @@ export { type CleanRunOptions, DEFAULT_BATCH_SIZE, maxWorkers, runClean } from "
 export { type CleanProgress, type CleanRunSummary, type CleanSkipReason, CLEAN_SKIP_REASONS, type InputFailure } from "./summary.js";
 export { DEFAULT_TEMPLATE_KEEP_SCORE, SITE_TEMPLATE_MODES, type SiteTemplateMode, type SiteTemplateRunOptions } from "./site-templates.js";
 export { type CorpusOptions, UNDETERMINED } from "./steps.js";
+export { type PerInputRunOptions, type PerInputRunSummary, perInputSuffix, runCleanPerInput } from "./per-input.js";

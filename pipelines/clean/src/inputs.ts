@@ -3,14 +3,21 @@ import { access, constants } from "node:fs/promises";
 import { ArchiveOpenError, expandInputs } from "@winnow/archive";
 import type { InputFailure } from "./summary.js";
 
+const URL_INPUT = /^[a-z][a-z0-9+.-]*:\/\//i;
+
 /**
  * Expands the given paths one by one, so one missing input does not hide the others. Given
  * files are checked for read access now, which catches the common mistakes before anything is
  * started; files found in directories are left to fail, if they do, when read.
  */
-export async function listInputs(paths: readonly string[], failed: InputFailure[]): Promise<string[]> {
+export async function listInputs(paths: readonly string[], failed: InputFailure[], remote = false): Promise<string[]> {
   const files: string[] = [];
   for (const path of paths) {
+    // A URL is checked by opening it, which its opener does with retries.
+    if (remote && URL_INPUT.test(path)) {
+      files.push(path);
+      continue;
+    }
     try {
       const found = await expandInputs([path]);
       if (found.length === 1 && found[0] === path && path !== "-") {

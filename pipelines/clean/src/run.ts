@@ -6,6 +6,7 @@
  */
 import { availableParallelism } from "node:os";
 import { sep } from "node:path";
+import type { InputOpener } from "@winnow/archive";
 import { InputError, ModelError, OutputError, UsageError, WinnowError, errorMessage, systemReason } from "@winnow/errors";
 import { type Favor, type ModelSpec, resolveModelSpec } from "@winnow/models";
 import {
@@ -104,9 +105,16 @@ export interface CleanRunOptions {
    * neighbouring pages), then to clean with template blocks dropped (site-templates.ts).
    */
   siteTemplates?: SiteTemplateRunOptions;
+  /** Opens inputs that are URLs (https://, s3://; see @winnow/remote); without it only local files are read. */
+  open?: InputOpener;
 }
 
-export async function runClean(options: CleanRunOptions): Promise<CleanRunSummary> {
+/** What a caller inside this package may hand a run: a cleaner it opened and keeps open across runs. */
+export interface SharedCleaner {
+  cleaner: PageCleaner;
+}
+
+export async function runClean(options: CleanRunOptions, shared?: SharedCleaner): Promise<CleanRunSummary> {
   const startTime = performance.now();
   const startCpu = process.cpuUsage();
   const logger = options.logger ?? pino({ enabled: false });
@@ -126,7 +134,7 @@ export async function runClean(options: CleanRunOptions): Promise<CleanRunSummar
 
   // Inputs first: when none can be used, nothing else is started and no output is created.
   const inputsFailed: InputFailure[] = [];
-  const files = await listInputs(options.inputs, inputsFailed);
+  const files = await listInputs(options.inputs, inputsFailed, options.open !== undefined);
   refuseUnusableInputs(files, inputsFailed, options);
   // Before anything is read or written: no output may be an input, given or found in a folder.
   const inputPaths: NamedPath[] = [...options.inputs, ...files].map((path) => ({ path, flag: "input" }));
@@ -153,12 +161,7 @@ export async function runClean(options: CleanRunOptions): Promise<CleanRunSummar
   }
 
   // Then the model, so a bad one is refused before the output file is created.
-  const cleaner = await openCleaner(
-    { model, favor: options.favor, comments: options.comments, corpus: options.corpus },
-    workers,
-    options.workerModule,
-    logger,
-  );
+  const cleaner = shared === undefined ? await openRunCleaner(options, model, workers, logger) : borrowed(shared.cleaner);
   const inFlight = workers === 0 ? 1 : IN_FLIGHT_PER_WORKER * cleaner.parallelism;
   const outputs = await openOutputs(outputPath, rejectsPath, format).catch(async (error: unknown) => {
     await cleaner.destroy();
@@ -178,6 +181,7 @@ export async function runClean(options: CleanRunOptions): Promise<CleanRunSummar
       : await fitSiteTemplates(files, cleaner, options.siteTemplates, {
           batchSize,
           maxPageBytes: options.maxPageBytes,
+          open: options.open,
           inFlight,
           signal: options.signal,
           logger,
@@ -195,6 +199,7 @@ export async function runClean(options: CleanRunOptions): Promise<CleanRunSummar
     batchSize,
     maxOpenInputs,
     maxPageBytes: options.maxPageBytes,
+    open: options.open,
     ordered: options.unordered !== true,
     inFlight,
     onProgress: options.onProgress,
@@ -240,6 +245,7 @@ export async function runClean(options: CleanRunOptions): Promise<CleanRunSummar
     skipped: stages.skipped,
     interrupted: stages.interrupted,
   });
+  summary.inputsCutShort = stages.cutShortInputs;
   if (siteTemplates !== null) summary.siteTemplates = siteTemplates.summary;
   if (dedup !== null) summary.duplicates = { ...dedup.found };
   logger.debug({ summary }, "run finished");
@@ -345,6 +351,33 @@ async function openResumeLog(plan: ResumePlan, outputs: RunOutputs, cleaner: Pag
     await Promise.allSettled([discardOutputs(outputs), cleaner.destroy()]);
     throw new OutputError(`cannot create manifest: ${systemReason(error)}`, plan.manifestPath, { cause: error });
   }
+}
+
+/** The cleaner a run's options ask for, with `model` (options.model resolved), on `workers` threads (0: inline). */
+export function openRunCleaner(
+  options: Pick<CleanRunOptions, "favor" | "comments" | "corpus" | "workerModule">,
+  model: ModelSpec,
+  workers: number,
+  logger: Logger,
+): Promise<PageCleaner> {
+  return openCleaner(
+    { model, favor: options.favor, comments: options.comments, corpus: options.corpus },
+    workers,
+    options.workerModule,
+    logger,
+  );
+}
+
+/** A cleaner lent to a run: the run uses it but neither closes nor destroys it; its owner does. */
+function borrowed(cleaner: PageCleaner): PageCleaner {
+  return {
+    model: cleaner.model,
+    parallelism: cleaner.parallelism,
+    clean: (records, siteTemplates) => cleaner.clean(records, siteTemplates),
+    fingerprint: (records, keepParsed) => cleaner.fingerprint(records, keepParsed),
+    close: async () => {},
+    destroy: async () => {},
+  };
 }
 
 async function openCleaner(

@@ -11,7 +11,7 @@
  * with the input: for small inputs), so pass two neither decodes nor parses. Pass two still
  * reads the archives again, for the records' metadata and in-order writing.
  */
-import { readRecords, type ArchiveRecord } from "@winnow/archive";
+import { type ArchiveRecord, type InputOpener, readRecords } from "@winnow/archive";
 import { SiteTemplateFitter, type SiteTemplateOptions, type SiteTemplates } from "@winnow/templates";
 import type { Logger } from "pino";
 import { Slots } from "./flow.js";
@@ -63,6 +63,8 @@ export interface SiteTemplateFit {
 export interface FitContext {
   batchSize: number;
   maxPageBytes: number | undefined;
+  /** Opens remote inputs; local files when absent. */
+  open?: InputOpener;
   /** Batches of pass one in flight at once. */
   inFlight: number;
   signal: AbortSignal | undefined;
@@ -114,7 +116,7 @@ export async function fitSiteTemplates(
     let batch: ArchiveRecord[] = [];
     let batchBytes = 0;
     try {
-      for await (const record of readRecords(file, { maxPageBytes: context.maxPageBytes })) {
+      for await (const record of readRecords(file, { maxPageBytes: context.maxPageBytes, open: context.open })) {
         batch.push(record);
         batchBytes += record.body.byteLength;
         if (batch.length === context.batchSize || batchBytes >= MAX_BATCH_BYTES) {

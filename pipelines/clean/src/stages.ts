@@ -4,7 +4,7 @@
  * number in flight, and one writer loop writes the results in input order (or as they finish).
  * Memory stays flat whatever the input size.
  */
-import { type ArchiveRecord, ArchiveOpenError, readRecords, type SkipEvent } from "@winnow/archive";
+import { type ArchiveRecord, ArchiveOpenError, type InputOpener, readRecords, type SkipEvent } from "@winnow/archive";
 import { errorMessage } from "@winnow/errors";
 import type { CleanDocument, CorpusWriter } from "@winnow/writers";
 import type { Logger } from "pino";
@@ -33,6 +33,8 @@ export interface StageParts {
   batchSize: number;
   maxOpenInputs: number;
   maxPageBytes: number | undefined;
+  /** Opens remote inputs (see @winnow/archive's ReadOptions.open); local files when absent. */
+  open?: InputOpener;
   ordered: boolean;
   inFlight: number;
   onProgress: ((progress: Readonly<CleanProgress>) => void) | undefined;
@@ -73,6 +75,8 @@ export class Stages {
   readonly skipped = noSkips();
   /** Inputs that opened but gave not a byte. */
   readonly unreadInputs: InputFailure[] = [];
+  /** Inputs whose reading failed after some of their bytes were read: what came before was cleaned. */
+  readonly cutShortInputs: InputFailure[] = [];
   /** The first write failure; once set, reading stops and results are dropped. */
   writeError: unknown = null;
   /** Reading ended on the abort signal, not at the end of the inputs. */
@@ -155,6 +159,7 @@ export class Stages {
     let batch: ArchiveRecord[] = [];
     const options = {
       maxPageBytes: this.#parts.maxPageBytes,
+      open: this.#parts.open,
       onSkip: (event: SkipEvent) => {
         if (isRecordSkip(event)) this.recordsFound++;
         // An earlier run reported what came before the records it handled.
@@ -201,6 +206,9 @@ export class Stages {
     if (unreadable !== null && inputBytes === 0 && tally.read === 0) {
       this.unreadInputs.push({ input, reason: unreadable });
       this.#parts.logger.warn({ input }, `cannot read input: ${unreadable} (${input})`);
+    } else if (unreadable !== null) {
+      this.cutShortInputs.push({ input, reason: unreadable });
+      this.#parts.logger.warn({ input }, `input cut short: ${unreadable} (${input})`);
     }
     tally.readingEnded = true;
     tally.complete = !cutShort && unreadable === null;

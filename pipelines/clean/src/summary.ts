@@ -43,6 +43,8 @@ export interface CleanRunSummary {
   inputs: number;
   /** Inputs that could not be opened, or gave not a single byte; the others were still read. */
   inputsFailed: InputFailure[];
+  /** Inputs whose reading failed part way (a remote one that stayed down): what came before was cleaned. */
+  inputsCutShort: InputFailure[];
   recordsRead: number;
   bytesRead: number;
   documentsWritten: number;
@@ -110,6 +112,7 @@ export function summarize(p: SummaryParts): CleanRunSummary {
   const summary: CleanRunSummary = {
     inputs: p.inputs,
     inputsFailed: p.inputsFailed,
+    inputsCutShort: [],
     recordsRead: p.progress?.recordsRead ?? 0,
     bytesRead: p.progress?.bytesRead ?? 0,
     documentsWritten,

@@ -220,14 +220,25 @@ describe("winnow clean", () => {
       "--manifest",
       "--log-level",
       "--no-progress",
+      "--paths-file",
+      "--base-url",
+      "--rank",
+      "--world-size",
+      "--per-input",
+      "--compress",
+      "--no-skip-done",
+      "--retries",
+      "--retry-delay",
+      "--s3-endpoint",
     ]) {
       expect(r.stdout).toContain(flag);
     }
+    expect(r.stdout).toMatch(/^One output per input \(--paths-file[^]*SLURM_ARRAY_TASK_ID[^]*JOB_COMPLETION_INDEX[^]*Range request/m);
     expect(r.stdout).toMatch(/^Resuming \(--resume\):\n[^]*out\.part2\.jsonl[^]*exactly once/m);
     for (const code of ["0 ", "2 ", "3 ", "4 ", "130 ", "141 "]) expect(r.stdout).toMatch(new RegExp(`^  ${code}`, "m"));
     const top = await winnow(["--help"]);
     expect(top.code).toBe(0);
-    expect(top.stdout).toMatch(/clean \[options\] <input\.\.\.>/);
+    expect(top.stdout).toMatch(/clean \[options\] \[input\.\.\.\]/);
   });
 });
 

@@ -10,6 +10,7 @@ import { registerEval } from "./commands/eval.js";
 import { registerInspect } from "./commands/inspect.js";
 import { registerLabel } from "./commands/label.js";
 import { registerLabelUi } from "./commands/label-ui.js";
+import { registerLaunch } from "./commands/launch.js";
 import { registerStats } from "./commands/stats.js";
 import { registerTrain } from "./commands/train.js";
 import { BrokenPipeError, EXIT, WinnowError } from "@winnow/errors";
@@ -25,6 +26,7 @@ const COMMANDS: ReadonlyArray<(program: Command) => void> = [
   registerLabel,
   registerInspect,
   registerLabelUi,
+  registerLaunch,
 ];
 
 const { version } = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string };

@@ -14,9 +14,14 @@ export interface WinnowResult {
  * Runs `winnow args...` in `cwd` and collects its output. `feed` gets the child to write to its
  * standard input or signal it; without one, standard input is closed at once.
  */
-export function runWinnow(args: readonly string[], cwd: string, feed?: (child: ChildProcess) => void): Promise<WinnowResult> {
+export function runWinnow(
+  args: readonly string[],
+  cwd: string,
+  feed?: (child: ChildProcess) => void,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<WinnowResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd, stdio: ["pipe", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [BIN, ...args], { cwd, env, stdio: ["pipe", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d: Buffer) => (stdout += d));

@@ -12,19 +12,29 @@ import {
   DEFAULT_TEMPLATE_KEEP_SCORE,
   maxWorkers,
   runClean,
+  runCleanPerInput,
   SITE_TEMPLATE_MODES,
   type SiteTemplateMode,
 } from "@winnow/clean";
-import { EXIT, InputError } from "@winnow/errors";
+import { EXIT, InputError, UsageError } from "@winnow/errors";
 import { FILTER_NAMES, parseFilterNames, type RuleSetName } from "@winnow/filters";
 import type { Favor } from "@winnow/models";
+import { DEFAULT_RETRY, remoteOpener } from "@winnow/remote";
 import type { OutputFormat } from "@winnow/writers";
 import { EXIT_CODES_HELP, ExitWith } from "../exit-codes.js";
+import {
+  addPerInputOptions,
+  compressionOf,
+  isPerInput,
+  PER_INPUT_HELP,
+  type PerInputFlags,
+  perInputSummaryLine,
+} from "./clean-per-input.js";
 import { createLogger, LOG_LEVELS, type LogLevel } from "../logger.js";
 import { parseByteSize, parseCount, parseUnitInterval } from "../parse.js";
 import { startProgressLine } from "../progress.js";
 
-interface CleanFlags {
+interface CleanFlags extends PerInputFlags {
   output: string;
   format?: OutputFormat;
   model?: string;
@@ -122,20 +132,24 @@ function parseScore(value: string): number {
 }
 
 export function registerClean(program: Command): void {
-  program
+  const command = program
     .command("clean")
     .summary("extract the main text of web pages in archives into a corpus")
     .description(
       "Read WARC/ARC archives (plain or .gz) and HTML files, keep the main-content blocks of each HTML page, " +
         "and write them as one corpus. Damaged records are skipped and counted; reading goes on.",
     )
-    .argument("<input...>", 'WARC/ARC files, HTML files, directories of them (searched recursively), or "-" for standard input')
+    .argument(
+      "[input...]",
+      'WARC/ARC files, HTML files, directories of them (searched recursively), "-" for standard input, or http(s):// and s3:// URLs; none with --paths-file',
+    )
     .requiredOption(
       "-o, --output <path>",
       'output file, "-" for standard output, or a directory (text format: one file per document); a name ending in .gz is gzip-compressed, .zst zstd-compressed; ' +
         "{lang} in the path writes one file per language (out/{lang}/part.jsonl.gz). " +
         "A file is written under a temporary name and renamed over the old one when complete; a device or FIFO is written into; " +
-        "a symbolic link's target is written, not the link; missing folders are created; an input is never overwritten (exit 2)",
+        "a symbolic link's target is written, not the link; missing folders are created; an input is never overwritten (exit 2). " +
+        "With one output per input (--paths-file, --rank, --per-input): the folder the outputs go in, or s3://bucket/prefix/",
     )
     .addOption(
       new Option(
@@ -178,7 +192,7 @@ export function registerClean(program: Command): void {
     )
     .option(
       "--rejects <file>",
-      'also write one JSON line per record that did not become a document: {source, offset, record_id, url, reason, detail}; "-" for standard output (not with -o - or --resume)',
+      'also write one JSON line per record that did not become a document: {source, offset, record_id, url, reason, detail}; "-" for standard output (not with -o - or --resume); with one output per input, a folder of <name>.rejects.jsonl files',
     )
     .option("--unordered", "write documents as they are done instead of in input order (keeps all threads busy when page sizes vary)")
     .option(
@@ -245,48 +259,111 @@ export function registerClean(program: Command): void {
         'drop documents whose text repeats one written before them, as "duplicate" skips naming the document kept: exact (same text once case, accents, punctuation, digits and spacing are folded) or minhash (also near duplicates: MinHash LSH, 14 bands x 8 rows, estimated Jaccard at least 0.7). One pass in memory (about 150 bytes a document); not with --resume; for many files or machines use winnow dedup',
       ).choices(["exact", "minhash"]),
     )
-    .addHelpText("after", `${CORPUS_HELP}\n${RESUME_HELP}\n${SITE_TEMPLATES_HELP}\n${EXIT_CODES_HELP}`)
-    .action((inputs: string[], flags: CleanFlags) => clean(inputs, flags));
+    .addHelpText("after", `${CORPUS_HELP}\n${RESUME_HELP}\n${SITE_TEMPLATES_HELP}\n${PER_INPUT_HELP}\n${EXIT_CODES_HELP}`);
+  addPerInputOptions(command).action((inputs: string[], flags: CleanFlags) =>
+    isPerInput(flags) ? cleanPerInput(inputs, flags) : clean(inputs, flags),
+  );
+}
+
+/** What a run of either kind is given besides its inputs and outputs. */
+function runSettings(flags: CleanFlags) {
+  return {
+    model: flags.models ?? flags.model,
+    favor: flags.favor,
+    comments: flags.comments === true,
+    workers: flags.workers,
+    batchSize: flags.batchSize,
+    maxPageBytes: flags.maxPageBytes,
+    unordered: flags.unordered === true,
+    siteTemplates:
+      flags.siteTemplates === undefined
+        ? undefined
+        : {
+            mode: flags.siteTemplatesMode,
+            minSharedPairs: flags.templateMinPairs,
+            nearDuplicateIoU: flags.nearDuplicateIou,
+            keepScore: flags.templateKeepScore,
+          },
+    corpus: {
+      langId: flags.langId,
+      langs: flags.langs,
+      minLangScore: flags.minLangScore,
+      filters: flags.filters ?? [],
+      stats: flags.stats === true,
+      keepFiltered: flags.keepFiltered === true,
+      dedup: flags.dedup,
+    },
+  };
+}
+
+/** A task of a sharded run: one output per input, into the -o folder. */
+async function cleanPerInput(inputs: string[], flags: CleanFlags): Promise<void> {
+  if (flags.resume === true || flags.manifest !== undefined) {
+    throw new UsageError("one output per input is resumed by its done markers: --resume and --manifest do not apply", "--resume");
+  }
+  if (flags.dedup !== undefined) {
+    throw new UsageError("one output per input is deduplicated afterwards, across all outputs: run winnow dedup over them", "--dedup");
+  }
+  if (flags.pathsFile === undefined && inputs.length === 0) throw new UsageError("no inputs: give them, or --paths-file", "clean");
+  if (flags.baseUrl !== undefined && flags.pathsFile === undefined) throw new UsageError("--base-url goes with --paths-file", "--base-url");
+  const logger = createLogger(flags.logLevel);
+  const interrupt = interruptOnSignals(logger);
+  let summary: Awaited<ReturnType<typeof runCleanPerInput>>;
+  try {
+    summary = await runCleanPerInput({
+      ...runSettings(flags),
+      inputs,
+      pathsFile: flags.pathsFile,
+      baseUrl: flags.baseUrl,
+      shard: { rank: flags.rank, worldSize: flags.worldSize },
+      outputDir: flags.output,
+      format: flags.format ?? "jsonl",
+      compression: compressionOf(flags),
+      rejectsDir: flags.rejects,
+      skipDone: flags.skipDone,
+      retry: { ...DEFAULT_RETRY, tries: flags.retries, baseDelayMs: flags.retryDelay },
+      s3Endpoint: flags.s3Endpoint,
+      logger,
+      signal: interrupt.signal,
+    });
+  } finally {
+    interrupt.dispose();
+  }
+  if (logger.isLevelEnabled("info")) {
+    if (!process.stderr.isTTY) logger.info({ summary }, "summary");
+    process.stderr.write(`winnow: ${perInputSummaryLine(summary)}\n`);
+  }
+  if (summary.interrupted) throw new ExitWith(EXIT.interrupted);
+  if (summary.failed.length > 0) {
+    throw new InputError(
+      `${summary.failed.length} of ${summary.assigned} inputs could not be read; run the task again to retry them`,
+      summary.failed.map((f) => `${f.input}: ${f.reason}`).join("; "),
+    );
+  }
 }
 
 async function clean(inputs: string[], flags: CleanFlags): Promise<void> {
+  if (inputs.length === 0) throw new UsageError("no inputs: give files, folders, or - for standard input (or --paths-file)", "clean");
   const logger = createLogger(flags.logLevel);
   const progress = flags.progress && process.stderr.isTTY ? startProgressLine() : undefined;
   const interrupt = interruptOnSignals(logger);
   let summary: CleanRunSummary;
   try {
     summary = await runClean({
+      ...runSettings(flags),
       inputs,
       output: flags.output,
       format: flags.format,
-      model: flags.models ?? flags.model,
-      favor: flags.favor,
-      comments: flags.comments === true,
-      workers: flags.workers,
-      batchSize: flags.batchSize,
-      maxPageBytes: flags.maxPageBytes,
-      unordered: flags.unordered === true,
       rejectsPath: flags.rejects,
       resume: flags.resume === true,
       manifestPath: flags.manifest,
-      siteTemplates:
-        flags.siteTemplates === undefined
-          ? undefined
-          : {
-              mode: flags.siteTemplatesMode,
-              minSharedPairs: flags.templateMinPairs,
-              nearDuplicateIoU: flags.nearDuplicateIou,
-              keepScore: flags.templateKeepScore,
-            },
-      corpus: {
-        langId: flags.langId,
-        langs: flags.langs,
-        minLangScore: flags.minLangScore,
-        filters: flags.filters ?? [],
-        stats: flags.stats === true,
-        keepFiltered: flags.keepFiltered === true,
-        dedup: flags.dedup,
-      },
+      open: remoteOpener(
+        {
+          retry: { ...DEFAULT_RETRY, tries: flags.retries, baseDelayMs: flags.retryDelay },
+          onRetry: (what, attempt, delayMs) => logger.warn(`${what}: try ${attempt + 1} in ${Math.round(delayMs)} ms`),
+        },
+        { endpoint: flags.s3Endpoint },
+      ),
       logger,
       onProgress: progress?.update,
       signal: interrupt.signal,
