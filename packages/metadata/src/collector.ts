@@ -82,7 +82,9 @@ const TAGS = new Set(["article:tag", "keywords", "news_keywords", "parsely-tags"
 const BYLINE_CLASS = /(?:^|[\s_-])(?:author|byline|autor|auteur)(?:$|[\s_-])/i;
 const NOT_BYLINE_CLASS = /comment|avatar|bio|img|image|photo|description|about|box|list/i;
 /** "By Jane Doe", "von Max Muster", "Par ..." : the word before the name. */
-const BY = /^(?:by|von|par|door|di|por|av|af|de|written by|posted by)\s*:?\s+/i;
+const BY = /^(?:by|von|par|door|di|por|av|af|de|written by|posted by|author|autor|auteur)\s*:?\s+/i;
+/** What is left of a byline that named no one. */
+const NO_NAME = /^(?:by|von|par|author|autor|auteur|staff|admin|anonymous|unknown)$/i;
 const SPACES = /\s+/g;
 
 const MAX_TEXT = 300;
@@ -455,7 +457,7 @@ function byline(text: string): string {
     .replace(BY, "")
     .replace(/^[|,:·–—-]+|[|,:·–—-]+$/g, "")
     .trim();
-  if (name.length < 2 || name.length > 120 || /\d{3}/.test(name) || name.split(" ").length > 12) return "";
+  if (name.length < 2 || name.length > 120 || /\d{3}/.test(name) || name.split(" ").length > 12 || NO_NAME.test(name)) return "";
   return name;
 }
 

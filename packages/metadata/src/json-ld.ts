@@ -4,6 +4,7 @@
  * modification dates, authors, publisher name, section and keywords. Malformed JSON is ignored:
  * a page's JSON-LD is often hand-written.
  */
+import { decodeHTML } from "entities";
 
 export interface JsonLdFacts {
   datePublished?: string;
@@ -28,9 +29,12 @@ function objectsOf(value: Json, out: Array<Record<string, Json>>, limit: number)
   if (graph !== undefined) objectsOf(graph, out, limit);
 }
 
+/** Pages often HTML-escape their JSON-LD strings ("Maria &amp; Katerina"), and script text is never decoded. */
+const text = (s: string): string => (s.includes("&") ? decodeHTML(s) : s);
+
 function strings(value: Json | undefined): string[] {
   if (value === undefined || value === null) return [];
-  if (typeof value === "string") return [value];
+  if (typeof value === "string") return [text(value)];
   if (typeof value === "number") return [String(value)];
   if (Array.isArray(value)) return value.flatMap(strings);
   if (typeof value === "object") return strings(value.name);
@@ -40,7 +44,7 @@ function strings(value: Json | undefined): string[] {
 function names(value: Json | undefined): string[] {
   if (value === undefined || value === null) return [];
   if (Array.isArray(value)) return value.flatMap(names);
-  if (typeof value === "string") return [value];
+  if (typeof value === "string") return [text(value)];
   if (typeof value === "object") return strings(value.name);
   return [];
 }

@@ -55,6 +55,8 @@ export interface CleanRunOptions {
   output: string;
   /** Default: from the output name (see outputFormatFor). */
   format?: OutputFormat;
+  /** JSONL, XML and Parquet: a `markdown` field with each document as Markdown as well as its text. */
+  markdown?: boolean;
   /** What --model names (see @winnow/models' ModelSpec); default: the shipped model. */
   model?: ModelSpec;
   /** The model's operating point: keep less (precision), more (recall), or the balanced default. */
@@ -159,7 +161,7 @@ export async function runClean(options: CleanRunOptions): Promise<CleanRunSummar
     logger,
   );
   const inFlight = workers === 0 ? 1 : IN_FLIGHT_PER_WORKER * cleaner.parallelism;
-  const outputs = await openOutputs(outputPath, rejectsPath, format).catch(async (error: unknown) => {
+  const outputs = await openOutputs(outputPath, rejectsPath, format, options.markdown === true).catch(async (error: unknown) => {
     await cleaner.destroy();
     throw error;
   });
@@ -244,6 +246,12 @@ export async function runClean(options: CleanRunOptions): Promise<CleanRunSummar
 
 /** Throws a UsageError for corpus options that cannot work together, or with the output asked for. */
 function refuseUnusableCorpusOptions(options: CleanRunOptions, format: OutputFormat): void {
+  if (options.markdown === true && (format === "text" || format === "markdown")) {
+    throw new UsageError(
+      `--markdown adds a field to JSONL, XML or Parquet; the ${format} format has no fields (use --format markdown for Markdown alone)`,
+      "--markdown",
+    );
+  }
   const corpus = options.corpus;
   const langId = corpus?.langId === true;
   if (!langId && (corpus?.langs?.length ?? 0) > 0)

@@ -10,6 +10,7 @@
  * --min-lang-score, "filter" for the rule sets) naming the first rule failed and its value, or,
  * with keepFiltered, written with the rules it failed.
  */
+import type { DocumentBlock } from "@winnow/writers";
 import { DocumentFilter, type DocumentStats, type RuleSetName } from "@winnow/filters";
 import { DEFAULT_MAX_CHARS, LanguageIdentifier } from "@winnow/langid";
 import type { PageOutput } from "./page.js";
@@ -42,7 +43,7 @@ export interface StepFailure {
 
 /** A kept page on its way through the steps. */
 export interface StepDocument {
-  blocks: Array<{ text: string; heading: number }>;
+  blocks: DocumentBlock[];
   lang?: string;
   langScore?: number;
   failures: StepFailure[];
@@ -103,6 +104,8 @@ export class FilterStep implements DocumentStep {
     );
     if (outcome.kept !== null) {
       const before = doc.blocks;
+      // C4's line rules judged each block as one line: the document is written as those lines,
+      // without the table rows and code layout that would join or split them again.
       doc.blocks = outcome.kept.map((k, i) => ({ text: outcome.blocks[i], heading: before[k].heading }));
     }
     for (const f of outcome.failures) doc.failures.push({ reason: "filter", rule: f.rule, value: f.value });
