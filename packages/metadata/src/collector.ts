@@ -75,8 +75,22 @@ const DESCRIPTION: Record<string, number> = {
   "twitter:description": META_OTHER,
   "dc.description": META_OTHER,
 };
-const SECTION = new Set(["article:section", "parsely-section", "category"]);
-const TAGS = new Set(["article:tag", "keywords", "news_keywords", "parsely-tags"]);
+const SECTION = ["article:section", "parsely-section", "category"];
+const TAGS = ["article:tag", "keywords", "news_keywords", "parsely-tags"];
+
+type MetaField = "date" | "dateModified" | "author" | "sitename" | "description" | "canonical" | "categories" | "tags";
+
+/** Every <meta> name a rule reads: the field it gives and its rank. */
+const META_RULES = new Map<string, readonly [MetaField, number]>([
+  ...Object.entries(PUBLISHED).map(([k, r]) => [k, ["date", r]] as const),
+  ...Object.entries(MODIFIED).map(([k, r]) => [k, ["dateModified", r]] as const),
+  ...Object.entries(AUTHOR).map(([k, r]) => [k, ["author", r]] as const),
+  ...Object.entries(SITENAME).map(([k, r]) => [k, ["sitename", r]] as const),
+  ...Object.entries(DESCRIPTION).map(([k, r]) => [k, ["description", r]] as const),
+  ["og:url", ["canonical", META_OTHER]],
+  ...SECTION.map((k) => [k, ["categories", META_MAIN]] as const),
+  ...TAGS.map((k) => [k, ["tags", META_MAIN]] as const),
+]);
 
 /** Class words that mark a byline; "comment-author" and the like are readers', not the page's. */
 const BYLINE_CLASS = /(?:^|[\s_-])(?:author|byline|autor|auteur)(?:$|[\s_-])/i;
@@ -86,6 +100,16 @@ const BY = /^(?:by|von|par|door|di|por|av|af|de|written by|posted by|author|auto
 /** What is left of a byline that named no one. */
 const NO_NAME = /^(?:by|von|par|author|autor|auteur|staff|admin|anonymous|unknown)$/i;
 const SPACES = /\s+/g;
+
+/** A cheap first look before BYLINE_CLASS: most class values hold none of these. */
+function mayBeByline(value: string): boolean {
+  // author, autor and auteur all hold "ut".
+  return value.includes("ut") || value.includes("yline");
+}
+
+/** The JSON-LD keys readJsonLd reads. */
+const JSON_LD_KEYS = /"(?:date(?:Published|Created|Modified)|author|creator|publisher|articleSection|keywords|WebSite)"/;
+const ABSOLUTE_HTTP = /^https?:\/\/[^\s]+$/i;
 
 const MAX_TEXT = 300;
 const MAX_JSON_LD = 1 << 20;
@@ -134,7 +158,8 @@ export class MetadataCollector implements MarkupObserver {
   private element = "";
   private level = 0;
   private attrs: Attributes = emptyAttributes();
-  private pending = false;
+  private pending = false; // the element's attributes say something: settle() reads them
+  private touched = false; // some attribute was kept: clear before the next element
   private htmlSeen = false;
   private timesSeen = 0;
 
@@ -176,6 +201,7 @@ export class MetadataCollector implements MarkupObserver {
 
   open(name: string, level: number): boolean {
     if (this.pending) this.settle();
+    else if (this.touched) this.clearAttributes();
     this.element = name;
     this.level = level;
     if (name === "time") {
@@ -186,70 +212,65 @@ export class MetadataCollector implements MarkupObserver {
   }
 
   attribute(name: string, value: string): void {
+    // Called for every attribute of every element: the common ones (class on any element, href
+    // on links) cost a length check or two; only what a rule reads is kept.
+    const element = this.element;
     const a = this.attrs;
     switch (name) {
       case "class":
-        if (
-          this.capture === Capture.None &&
-          this.values.author.rank > VISIBLE_GUESS &&
-          BYLINE_CLASS.test(value) &&
-          !NOT_BYLINE_CLASS.test(value)
-        ) {
-          this.startCapture(Capture.Author, this.level, VISIBLE_GUESS);
+        if (this.capture === Capture.None && this.values.author.rank > VISIBLE_GUESS && mayBeByline(value)) {
+          if (BYLINE_CLASS.test(value) && !NOT_BYLINE_CLASS.test(value)) this.startCapture(Capture.Author, this.level, VISIBLE_GUESS);
         }
         return;
       case "itemprop":
         a.itemprop = value;
-        this.pending = true;
-        if (value === "author" && this.element !== "meta" && this.element !== "link")
-          this.startCapture(Capture.Author, this.level, VISIBLE_MARKED);
+        this.pending = this.touched = true;
+        if (value === "author" && element !== "meta" && element !== "link") this.startCapture(Capture.Author, this.level, VISIBLE_MARKED);
         return;
       case "rel":
-        a.rel = value.toLowerCase();
-        this.pending = true;
-        if (this.element === "a") {
-          if (a.rel === "author") this.startCapture(Capture.Author, this.level, VISIBLE_MARKED);
-          else if (a.rel.includes("category")) this.startCapture(Capture.Category, this.level, VISIBLE_MARKED);
-          else if (a.rel === "tag") this.startCapture(Capture.Tag, this.level, VISIBLE_MARKED);
+        if (element === "link") {
+          a.rel = value.toLowerCase();
+          this.pending = this.touched = true;
+        } else if (element === "a") {
+          const rel = value.toLowerCase();
+          if (rel === "author") this.startCapture(Capture.Author, this.level, VISIBLE_MARKED);
+          else if (rel.includes("category")) this.startCapture(Capture.Category, this.level, VISIBLE_MARKED);
+          else if (rel === "tag") this.startCapture(Capture.Tag, this.level, VISIBLE_MARKED);
+        }
+        return;
+      case "href":
+        if (element === "link") {
+          a.href = value;
+          this.touched = true;
         }
         return;
       case "type":
-        if (this.element === "script" && value.trim().toLowerCase() === "application/ld+json") {
+        if (element === "script" && value.trim().toLowerCase() === "application/ld+json") {
           this.startCapture(Capture.JsonLd, this.level, JSON_LD);
         }
         return;
       case "lang":
-        if (this.element === "html" && !this.htmlSeen) this.offerLang(value, 0);
-        return;
-      case "name":
-        a.name = value.toLowerCase();
-        this.pending = true;
-        return;
-      case "property":
-        a.property = value.toLowerCase();
-        this.pending = true;
+        if (element === "html" && !this.htmlSeen) this.offerLang(value, 0);
         return;
       case "content":
         a.content = value;
-        this.pending = true;
-        return;
-      case "href":
-        a.href = value;
-        this.pending = true;
+        this.touched = true;
+        if (element === "meta") this.pending = true;
         return;
       case "datetime":
         a.datetime = value;
-        this.pending = true;
-        return;
-      case "http-equiv":
-        a.httpEquiv = value.toLowerCase();
-        this.pending = true;
+        this.pending = this.touched = true;
         return;
       case "pubdate":
         a.pubdate = true;
-        this.pending = true;
+        this.pending = this.touched = true;
         return;
     }
+    if (element !== "meta") return;
+    this.touched = true;
+    if (name === "name") a.name = value.toLowerCase();
+    else if (name === "property") a.property = value.toLowerCase();
+    else if (name === "http-equiv") a.httpEquiv = value.toLowerCase();
   }
 
   text(data: string): void {
@@ -264,7 +285,9 @@ export class MetadataCollector implements MarkupObserver {
     const rank = this.captureRank;
     switch (this.capture) {
       case Capture.JsonLd:
-        if (this.jsonLdChars < 4 * MAX_JSON_LD) {
+        // Parsing is the cost: a script that names none of the keys read (a breadcrumb list, an
+        // organisation) is not parsed at all.
+        if (this.jsonLdChars < 4 * MAX_JSON_LD && JSON_LD_KEYS.test(text)) {
           this.jsonLdChars += text.length;
           readJsonLd(text, this.jsonLd);
         }
@@ -321,10 +344,22 @@ export class MetadataCollector implements MarkupObserver {
   }
 
   /** The element just opened has all its attributes: read what it says. */
+  /** Forgets the last element's attributes (in place: this runs once per element). */
+  private clearAttributes(): void {
+    const a = this.attrs;
+    a.name = a.property = a.content = a.itemprop = a.rel = a.href = a.datetime = a.httpEquiv = "";
+    a.pubdate = false;
+    this.touched = false;
+  }
+
   private settle(): void {
     this.pending = false;
     const a = this.attrs;
-    this.attrs = emptyAttributes();
+    this.readAttributes(a);
+    this.clearAttributes();
+  }
+
+  private readAttributes(a: Attributes): void {
     const element = this.element;
     if (element === "html") this.htmlSeen = true;
     if (element === "meta") {
@@ -356,44 +391,29 @@ export class MetadataCollector implements MarkupObserver {
   }
 
   private metaFact(key: string, content: string): void {
+    // One lookup decides; most of a page's <meta> (viewport, og:image, twitter:card) say nothing here.
+    const rule = META_RULES.get(key);
+    if (rule === undefined) return;
     const value = clean(content);
     if (value.length === 0) return;
-    let rank = PUBLISHED[key];
-    if (rank !== undefined) {
-      this.offerDate("date", value, rank);
-      return;
-    }
-    rank = MODIFIED[key];
-    if (rank !== undefined) {
-      this.offerDate("dateModified", value, rank);
-      return;
-    }
-    rank = AUTHOR[key];
-    if (rank !== undefined) {
-      // article:author is often a profile URL; a URL is no name.
-      if (!value.includes("://") && !value.startsWith("@")) this.offer("author", byline(value), rank);
-      return;
-    }
-    rank = SITENAME[key];
-    if (rank !== undefined) {
-      this.offer("sitename", value, rank);
-      return;
-    }
-    rank = DESCRIPTION[key];
-    if (rank !== undefined) {
-      this.offer("description", value, rank);
-      return;
-    }
-    if (key === "og:url") {
-      this.offer("canonical", value, META_OTHER);
-      return;
-    }
-    if (SECTION.has(key)) {
-      this.addTo("categories", value, META_MAIN);
-      return;
-    }
-    if (TAGS.has(key)) {
-      for (const tag of key === "article:tag" ? [value] : value.split(",")) this.addTo("tags", tag, META_MAIN);
+    const [field, rank] = rule;
+    switch (field) {
+      case "date":
+      case "dateModified":
+        this.offerDate(field, value, rank);
+        return;
+      case "author":
+        // article:author is often a profile URL; a URL is no name.
+        if (!value.includes("://") && !value.startsWith("@")) this.offer("author", byline(value), rank);
+        return;
+      case "categories":
+        this.addTo("categories", value, rank);
+        return;
+      case "tags":
+        for (const tag of key === "article:tag" ? [value] : value.split(",")) this.addTo("tags", tag, rank);
+        return;
+      default:
+        this.offer(field, value, rank);
     }
   }
 
@@ -471,6 +491,7 @@ function joinNames(names: readonly string[]): string {
 }
 
 function resolve(href: string, base: string): string {
+  if (ABSOLUTE_HTTP.test(href)) return href;
   try {
     return new URL(href, base.length > 0 ? base : undefined).href;
   } catch {

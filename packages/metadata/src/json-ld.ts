@@ -79,12 +79,17 @@ export function readJsonLd(text: string, facts: JsonLdFacts): void {
       if (object["@type"] === "WebSite" && facts.publisher === undefined) facts.publisher = firstString(object.name);
       continue;
     }
-    facts.datePublished ??= firstString(object.datePublished) ?? firstString(object.dateCreated);
-    facts.dateModified ??= firstString(object.dateModified);
-    if (facts.authors.length === 0) facts.authors = names(object.author ?? object.creator);
+    // Each key is looked at only where the object has it: most graph members (images, breadcrumbs) have none.
+    if (facts.datePublished === undefined && (object.datePublished !== undefined || object.dateCreated !== undefined)) {
+      facts.datePublished = firstString(object.datePublished) ?? firstString(object.dateCreated);
+    }
+    if (facts.dateModified === undefined && object.dateModified !== undefined) facts.dateModified = firstString(object.dateModified);
+    if (facts.authors.length === 0 && (object.author !== undefined || object.creator !== undefined)) {
+      facts.authors = names(object.author ?? object.creator);
+    }
     if (facts.publisher === undefined && object.publisher !== undefined) facts.publisher = names(object.publisher)[0];
-    if (facts.sections.length === 0) facts.sections = strings(object.articleSection);
-    if (facts.keywords.length === 0) {
+    if (facts.sections.length === 0 && object.articleSection !== undefined) facts.sections = strings(object.articleSection);
+    if (facts.keywords.length === 0 && object.keywords !== undefined) {
       const keywords = object.keywords;
       facts.keywords = typeof keywords === "string" ? keywords.split(",") : strings(keywords);
     }

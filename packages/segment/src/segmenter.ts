@@ -580,6 +580,8 @@ export class Segmenter {
       emptyBefore: this.emptyRun,
       parentId: this.blockParentId,
       grandparentId: this.blockGrandparentId,
+      // Always present, so that every block has one shape (readers of blocks stay monomorphic).
+      layout: undefined,
     };
     if (this.blockList !== null || this.blockCell !== null || pre.length > 0) {
       block.layout = blockLayout(this.blockList, this.blockCell, pre.length > 0 ? preformatted(pre) : null);

@@ -65,6 +65,9 @@ export class StructureTracker {
   /** A block-level start tag at stack level `level`. */
   open(name: string, level: number): void {
     this.attributed = null;
+    // Structure tags have 2, 3 or 5 letters: p, main, section and the like are turned away at once.
+    const n = name.length;
+    if (n < 2 || n === 4 || n > 5) return;
     switch (name) {
       case "ul":
       case "ol": {

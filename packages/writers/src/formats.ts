@@ -103,10 +103,15 @@ function xmlFormat(options: FormatOptions): StreamFormat {
 export const jsonl = jsonlFormat({});
 export const xml = xmlFormat({});
 
-/** The metadata's scalar fields as attributes; categories and tags are elements (see xmlDocument). */
+/**
+ * The metadata's scalar fields as attributes; categories and tags are elements (see xmlDocument).
+ * `date` is the capture date's attribute in texrex's XML, so the page's own is `date_published`.
+ */
 function metadataAttributes(fields: Record<string, string | readonly string[]>): string {
   let s = "";
-  for (const [name, value] of Object.entries(fields)) if (typeof value === "string") s += `" ${name}="${escapeAttr(value)}`;
+  for (const [name, value] of Object.entries(fields)) {
+    if (typeof value === "string") s += `" ${name === "date" ? "date_published" : name}="${escapeAttr(value)}`;
+  }
   return s;
 }
 

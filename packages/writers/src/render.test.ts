@@ -97,8 +97,12 @@ describe("formats", () => {
 
   it("XML: metadata as attributes, tags as elements, structure as attributes of each <p>", () => {
     const out = xml.encode(doc());
-    expect(out).toMatch(/<doc [^>]* declared_lang="de" author="Erika Mustermann" date="2024-03-05"/);
-    expect(out).not.toMatch(/<doc [^>]* date="" /);
+    expect(out).toMatch(/<doc [^>]* declared_lang="de" author="Erika Mustermann" date_published="2024-03-05"/);
+    expect(out).not.toMatch(/ date="/);
+    // An archive record: the capture date keeps texrex's attribute, the page's is another.
+    const archived = xml.encode(doc({ date: "2024-05-01T12:00:00Z" }));
+    expect(archived.match(/ date="[^"]*"/g)).toEqual([' date="2024-05-01T12:00:00Z"']);
+    expect(archived).toContain(' date_published="2024-03-05"');
     expect(out).toContain("<tag>Wahl</tag>\n<tag>Bund</tag>");
     expect(out).toMatch(/<p table="\d+" row="\d+" cell="0" header="1">Jahr<\/p>/);
     expect(out).toMatch(/<p list="2" item="2\.">b<\/p>/);

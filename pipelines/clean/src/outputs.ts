@@ -8,10 +8,9 @@ import { RejectLog } from "./rejects.js";
 /**
  * The format an output name implies: .parquet → parquet, .jsonl → jsonl, .xml → xml, .md or
  * .markdown → markdown, .txt or a directory → text (each also with .gz or .zst); standard output,
- * a device or a FIFO → jsonl. Any other name is refused: a name that says nothing (out.json,
- * out.dat) must not quietly become JSONL.
+ * a device or a FIFO → jsonl. Null for any other name (see refuseUnnamedFormat).
  */
-export async function outputFormatFor(output: string): Promise<OutputFormat> {
+export async function outputFormatFor(output: string): Promise<OutputFormat | null> {
   const name = withoutCompressionSuffix(output.toLowerCase());
   if (name.endsWith(".parquet")) return "parquet";
   if (name.endsWith(".xml")) return "xml";
@@ -21,6 +20,12 @@ export async function outputFormatFor(output: string): Promise<OutputFormat> {
   const found = await stat(output).catch(() => null);
   if (found?.isDirectory()) return "text";
   if (found !== null && !found.isFile()) return "jsonl";
+  return null;
+}
+
+/** A name that says nothing (out.json, out.dat) must not quietly become JSONL. */
+export function refuseUnnamedFormat(format: OutputFormat | null, output: string): OutputFormat {
+  if (format !== null) return format;
   throw new UsageError(
     "the output name does not say its format: name it .jsonl, .xml, .txt, .md or .parquet (each text format also with .gz or .zst), or give --format",
     `-o ${output}`,

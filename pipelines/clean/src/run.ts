@@ -20,7 +20,15 @@ import {
 import { type Logger, pino } from "pino";
 import { manifestPathFor, partPath, ResumeProblem } from "./manifest.js";
 import { listInputs } from "./inputs.js";
-import { closeOutputs, discardOutputs, openOutputs, outputFormatFor, refuseRejectsOnStdout, type RunOutputs } from "./outputs.js";
+import {
+  closeOutputs,
+  discardOutputs,
+  openOutputs,
+  outputFormatFor,
+  refuseRejectsOnStdout,
+  refuseUnnamedFormat,
+  type RunOutputs,
+} from "./outputs.js";
 import { openInlineCleaner, openPoolCleaner, type PageCleaner } from "./pool.js";
 import { planResume, ResumeLog, type ResumePlan } from "./resume.js";
 import { fitSiteTemplates, type SiteTemplateRunOptions, withSiteTemplates } from "./site-templates.js";
@@ -122,8 +130,8 @@ export async function runClean(options: CleanRunOptions): Promise<CleanRunSummar
   }
   refuseRejectsOnStdout(options.output, options.rejectsPath, options.resume === true);
   const maxOpenInputs = positive(options.maxOpenInputs ?? DEFAULT_MAX_OPEN_INPUTS, "maxOpenInputs");
-  const format = options.format ?? (await outputFormatFor(options.output));
-  refuseUnusableCorpusOptions(options, format);
+  const namedFormat = options.format ?? (await outputFormatFor(options.output));
+  refuseUnusableCorpusOptions(options, namedFormat);
 
   // Inputs first: when none can be used, nothing else is started and no output is created.
   const inputsFailed: InputFailure[] = [];
@@ -136,6 +144,8 @@ export async function runClean(options: CleanRunOptions): Promise<CleanRunSummar
     outputsOf(options.output, options.rejectsPath, options.resume === true ? manifestPath : undefined),
     inputPaths,
   );
+  // After the inputs' checks: writing over an input is the graver mistake to name.
+  const format = refuseUnnamedFormat(namedFormat, options.output);
   for (const f of inputsFailed) logger.warn({ input: f.input }, `cannot open input: ${f.reason} (${f.input})`);
 
   // A resumable run reads only what earlier runs left, into a part of its own.
@@ -245,7 +255,7 @@ export async function runClean(options: CleanRunOptions): Promise<CleanRunSummar
 }
 
 /** Throws a UsageError for corpus options that cannot work together, or with the output asked for. */
-function refuseUnusableCorpusOptions(options: CleanRunOptions, format: OutputFormat): void {
+function refuseUnusableCorpusOptions(options: CleanRunOptions, format: OutputFormat | null): void {
   if (options.markdown === true && (format === "text" || format === "markdown")) {
     throw new UsageError(
       `--markdown adds a field to JSONL, XML or Parquet; the ${format} format has no fields (use --format markdown for Markdown alone)`,
