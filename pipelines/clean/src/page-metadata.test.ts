@@ -79,15 +79,18 @@ describe("page metadata and structure in the output", () => {
     expect(md.endsWith("\n\f\n")).toBe(true);
   });
 
-  it("Parquet and XML carry the same metadata", async () => {
+  it("Parquet and XML carry the same metadata, and the Markdown with --markdown", async () => {
     const parquet = join(dir, "out.parquet");
-    await clean(parquet);
+    await clean(parquet, { markdown: true });
     const rows = [];
     for await (const row of readCorpus(parquet)) rows.push(row);
     expect(rows[0]).toMatchObject({ author: "Erika Mustermann", sitename: "Tagesblatt", warc_date: null, content_type: null });
+    expect(rows[0].markdown).toContain("| Jahr | Förderung in Milliarden Euro |");
     const xml = join(dir, "out.xml");
-    await clean(xml);
-    expect(readFileSync(xml, "utf8")).toMatch(/<doc [^>]*sitename="Tagesblatt"[^>]*>\n<tag>Energie<\/tag>/);
+    await clean(xml, { markdown: true });
+    const written = readFileSync(xml, "utf8");
+    expect(written).toMatch(/<doc [^>]*sitename="Tagesblatt"[^>]*>\n<tag>Energie<\/tag>/);
+    expect(written).toContain("<markdown># Förderung neu geregelt");
   });
 
   it("refuses an output name that names no format, and writes nothing", async () => {
