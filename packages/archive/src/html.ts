@@ -8,13 +8,14 @@ import { GapError } from "./reader.js";
 import { sniffIsHtml, sniffUtf16 } from "./sniff.js";
 import type { ArchiveRecord } from "./types.js";
 
-export async function* readHtmlFile(ctx: ReadContext, mtime: Date, trustName: boolean): AsyncGenerator<ArchiveRecord> {
+export async function* readHtmlFile(ctx: ReadContext, trustName: boolean): AsyncGenerator<ArchiveRecord> {
   const isStdin = ctx.source === "-";
   const meta = {
     offset: 0,
     recordId: `<file:${ctx.source}>`,
     url: isStdin ? "" : pathToFileURL(path.resolve(ctx.source)).href,
-    date: mtime.toISOString(),
+    // No capture date: a file's mtime says when it was copied, not when the page was fetched.
+    date: "",
   };
   let body: Buffer | "limit";
   try {

@@ -60,7 +60,7 @@ export async function* readRecords(input: string, options: ReadOptions = {}): As
     const format = await sniffFormat(ctx, hint);
     if (format === "warc") yield* readWarc(ctx);
     else if (format === "arc") yield* readArc(ctx);
-    else yield* readHtmlFile(ctx, opened.mtime, hint === "html");
+    else yield* readHtmlFile(ctx, hint === "html");
   } catch (err) {
     // Not reached by damaged data (that is reported record by record); kept so that no input
     // can make the caller's loop throw.

@@ -8,7 +8,7 @@ export interface ArchiveRecord {
   recordId: string;
   /** Target URI (WARC-Target-URI, the ARC URL, or a file: URL for plain files). */
   url: string;
-  /** Capture date as ISO 8601 (WARC-Date, ARC date converted, or the file mtime). */
+  /** Capture date as ISO 8601 (WARC-Date, ARC date converted); "" for plain HTML files, which have none. */
   date: string;
   /** Media type from the HTTP Content-Type header, lowercased, without parameters; "" when absent. */
   contentType: string;

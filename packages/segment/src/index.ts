@@ -2,7 +2,15 @@
 // tag path, class words and (on request) the subtree fingerprints site templates use.
 
 export { MAX_NESTING, Segmenter, segmentHtml, type SegmentOptions } from "./segmenter.js";
-export { Doctype, type Block, type SegmentedDocument } from "./types.js";
+export {
+  Doctype,
+  type Block,
+  type BlockLayout,
+  type CellLayout,
+  type ListLayout,
+  type MarkupObserver,
+  type SegmentedDocument,
+} from "./types.js";
 export type { SubtreeIndex } from "./subtrees.js";
 export { CLASS_WORD_GROUPS, CLASS_WORD_GROUP_COUNT } from "./class-words.js";
 export { SkippingTokenizer } from "./skipping-tokenizer.js";

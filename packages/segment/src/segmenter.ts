@@ -23,7 +23,8 @@ import { AFTER_HEAD_TAGS, BLOCK_TAGS, HEAD_TAGS, SKIP_TAGS, headingLevel } from 
 import { SubtreeFingerprinter } from "./subtrees.js";
 import { ClassLink, PathTrie, classChainText, type PathNode } from "./ancestry.js";
 import { WHITESPACE_RUN, foldWhitespace, isHtmlWhitespace } from "./whitespace.js";
-import { Doctype, type Block, type SegmentedDocument } from "./types.js";
+import { Doctype, type Block, type CellLayout, type ListLayout, type MarkupObserver, type SegmentedDocument } from "./types.js";
+import { StructureTracker, blockLayout } from "./structure.js";
 
 /** Tag paths keep the innermost ancestors only beyond this depth (the outer ones say little). */
 const MAX_PATH_DEPTH = 48;
@@ -51,6 +52,11 @@ export class Segmenter {
   private readonly parser: Parser;
   private readonly pathTrie: PathTrie;
   private readonly subtrees: SubtreeFingerprinter | null;
+  private readonly structure = new StructureTracker();
+  private observer: MarkupObserver | null = null;
+  private observing = false; // the observer wants the attributes of the element just opened
+  private structureAttributes = false; // the element just opened is an ol, td or th
+  private preText = ""; // raw text in <pre> since the last boundary
 
   // Open-element stack, one slot per element, parallel arrays. Paths, containers and class chains
   // are kept per level, so a block takes them in O(1) and blocks of one element share them.
@@ -89,6 +95,8 @@ export class Segmenter {
   private blockClassLink: ClassLink | null = null;
   private blockHeading = 0;
   private blockParentId = 0;
+  private blockList: ListLayout | null = null;
+  private blockCell: CellLayout | null = null;
   private blockGrandparentId = 0;
   private anchorCount = 0;
   private anchorChars = 0;
@@ -128,11 +136,12 @@ export class Segmenter {
    * decodeHtmlPieces cuts them). Blocks are the same either way. Not re-entrant: one call at a
    * time per Segmenter.
    */
-  segment(html: string | readonly string[]): SegmentedDocument {
+  segment(html: string | readonly string[], observer?: MarkupObserver): SegmentedDocument {
     const pieces = typeof html === "string" ? [html] : html;
     let length = 0;
     for (let i = 0; i < pieces.length; i++) length += pieces[i].length;
     this.reset(length);
+    this.observer = observer ?? null;
     // The nesting guard pauses the parser from inside openTag; what follows is never read.
     for (let i = 0; i < pieces.length && !this.truncated; i++) this.parser.write(pieces[i]);
     this.parser.end();
@@ -148,12 +157,19 @@ export class Segmenter {
     };
     if (this.subtrees !== null) doc.subtrees = this.subtrees.finish();
     this.blocks = [];
+    this.observer = null;
     return doc;
   }
 
   private reset(sourceLength: number): void {
     this.parser.reset();
     this.subtrees?.reset();
+    this.structure.reset();
+    this.observing = false;
+    this.structureAttributes = false;
+    this.preText = "";
+    this.blockList = null;
+    this.blockCell = null;
     this.pathTrie.reset();
     this.blockPath = this.pathTrie.top;
     this.paths.length = 0;
@@ -213,6 +229,7 @@ export class Segmenter {
       this.inheritLevel(d);
       return;
     }
+    if (this.observer !== null) this.observing = this.observer.open(name, d);
     this.paths[d] = this.pathTrie.child(d === 0 ? null : this.paths[d - 1], name);
     const isBlock = BLOCK_TAGS.has(name);
     this.containers[d] = isBlock ? name : d === 0 ? "" : this.containers[d - 1];
@@ -238,7 +255,13 @@ export class Segmenter {
       return;
     }
     // Boundaries inside hidden content would split visible text around it for nothing.
-    if (isBlock && this.skipDepth === 0) this.flush(this.parser.startIndex);
+    if (isBlock) {
+      if (this.skipDepth === 0) this.flush(this.parser.startIndex);
+      this.structure.open(name, d);
+      this.structureAttributes = name === "ol" || name === "td" || name === "th";
+    } else {
+      this.structureAttributes = false;
+    }
     if (name === "a") {
       this.anchorDepth++;
       this.anchorSerial++;
@@ -400,7 +423,10 @@ export class Segmenter {
 
   private attribute(name: string, value: string): void {
     const d = this.depth - 1;
-    if (d < 0 || this.openedTransparent || (value.length === 0 && name !== "hidden")) return;
+    if (d < 0 || this.openedTransparent) return;
+    if (this.observing) (this.observer as MarkupObserver).attribute(name, value);
+    if (value.length === 0 && name !== "hidden") return;
+    if (this.structureAttributes) this.structure.attribute(name, value);
     if (name === "class" || name === "id") {
       const words = (value.length > MAX_CLASS_ID_CHARS ? value.slice(0, MAX_CLASS_ID_CHARS) : value).toLowerCase();
       // The level holds its parent's link until the element's own first class/id; a second
@@ -427,6 +453,7 @@ export class Segmenter {
     }
     const d = --this.depth;
     this.subtrees?.close(d);
+    if (this.observer?.capturing === true) this.observer.close(d);
     if (this.skips[d]) this.skipDepth--;
     if (d === this.bodyLevel) {
       this.bodyLevel = -1;
@@ -449,6 +476,7 @@ export class Segmenter {
     if (this.skipDepth === 0 && BLOCK_TAGS.has(name) && !(name.length === 4 && this.isTransparent(d))) {
       this.flush(this.parser.endIndex + 1);
     }
+    if (d <= this.structure.top) this.structure.close(d);
   }
 
   private declaration(name: string, data: string): void {
@@ -460,6 +488,7 @@ export class Segmenter {
   }
 
   private textNode(data: string): void {
+    if (this.observer?.capturing === true) this.observer.text(data);
     if (this.inTitle) {
       this.title += data;
       return;
@@ -468,6 +497,7 @@ export class Segmenter {
     if (this.skipDepth > 0) return;
     this.subtrees?.text(this.depth - 1, data);
     this.rawTextChars += data.length;
+    if (this.structure.inPre) this.preText += data;
     let piece = foldWhitespace(data);
     if (piece === " ") {
       if (this.textHasContent && this.text.charCodeAt(this.text.length - 1) !== 32) this.text += " ";
@@ -493,6 +523,7 @@ export class Segmenter {
 
   /** One <br> is a line break inside the block; a second in a row ends the block. */
   private lineBreak(): void {
+    if (this.structure.inPre) this.preText += "\n";
     if (++this.brRun >= 2) {
       this.flush(this.parser.endIndex + 1);
     } else if (this.textHasContent && this.text.charCodeAt(this.text.length - 1) !== 32) {
@@ -510,6 +541,9 @@ export class Segmenter {
     this.blockHeading = this.headingLevelNow;
     this.blockParentId = d < 0 ? 0 : this.scope2[d];
     this.blockGrandparentId = d < 0 ? 0 : this.scope3[d];
+    this.blockList = this.structure.listLayout();
+    const container = this.blockContainer;
+    this.blockCell = container === "td" || container === "th" ? this.structure.cellLayout() : null;
     this.subtrees?.startBlock(d);
   }
 
@@ -518,6 +552,8 @@ export class Segmenter {
     const span = at - this.lastBoundary;
     this.lastBoundary = at;
     this.brRun = 0;
+    const pre = this.preText;
+    if (pre.length > 0) this.preText = "";
     if (!this.textHasContent) {
       this.rawTextChars = 0;
       this.emptyRun++;
@@ -527,7 +563,7 @@ export class Segmenter {
     this.totalTextChars += text.length;
     const path = this.blockPath,
       link = this.blockClassLink;
-    this.blocks.push({
+    const block: Block = {
       index: this.blocks.length,
       text,
       tagPath: this.pathTrie.text(path),
@@ -544,7 +580,15 @@ export class Segmenter {
       emptyBefore: this.emptyRun,
       parentId: this.blockParentId,
       grandparentId: this.blockGrandparentId,
-    });
+      // Always present, so that every block has one shape (readers of blocks stay monomorphic).
+      layout: undefined,
+    };
+    if (this.blockList !== null || this.blockCell !== null || pre.length > 0) {
+      block.layout = blockLayout(this.blockList, this.blockCell, pre.length > 0 ? preformatted(pre) : null);
+      this.blockList = null;
+      this.blockCell = null;
+    }
+    this.blocks.push(block);
     this.subtrees?.endBlock();
     this.text = "";
     this.textHasContent = false;
@@ -556,6 +600,12 @@ export class Segmenter {
   }
 }
 
+/** Pre text as written, less the newline right after <pre> (HTML drops it) and trailing whitespace. */
+function preformatted(raw: string): string {
+  const start = raw.charCodeAt(0) === 10 ? 1 : raw.charCodeAt(0) === 13 && raw.charCodeAt(1) === 10 ? 2 : 0;
+  return raw.slice(start).trimEnd();
+}
+
 let shared: Segmenter | undefined;
 let sharedWithSubtrees: Segmenter | undefined;
 
@@ -563,11 +613,14 @@ let sharedWithSubtrees: Segmenter | undefined;
  * Segment a document, whole or in pieces, with a shared Segmenter (parsing is synchronous, so
  * sharing is safe).
  */
-export function segmentHtml(html: string | readonly string[], options?: { subtrees?: boolean }): SegmentedDocument {
+export function segmentHtml(
+  html: string | readonly string[],
+  options?: { subtrees?: boolean; observer?: MarkupObserver },
+): SegmentedDocument {
   if (options?.subtrees === true) {
     sharedWithSubtrees ??= new Segmenter({ subtrees: true });
-    return sharedWithSubtrees.segment(html);
+    return sharedWithSubtrees.segment(html, options.observer);
   }
   shared ??= new Segmenter();
-  return shared.segment(html);
+  return shared.segment(html, options?.observer);
 }

@@ -50,6 +50,53 @@ export interface Block {
    */
   parentId: number;
   grandparentId: number;
+  /** The structure the block sits in (list item, table cell, <pre>); absent for a plain block. */
+  layout?: BlockLayout;
+}
+
+/** In a list item (ul, ol): how a writer marks it. */
+export interface ListLayout {
+  /** Lists open around the block: 1 for a top-level list, 2 for one nested in it, ... */
+  depth: number;
+  /** "-" for ul, "3." (the item's number, after `start`) for ol. */
+  marker: string;
+  /** The first block of its item (the one that carries the marker; the item's later blocks continue it). */
+  first: boolean;
+}
+
+/** Text right in a table cell (the block's nearest block-level element is a td or th). */
+export interface CellLayout {
+  /** Document-unique ids of the table and the row: blocks of one row share `row`. */
+  table: number;
+  row: number;
+  /** The cell's first column, counting the spans of the cells before it (0-based). */
+  column: number;
+  /** colspan (1 when none; at most 64). */
+  span: number;
+  /** A th, or any cell of a thead row. */
+  header: boolean;
+}
+
+export interface BlockLayout {
+  list?: ListLayout;
+  cell?: CellLayout;
+  /** In <pre>: the text with its line breaks and indentation as written (text holds it folded). */
+  pre?: string;
+}
+
+/**
+ * Watches the markup as the segmenter parses, for readers of what is not text (page metadata):
+ * one pass serves both. `open` is called for each start tag (merged-away html, head and body
+ * excepted); the element's attributes follow only when it returned true. While `capturing` is
+ * true, every text node (hidden ones and script content included) goes to `text`, and every close
+ * to `close`, so an observer follows an element of its choice to its end.
+ */
+export interface MarkupObserver {
+  readonly capturing: boolean;
+  open(name: string, level: number): boolean;
+  attribute(name: string, value: string): void;
+  text(data: string): void;
+  close(level: number): void;
 }
 
 export interface SegmentedDocument {

@@ -3,7 +3,8 @@
 // complete; reading a corpus back (read.ts); and the rules for every path winnow writes
 // (output-path.ts).
 
-export type { CleanDocument, CorpusWriter, OutputFormat } from "./types.js";
+export type { CleanDocument, CorpusWriter, DocumentBlock, OutputFormat } from "./types.js";
+export { documentMarkdown, documentText, metadataFields } from "./formats.js";
 export { openWriter, type OpenWriterOptions } from "./open.js";
 export { type Compression, compressionFor, createCompressor, withoutCompressionSuffix } from "./compression.js";
 export { ROW_GROUP_CHARS, ROW_GROUP_ROWS } from "./parquet-writer.js";

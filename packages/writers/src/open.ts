@@ -23,6 +23,8 @@ export interface OpenWriterOptions {
   compression?: Compression | null;
   /** How messages name the output; default: "output", given by -o. */
   role?: OutputRole;
+  /** JSONL, XML and Parquet: add a `markdown` field with each document as Markdown. */
+  markdown?: boolean;
   /** Parquet: characters of text per row group at most (default ROW_GROUP_CHARS). */
   rowGroupChars?: number;
 }
@@ -60,9 +62,9 @@ export async function openWriter(options: OpenWriterOptions): Promise<CorpusWrit
     await createParents(target, role);
     const out = await openOutput(target, role, { flush: true, highWaterMark: HIGH_WATER_MARK });
     const label = target.kind === "stdout" ? "<stdout>" : path;
-    return new ParquetCorpusWriter({ ...out, label, rowGroupChars: options.rowGroupChars });
+    return new ParquetCorpusWriter({ ...out, label, rowGroupChars: options.rowGroupChars, markdown: options.markdown });
   }
-  const fmt = streamFormat(format);
+  const fmt = streamFormat(format, { markdown: options.markdown });
   if (target.kind === "directory") {
     if (format !== "text") {
       throw new OutputError(`cannot create ${role.what}: it is a directory; only the text format writes one file per document`, path);

@@ -16,7 +16,7 @@
  */
 import { rename, unlink } from "node:fs/promises";
 import { ByteWriter, ParquetWriter } from "hyparquet-writer";
-import { documentText } from "./formats.js";
+import { documentMarkdown, documentText } from "./formats.js";
 import type { OpenedOutput } from "./output-path.js";
 import type { CleanDocument, CorpusWriter } from "./types.js";
 import { outputError } from "./util.js";
@@ -41,21 +41,49 @@ const text = (name: string): SchemaElement => ({ name, type: "BYTE_ARRAY", conve
 const int = (name: string): SchemaElement => ({ name, type: "INT32", repetition_type: "REQUIRED" });
 const double = (name: string): SchemaElement => ({ name, type: "DOUBLE", repetition_type: "REQUIRED" });
 
+/**
+ * Columns every row has, null where the JSONL object leaves the field out: the schema is taken
+ * from the first row, and whether a page gives an author (or is an archive record) varies.
+ */
+const OPTIONAL_TEXT = new Set([
+  "warc_date",
+  "content_type",
+  "declared_lang",
+  "author",
+  "date",
+  "date_modified",
+  "sitename",
+  "description",
+  "canonical_url",
+]);
+const OPTIONAL_JSON = new Set(["categories", "tags"]);
+
 /** The row of a document: the JSONL object's keys and values, in its order. */
-export function documentRow(d: CleanDocument): Row {
+export function documentRow(d: CleanDocument, markdown = false): Row {
+  const m = d.metadata;
   const row: Row = {
     url: d.url,
     warc_record_id: d.recordId,
-    warc_date: d.date,
-    content_type: d.contentType,
+    warc_date: d.date === "" ? null : d.date,
+    content_type: d.contentType === "" ? null : d.contentType,
     charset: d.charset,
     title: d.title,
+    declared_lang: m?.declaredLang ?? null,
+    author: m?.author ?? null,
+    date: m?.date ?? null,
+    date_modified: m?.dateModified ?? null,
+    sitename: m?.sitename ?? null,
+    description: m?.description ?? null,
+    canonical_url: m?.canonicalUrl ?? null,
+    categories: m?.categories ?? null,
+    tags: m?.tags ?? null,
   };
   if (d.lang !== undefined) {
     row.lang = d.lang;
     row.lang_score = d.langScore ?? 0;
   }
   row.text = documentText(d);
+  if (markdown) row.markdown = documentMarkdown(d);
   row.blocks_kept = d.blocks.length;
   row.blocks_total = d.blocksTotal;
   if (d.comments !== undefined) row.comments = d.comments.map((c) => c.text).join("\n\n");
@@ -84,6 +112,8 @@ function schemaOf(row: Row): SchemaElement[] {
     top++;
     if (key === "blocks_kept" || key === "blocks_total") columns.push(int(key));
     else if (key === "lang_score") columns.push(double(key));
+    else if (OPTIONAL_TEXT.has(key)) columns.push({ ...text(key), repetition_type: "OPTIONAL" });
+    else if (OPTIONAL_JSON.has(key)) columns.push({ name: key, type: "BYTE_ARRAY", converted_type: "JSON", repetition_type: "OPTIONAL" });
     else if (key === "filter_failed") columns.push({ name: key, type: "BYTE_ARRAY", converted_type: "JSON", repetition_type: "REQUIRED" });
     else if (key === "stats") structSchema(key, value as Record<string, unknown>, columns);
     else columns.push(text(key));
@@ -94,6 +124,8 @@ function schemaOf(row: Row): SchemaElement[] {
 export interface ParquetTarget extends OpenedOutput {
   /** Name used in error messages. */
   label: string;
+  /** A `markdown` column with each document as Markdown. */
+  markdown?: boolean;
   /** Row-group bounds (defaults ROW_GROUP_ROWS, ROW_GROUP_CHARS); smaller when many files are open at once. */
   rowGroupRows?: number;
   rowGroupChars?: number;
@@ -130,7 +162,7 @@ export class ParquetCorpusWriter implements CorpusWriter {
   async write(doc: CleanDocument): Promise<void> {
     if (this.#error !== null) throw this.#error;
     if (this.#finishing !== null) throw new Error(`@winnow/writers: write() after close() or abort() on ${this.#target.label}`);
-    const row = documentRow(doc);
+    const row = documentRow(doc, this.#target.markdown === true);
     this.#rows.push(row);
     this.#count++;
     this.#chars += (row.text as string).length;

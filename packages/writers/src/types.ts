@@ -1,19 +1,32 @@
+import type { PageMetadata } from "@winnow/metadata";
+import type { BlockLayout } from "@winnow/segment";
+
+/** A kept block: its folded text, heading level (1-6, 0 for none) and the structure it sits in. */
+export interface DocumentBlock {
+  text: string;
+  heading: number;
+  /** List item, table cell, <pre> text as written (see @winnow/segment); absent for a plain block. */
+  layout?: BlockLayout;
+}
+
 /** A cleaned document, as every writer receives it. */
 export interface CleanDocument {
   url: string;
   recordId: string;
+  /** The archive record's capture date (WARC-Date, ARC date); "" for plain files: written as absent. */
   date: string;
+  /** The HTTP Content-Type's media type; "" when there is none (plain files): written as absent. */
   contentType: string;
   charset: string;
   title: string;
   /** Kept blocks in document order; heading > 0 marks h1-h6. */
-  blocks: ReadonlyArray<{ text: string; heading: number }>;
+  blocks: ReadonlyArray<DocumentBlock>;
   blocksTotal: number;
   /**
    * With `winnow clean --comments`: the blocks the model's comment head found to be user
    * comments, in document order (never also in `blocks`). Absent otherwise.
    */
-  comments?: ReadonlyArray<{ text: string; heading: number }>;
+  comments?: ReadonlyArray<DocumentBlock>;
   /** The input the document came from (path or "-"), for provenance. */
   source: string;
   /** With language identification: the language (fastText lid.176's label) and its probability. */
@@ -26,9 +39,11 @@ export interface CleanDocument {
   filterFailed?: ReadonlyArray<{ rule: string; value: number | string }>;
   /** With `--stats`: counts and every rule set's values (@winnow/filters' DocumentStats). */
   stats?: Readonly<Record<string, unknown>>;
+  /** What the page says about itself (declared language, author, dates, ...): fields it does not say are absent. */
+  metadata?: PageMetadata;
 }
 
-export type OutputFormat = "jsonl" | "xml" | "text" | "parquet";
+export type OutputFormat = "jsonl" | "xml" | "text" | "markdown" | "parquet";
 
 export interface CorpusWriter {
   /** Queue one document; resolves when it may be followed by the next (back-pressure). */

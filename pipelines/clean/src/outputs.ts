@@ -6,20 +6,30 @@ import { type CorpusWriter, type OutputFormat, openWriter, withoutCompressionSuf
 import { RejectLog } from "./rejects.js";
 
 /**
- * The format an output name implies: .parquet → parquet, .jsonl → jsonl, .xml → xml, .txt or a
- * directory → text (each also with .gz or .zst); anything else, and standard output, → jsonl.
+ * The format an output name implies: .parquet → parquet, .jsonl → jsonl, .xml → xml, .md or
+ * .markdown → markdown, .txt or a directory → text (each also with .gz or .zst); standard output,
+ * a device or a FIFO → jsonl. Null for any other name (see refuseUnnamedFormat).
  */
-export async function outputFormatFor(output: string): Promise<OutputFormat> {
+export async function outputFormatFor(output: string): Promise<OutputFormat | null> {
   const name = withoutCompressionSuffix(output.toLowerCase());
   if (name.endsWith(".parquet")) return "parquet";
   if (name.endsWith(".xml")) return "xml";
+  if (name.endsWith(".md") || name.endsWith(".markdown")) return "markdown";
   if (name.endsWith(".txt") || output.endsWith("/") || output.endsWith(sep)) return "text";
   if (name.endsWith(".jsonl") || output === "-") return "jsonl";
-  const isDirectory = await stat(output).then(
-    (s) => s.isDirectory(),
-    () => false,
+  const found = await stat(output).catch(() => null);
+  if (found?.isDirectory()) return "text";
+  if (found !== null && !found.isFile()) return "jsonl";
+  return null;
+}
+
+/** A name that says nothing (out.json, out.dat) must not quietly become JSONL. */
+export function refuseUnnamedFormat(format: OutputFormat | null, output: string): OutputFormat {
+  if (format !== null) return format;
+  throw new UsageError(
+    "the output name does not say its format: name it .jsonl, .xml, .txt, .md or .parquet (each text format also with .gz or .zst), or give --format",
+    `-o ${output}`,
   );
-  return isDirectory ? "text" : "jsonl";
 }
 
 export interface RunOutputs {
@@ -38,10 +48,15 @@ export function refuseRejectsOnStdout(output: string, rejectsPath: string | unde
 }
 
 /** Opens the corpus writer and the rejects log; on failure nothing stays open (and nothing is replaced). */
-export async function openOutputs(output: string, rejectsPath: string | undefined, format: OutputFormat): Promise<RunOutputs> {
+export async function openOutputs(
+  output: string,
+  rejectsPath: string | undefined,
+  format: OutputFormat,
+  markdown = false,
+): Promise<RunOutputs> {
   let writer: CorpusWriter;
   try {
-    writer = await openWriter({ format, path: output });
+    writer = await openWriter({ format, path: output, markdown });
   } catch (error) {
     if (error instanceof WinnowError) throw error;
     throw writeFailure("cannot create output", output, error);

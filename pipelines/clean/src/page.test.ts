@@ -21,8 +21,13 @@ describe("cleanPages", () => {
     const scores = await classifier.score(docs);
     expect(outputs).toHaveLength(inputs.length);
     docs.forEach((doc, i) => {
-      const kept = doc.blocks.filter((_, b) => scores[i][b] >= classifier.threshold).map((b) => ({ text: b.text, heading: b.heading }));
-      expect(outputs[i]).toEqual({ ok: true, title: doc.title, charset: "utf-8", blocks: kept, blocksTotal: doc.blocks.length });
+      const kept = doc.blocks
+        .filter((_, b) => scores[i][b] >= classifier.threshold)
+        .map((b) =>
+          b.layout === undefined ? { text: b.text, heading: b.heading } : { text: b.text, heading: b.heading, layout: b.layout },
+        );
+      expect(outputs[i]).toMatchObject({ ok: true, title: doc.title, charset: "utf-8", blocks: kept, blocksTotal: doc.blocks.length });
+      expect((outputs[i] as { blocks: unknown[] }).blocks).toEqual(kept);
     });
     expect(outputs.at(-1)).toMatchObject({ ok: false, reason: "no-text" });
   });

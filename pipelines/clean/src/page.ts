@@ -8,7 +8,9 @@ import { errorMessage } from "@winnow/errors";
 import type { DedupKeys } from "@winnow/dedup";
 import type { DocumentStats } from "@winnow/filters";
 import { scoreBatch, type BlockClassifier, type ScoreBatch } from "@winnow/models";
-import { MAX_NESTING, segmentHtml, type SegmentedDocument } from "@winnow/segment";
+import { MetadataCollector, type PageMetadata } from "@winnow/metadata";
+import { type BlockLayout, MAX_NESTING, segmentHtml, type SegmentedDocument } from "@winnow/segment";
+import type { DocumentBlock } from "@winnow/writers";
 import { applySiteTemplates, type SiteTemplateBatch } from "./site-templates-batch.js";
 
 /** What a worker gets for one record: the payload and what the archive said about it. */
@@ -26,10 +28,12 @@ export type PageOutput =
       ok: true;
       title: string;
       charset: string;
-      blocks: Array<{ text: string; heading: number }>;
+      blocks: DocumentBlock[];
       blocksTotal: number;
       /** With keepComments and a model with a comment head: the blocks it calls user comments. */
-      comments?: Array<{ text: string; heading: number }>;
+      comments?: DocumentBlock[];
+      /** What the page says about itself, read in the segmenter's pass. */
+      metadata?: PageMetadata;
       /** Set by the corpus steps (steps.ts): language, rules failed (with --keep-filtered), statistics. */
       lang?: string;
       langScore?: number;
@@ -49,6 +53,9 @@ interface PageLeft {
   charset: string;
   texts: string[];
   headings: Uint8Array;
+  /** Per block, the structure it sits in; null when no block sits in any. */
+  layouts: Array<BlockLayout | undefined> | null;
+  metadata: PageMetadata;
   /** Site templates only: the parse, whose subtrees the template rule reads after scoring. */
   doc?: SegmentedDocument;
 }
@@ -84,16 +91,16 @@ export async function cleanPages(
     const s = scores[k];
     const n = page.texts.length;
     if (s.length !== n) throw new Error(`the classifier gave ${s.length} scores for ${n} blocks`);
-    const blocks: Array<{ text: string; heading: number }> = [];
+    const blocks: DocumentBlock[] = [];
     if (page.doc !== undefined && siteTemplates !== undefined) {
       const kept = new Uint8Array(n);
       for (let b = 0; b < n; b++) kept[b] = s[b] >= threshold ? 1 : 0;
       applySiteTemplates(page.doc, s, kept, siteTemplates, page.slot);
-      for (let b = 0; b < n; b++) if (kept[b] === 1) blocks.push({ text: page.texts[b], heading: page.headings[b] });
+      for (let b = 0; b < n; b++) if (kept[b] === 1) blocks.push(outputBlock(page, b));
     } else {
-      for (let b = 0; b < n; b++) if (s[b] >= threshold) blocks.push({ text: page.texts[b], heading: page.headings[b] });
+      for (let b = 0; b < n; b++) if (s[b] >= threshold) blocks.push(outputBlock(page, b));
     }
-    const output: PageOutput = { ok: true, title: page.title, charset: page.charset, blocks, blocksTotal: n };
+    const output: PageOutput = { ok: true, title: page.title, charset: page.charset, blocks, blocksTotal: n, metadata: page.metadata };
     if (keepComments) output.comments = commentBlocks(page, s, threshold, commentScores?.[k], commentThreshold);
     outputs[page.slot] = output;
   }
@@ -107,13 +114,38 @@ function commentBlocks(
   threshold: number,
   comments: Float32Array | undefined,
   commentThreshold: number | undefined,
-): Array<{ text: string; heading: number }> {
-  const out: Array<{ text: string; heading: number }> = [];
+): DocumentBlock[] {
+  const out: DocumentBlock[] = [];
   if (comments === undefined || commentThreshold === undefined) return out;
   for (let b = 0; b < page.texts.length; b++) {
-    if (scores[b] < threshold && comments[b] >= commentThreshold) out.push({ text: page.texts[b], heading: page.headings[b] });
+    if (scores[b] < threshold && comments[b] >= commentThreshold) out.push(outputBlock(page, b));
   }
   return out;
+}
+
+function outputBlock(page: PageLeft, b: number): DocumentBlock {
+  const layout = page.layouts?.[b];
+  return layout === undefined
+    ? { text: page.texts[b], heading: page.headings[b] }
+    : { text: page.texts[b], heading: page.headings[b], layout };
+}
+
+// One per thread: the segmenter feeds it page by page, and finish() readies it for the next.
+const metadataCollector = new MetadataCollector();
+
+/** Segments a page, collecting its metadata in the same pass. */
+export function segmentWithMetadata(
+  pieces: readonly string[],
+  url: string,
+  subtrees: boolean,
+): { doc: SegmentedDocument; metadata: PageMetadata } {
+  try {
+    const doc = segmentHtml(pieces, { subtrees, observer: metadataCollector });
+    return { doc, metadata: metadataCollector.finish(url) };
+  } catch (error) {
+    metadataCollector.reset();
+    throw error;
+  }
 }
 
 /**
@@ -124,10 +156,11 @@ function commentBlocks(
 async function takePage(input: PageInput, slot: number, batch: ScoreBatch, keepDoc: boolean): Promise<PageLeft | PageOutput> {
   let charset: string;
   let doc: SegmentedDocument;
+  let metadata: PageMetadata;
   try {
     const decoded = decodeHtmlPieces(input.body, input.headerCharset);
     charset = decoded.charset;
-    doc = segmentHtml(decoded.pieces, { subtrees: keepDoc });
+    ({ doc, metadata } = segmentWithMetadata(decoded.pieces, input.url ?? "", keepDoc));
   } catch (error) {
     return { ok: false, reason: "decode-error", detail: errorMessage(error) };
   }
@@ -142,11 +175,18 @@ async function takePage(input: PageInput, slot: number, batch: ScoreBatch, keepD
   const blocks = doc.blocks;
   const texts = new Array<string>(blocks.length);
   const headings = new Uint8Array(blocks.length);
+  let layouts: Array<BlockLayout | undefined> | null = null;
   for (let b = 0; b < blocks.length; b++) {
-    texts[b] = own(blocks[b].text);
-    headings[b] = blocks[b].heading;
+    const block = blocks[b];
+    texts[b] = own(block.text);
+    headings[b] = block.heading;
+    const layout = block.layout;
+    if (layout !== undefined) {
+      layouts ??= new Array<BlockLayout | undefined>(blocks.length);
+      layouts[b] = layout.pre === undefined ? layout : { ...layout, pre: own(layout.pre) };
+    }
   }
-  return { slot, title: own(doc.title), charset, texts, headings, doc: keepDoc ? doc : undefined };
+  return { slot, title: own(doc.title), charset, texts, headings, layouts, metadata, doc: keepDoc ? doc : undefined };
 }
 
 /**

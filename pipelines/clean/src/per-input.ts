@@ -75,7 +75,13 @@ export interface PerInputRunSummary {
   outputDir: string;
 }
 
-const FORMAT_SUFFIX: Readonly<Record<OutputFormat, string>> = { jsonl: ".jsonl", xml: ".xml", text: ".txt", parquet: ".parquet" };
+const FORMAT_SUFFIX: Readonly<Record<OutputFormat, string>> = {
+  jsonl: ".jsonl",
+  xml: ".xml",
+  text: ".txt",
+  markdown: ".md",
+  parquet: ".parquet",
+};
 const COMPRESSION_SUFFIX: Readonly<Record<Compression, string>> = { gzip: ".gz", zstd: ".zst" };
 
 /** The suffix of every output of a per-input run: ".jsonl.gz", ".parquet", ... */

@@ -21,7 +21,15 @@ import {
 import { type Logger, pino } from "pino";
 import { manifestPathFor, partPath, ResumeProblem } from "./manifest.js";
 import { listInputs } from "./inputs.js";
-import { closeOutputs, discardOutputs, openOutputs, outputFormatFor, refuseRejectsOnStdout, type RunOutputs } from "./outputs.js";
+import {
+  closeOutputs,
+  discardOutputs,
+  openOutputs,
+  outputFormatFor,
+  refuseRejectsOnStdout,
+  refuseUnnamedFormat,
+  type RunOutputs,
+} from "./outputs.js";
 import { openInlineCleaner, openPoolCleaner, type PageCleaner } from "./pool.js";
 import { planResume, ResumeLog, type ResumePlan } from "./resume.js";
 import { fitSiteTemplates, type SiteTemplateRunOptions, withSiteTemplates } from "./site-templates.js";
@@ -57,6 +65,8 @@ export interface CleanRunOptions {
   output: string;
   /** Default: from the output name (see outputFormatFor). */
   format?: OutputFormat;
+  /** JSONL, XML and Parquet: a `markdown` field with each document as Markdown as well as its text. */
+  markdown?: boolean;
   /** What --model names (see @winnow/models' ModelSpec); default: the shipped model. */
   model?: ModelSpec;
   /** The model's operating point: keep less (precision), more (recall), or the balanced default. */
@@ -129,8 +139,8 @@ export async function runClean(options: CleanRunOptions, shared?: SharedCleaner)
   }
   refuseRejectsOnStdout(options.output, options.rejectsPath, options.resume === true);
   const maxOpenInputs = positive(options.maxOpenInputs ?? DEFAULT_MAX_OPEN_INPUTS, "maxOpenInputs");
-  const format = options.format ?? (await outputFormatFor(options.output));
-  refuseUnusableCorpusOptions(options, format);
+  const namedFormat = options.format ?? (await outputFormatFor(options.output));
+  refuseUnusableCorpusOptions(options, namedFormat);
 
   // Inputs first: when none can be used, nothing else is started and no output is created.
   const inputsFailed: InputFailure[] = [];
@@ -143,6 +153,8 @@ export async function runClean(options: CleanRunOptions, shared?: SharedCleaner)
     outputsOf(options.output, options.rejectsPath, options.resume === true ? manifestPath : undefined),
     inputPaths,
   );
+  // After the inputs' checks: writing over an input is the graver mistake to name.
+  const format = refuseUnnamedFormat(namedFormat, options.output);
   for (const f of inputsFailed) logger.warn({ input: f.input }, `cannot open input: ${f.reason} (${f.input})`);
 
   // A resumable run reads only what earlier runs left, into a part of its own.
@@ -163,7 +175,7 @@ export async function runClean(options: CleanRunOptions, shared?: SharedCleaner)
   // Then the model, so a bad one is refused before the output file is created.
   const cleaner = shared === undefined ? await openRunCleaner(options, model, workers, logger) : borrowed(shared.cleaner);
   const inFlight = workers === 0 ? 1 : IN_FLIGHT_PER_WORKER * cleaner.parallelism;
-  const outputs = await openOutputs(outputPath, rejectsPath, format).catch(async (error: unknown) => {
+  const outputs = await openOutputs(outputPath, rejectsPath, format, options.markdown === true).catch(async (error: unknown) => {
     await cleaner.destroy();
     throw error;
   });
@@ -253,7 +265,13 @@ export async function runClean(options: CleanRunOptions, shared?: SharedCleaner)
 }
 
 /** Throws a UsageError for corpus options that cannot work together, or with the output asked for. */
-function refuseUnusableCorpusOptions(options: CleanRunOptions, format: OutputFormat): void {
+function refuseUnusableCorpusOptions(options: CleanRunOptions, format: OutputFormat | null): void {
+  if (options.markdown === true && (format === "text" || format === "markdown")) {
+    throw new UsageError(
+      `--markdown adds a field to JSONL, XML or Parquet; the ${format} format has no fields (use --format markdown for Markdown alone)`,
+      "--markdown",
+    );
+  }
   const corpus = options.corpus;
   const langId = corpus?.langId === true;
   // Earlier parts' documents are not read again, so a resumed run could not know their duplicates.

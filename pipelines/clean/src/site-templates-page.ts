@@ -5,11 +5,12 @@
  */
 import { decodeHtmlPieces } from "@winnow/archive";
 import type { BlockClassifier } from "@winnow/models";
-import { MAX_NESTING, segmentHtml, type SegmentedDocument } from "@winnow/segment";
+import { MAX_NESTING, type SegmentedDocument } from "@winnow/segment";
 import { pageFingerprints } from "@winnow/templates";
 import { errorMessage } from "@winnow/errors";
 import { scorePages } from "@winnow/models";
-import type { PageInput, PageOutput } from "./page.js";
+import { type PageInput, type PageOutput, segmentWithMetadata } from "./page.js";
+import type { DocumentBlock } from "@winnow/writers";
 import { applySiteTemplates, type ParsedPage, type SiteTemplateBatch } from "./site-templates-batch.js";
 
 export type { ParsedPage, SiteTemplateBatch };
@@ -27,8 +28,8 @@ export function fingerprintPages(inputs: readonly PageInput[], keepParsed: boole
     let parsed: ParsedPage;
     try {
       const { pieces, charset } = decodeHtmlPieces(inputs[i].body, inputs[i].headerCharset);
-      const doc = segmentHtml(pieces, { subtrees: true });
-      parsed = doc.blocks.length === 0 ? { ok: false, output: noText(doc) } : { ok: true, doc, charset };
+      const { doc, metadata } = segmentWithMetadata(pieces, inputs[i].url ?? "", true);
+      parsed = doc.blocks.length === 0 ? { ok: false, output: noText(doc) } : { ok: true, doc, charset, metadata };
     } catch (error) {
       parsed = { ok: false, output: { ok: false, reason: "decode-error", detail: errorMessage(error) } };
     }
@@ -68,16 +69,14 @@ export async function cleanParsedPages(
     const { doc, scores, kept } = scored[k];
     const i = slots[k];
     applySiteTemplates(doc, scores, kept, batch, i);
-    const blocks: Array<{ text: string; heading: number }> = [];
-    for (let b = 0; b < doc.blocks.length; b++)
-      if (kept[b] === 1) blocks.push({ text: doc.blocks[b].text, heading: doc.blocks[b].heading });
-    outputs[i] = {
-      ok: true,
-      title: doc.title,
-      charset: (parsed[i] as { charset: string }).charset,
-      blocks,
-      blocksTotal: doc.blocks.length,
-    };
+    const blocks: DocumentBlock[] = [];
+    for (let b = 0; b < doc.blocks.length; b++) {
+      if (kept[b] !== 1) continue;
+      const { text, heading, layout } = doc.blocks[b];
+      blocks.push(layout === undefined ? { text, heading } : { text, heading, layout });
+    }
+    const page = parsed[i] as Extract<ParsedPage, { ok: true }>;
+    outputs[i] = { ok: true, title: doc.title, charset: page.charset, blocks, blocksTotal: doc.blocks.length, metadata: page.metadata };
   }
   return outputs;
 }

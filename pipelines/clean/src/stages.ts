@@ -295,6 +295,7 @@ export class Stages {
             langScore: out.langScore,
             filterFailed: out.filterFailed,
             stats: out.stats as CleanDocument["stats"],
+            metadata: out.metadata,
           };
           try {
             await writer.write(doc);

@@ -12,6 +12,7 @@
  * (its signature is the costly part, so it is made on the worker); whether it duplicates an
  * earlier one is decided by the writer, in order (dedup.ts).
  */
+import type { DocumentBlock } from "@winnow/writers";
 import { DocumentFilter, type DocumentStats, type RuleSetName } from "@winnow/filters";
 import { type DedupKeys, DedupKeyMaker } from "@winnow/dedup";
 import { DEFAULT_MAX_CHARS, LanguageIdentifier } from "@winnow/langid";
@@ -47,7 +48,7 @@ export interface StepFailure {
 
 /** A kept page on its way through the steps. */
 export interface StepDocument {
-  blocks: Array<{ text: string; heading: number }>;
+  blocks: DocumentBlock[];
   lang?: string;
   langScore?: number;
   failures: StepFailure[];
@@ -109,6 +110,8 @@ export class FilterStep implements DocumentStep {
     );
     if (outcome.kept !== null) {
       const before = doc.blocks;
+      // C4's line rules judged each block as one line: the document is written as those lines,
+      // without the table rows and code layout that would join or split them again.
       doc.blocks = outcome.kept.map((k, i) => ({ text: outcome.blocks[i], heading: before[k].heading }));
     }
     for (const f of outcome.failures) doc.failures.push({ reason: "filter", rule: f.rule, value: f.value });

@@ -53,7 +53,7 @@ describe("winnow clean with corpus flags, then winnow stats", () => {
     [["--min-lang-score", "2"], "expected a number from 0 to 1"],
     [["--no-lang-id", "--langs", "en"], "--langs needs language identification"],
     [["-o", "out/{host}.jsonl"], "unknown field {host}"],
-    [["--format", "csv"], "Allowed choices are jsonl, xml, text, parquet"],
+    [["--format", "csv"], "Allowed choices are jsonl, xml, text, markdown, parquet"],
   ])("refuses %j with one line and exit status 2", async (flags, why) => {
     const r = await runWinnow(["clean", MAGIC, "-o", "bad.jsonl", "--workers", "0", ...flags], dir);
     expect(r.code).toBe(2);

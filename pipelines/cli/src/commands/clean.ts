@@ -37,6 +37,7 @@ import { startProgressLine } from "../progress.js";
 interface CleanFlags extends PerInputFlags {
   output: string;
   format?: OutputFormat;
+  markdown?: boolean;
   model?: string;
   favor: Favor;
   comments?: boolean;
@@ -154,8 +155,12 @@ export function registerClean(program: Command): void {
     .addOption(
       new Option(
         "--format <format>",
-        "output format (default: from the output name: .parquet → parquet, .jsonl → jsonl, .xml → xml, .txt or a directory → text, also with .gz or .zst; otherwise jsonl)",
-      ).choices(["jsonl", "xml", "text", "parquet"]),
+        "output format (default: from the output name: .parquet → parquet, .jsonl → jsonl, .xml → xml, .md → markdown, .txt or a directory → text, also with .gz or .zst; standard output → jsonl; any other name is refused)",
+      ).choices(["jsonl", "xml", "text", "markdown", "parquet"]),
+    )
+    .option(
+      "--markdown",
+      "JSONL, XML and Parquet: add a markdown field with each document as Markdown (headings, lists, pipe tables, fenced code) beside its text",
     )
     .option(
       "--model <model>",
@@ -268,6 +273,7 @@ export function registerClean(program: Command): void {
 /** What a run of either kind is given besides its inputs and outputs. */
 function runSettings(flags: CleanFlags) {
   return {
+    markdown: flags.markdown === true,
     model: flags.models ?? flags.model,
     favor: flags.favor,
     comments: flags.comments === true,

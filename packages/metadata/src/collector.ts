@@ -1,0 +1,500 @@
+/**
+ * Collects a page's metadata while the segmenter parses it (a MarkupObserver: no second parse).
+ *
+ * Each field takes the best-ranked candidate the page offers, whatever its place in the page:
+ * JSON-LD first, then the `<meta>` names pages use for the purpose (OpenGraph, article:*, Dublin
+ * Core, schema.org itemprop, Parse.ly and Sailthru), then what readers see (an element marked as
+ * the author, `<time>`), then the URL (/2021/03/04/). Within a rank, the first in the page wins.
+ */
+import type { MarkupObserver } from "@winnow/segment";
+import { dateInUrl, normaliseDate } from "./dates.js";
+import { type JsonLdFacts, readJsonLd } from "./json-ld.js";
+import type { PageMetadata } from "./types.js";
+
+/** Candidate ranks: lower wins. */
+const JSON_LD = 0;
+const META_MAIN = 1;
+const META_OTHER = 2;
+const VISIBLE_MARKED = 3; // itemprop="author", <time pubdate>, rel="author"
+const VISIBLE_GUESS = 4; // class="byline", the page's first <time>
+const FROM_URL = 5;
+const NONE = 99;
+
+const PUBLISHED: Record<string, number> = {
+  "article:published_time": META_MAIN,
+  "og:article:published_time": META_MAIN,
+  "og:published_time": META_MAIN,
+  datepublished: META_MAIN,
+  "article:published": META_OTHER,
+  "parsely-pub-date": META_OTHER,
+  "sailthru.date": META_OTHER,
+  pubdate: META_OTHER,
+  publishdate: META_OTHER,
+  "publish-date": META_OTHER,
+  publish_date: META_OTHER,
+  "published-date": META_OTHER,
+  "dc.date": META_OTHER,
+  "dc.date.issued": META_OTHER,
+  "dc.date.created": META_OTHER,
+  "dcterms.date": META_OTHER,
+  "dcterms.issued": META_OTHER,
+  "dcterms.created": META_OTHER,
+  citation_publication_date: META_OTHER,
+  citation_date: META_OTHER,
+  citation_online_date: META_OTHER,
+  datecreated: META_OTHER,
+  date: META_OTHER,
+};
+
+const MODIFIED: Record<string, number> = {
+  "article:modified_time": META_MAIN,
+  "og:updated_time": META_MAIN,
+  "og:article:modified_time": META_MAIN,
+  datemodified: META_MAIN,
+  "dcterms.modified": META_OTHER,
+  "dc.date.modified": META_OTHER,
+  "last-modified": META_OTHER,
+  lastmod: META_OTHER,
+};
+
+const AUTHOR: Record<string, number> = {
+  author: META_MAIN,
+  "article:author": META_MAIN,
+  "parsely-author": META_MAIN,
+  "sailthru.author": META_MAIN,
+  "dc.creator": META_OTHER,
+  "dcterms.creator": META_OTHER,
+  byl: META_OTHER,
+  citation_author: META_OTHER,
+};
+
+const SITENAME: Record<string, number> = { "og:site_name": META_MAIN, "application-name": META_OTHER, "dc.publisher": META_OTHER };
+const DESCRIPTION: Record<string, number> = {
+  description: META_MAIN,
+  "og:description": META_OTHER,
+  "twitter:description": META_OTHER,
+  "dc.description": META_OTHER,
+};
+const SECTION = ["article:section", "parsely-section", "category"];
+const TAGS = ["article:tag", "keywords", "news_keywords", "parsely-tags"];
+
+type MetaField = "date" | "dateModified" | "author" | "sitename" | "description" | "canonical" | "categories" | "tags";
+
+/** Every <meta> name a rule reads: the field it gives and its rank. */
+const META_RULES = new Map<string, readonly [MetaField, number]>([
+  ...Object.entries(PUBLISHED).map(([k, r]) => [k, ["date", r]] as const),
+  ...Object.entries(MODIFIED).map(([k, r]) => [k, ["dateModified", r]] as const),
+  ...Object.entries(AUTHOR).map(([k, r]) => [k, ["author", r]] as const),
+  ...Object.entries(SITENAME).map(([k, r]) => [k, ["sitename", r]] as const),
+  ...Object.entries(DESCRIPTION).map(([k, r]) => [k, ["description", r]] as const),
+  ["og:url", ["canonical", META_OTHER]],
+  ...SECTION.map((k) => [k, ["categories", META_MAIN]] as const),
+  ...TAGS.map((k) => [k, ["tags", META_MAIN]] as const),
+]);
+
+/** Class words that mark a byline; "comment-author" and the like are readers', not the page's. */
+const BYLINE_CLASS = /(?:^|[\s_-])(?:author|byline|autor|auteur)(?:$|[\s_-])/i;
+const NOT_BYLINE_CLASS = /comment|avatar|bio|img|image|photo|description|about|box|list/i;
+/** "By Jane Doe", "von Max Muster", "Par ..." : the word before the name. */
+const BY = /^(?:by|von|par|door|di|por|av|af|de|written by|posted by|author|autor|auteur)\s*:?\s+/i;
+/** What is left of a byline that named no one. */
+const NO_NAME = /^(?:by|von|par|author|autor|auteur|staff|admin|anonymous|unknown)$/i;
+const SPACES = /\s+/g;
+
+/** A cheap first look before BYLINE_CLASS: most class values hold none of these. */
+function mayBeByline(value: string): boolean {
+  // author, autor and auteur all hold "ut".
+  return value.includes("ut") || value.includes("yline");
+}
+
+/** The JSON-LD keys readJsonLd reads. */
+const JSON_LD_KEYS = /"(?:date(?:Published|Created|Modified)|author|creator|publisher|articleSection|keywords|WebSite)"/;
+const ABSOLUTE_HTTP = /^https?:\/\/[^\s]+$/i;
+
+const MAX_TEXT = 300;
+const MAX_JSON_LD = 1 << 20;
+const MAX_FIELD = 1000;
+const MAX_LIST = 50;
+
+const enum Capture {
+  None,
+  JsonLd,
+  Author,
+  Time,
+  Tag,
+  Category,
+}
+
+/** The attributes of the element just opened that any rule reads. */
+interface Attributes {
+  name: string;
+  property: string;
+  content: string;
+  itemprop: string;
+  rel: string;
+  href: string;
+  datetime: string;
+  httpEquiv: string;
+  pubdate: boolean;
+}
+
+const clean = (s: string): string => s.replace(SPACES, " ").trim();
+
+/** A day: dates up to a day after now are taken (time zones ahead of the machine's). */
+const DAY_MS = 86_400_000;
+
+export class MetadataCollector implements MarkupObserver {
+  capturing = false;
+  /**
+   * The latest date taken as real (ms since the epoch): by default a day after the collector was
+   * made, so that no date from the future is ever given.
+   */
+  readonly latest: number;
+  private capture = Capture.None;
+  private captureLevel = -1;
+  private captureRank = NONE;
+  private captured = "";
+
+  private element = "";
+  private level = 0;
+  private attrs: Attributes = emptyAttributes();
+  private pending = false; // the element's attributes say something: settle() reads them
+  private touched = false; // some attribute was kept: clear before the next element
+  private htmlSeen = false;
+  private timesSeen = 0;
+
+  private lang = "";
+  private langRank = NONE;
+  private values: Record<"author" | "date" | "dateModified" | "sitename" | "description" | "canonical", { value: string; rank: number }> =
+    freshValues();
+  private categories: string[] = [];
+  private categoryRank = NONE;
+  private tags: string[] = [];
+  private tagRank = NONE;
+  private jsonLd: JsonLdFacts = { authors: [], sections: [], keywords: [] };
+  private jsonLdChars = 0;
+
+  constructor(latest = Date.now() + DAY_MS) {
+    this.latest = latest;
+  }
+
+  /** Forget the previous page: one collector serves a whole run, page after page. */
+  reset(): void {
+    this.capturing = false;
+    this.capture = Capture.None;
+    this.captureLevel = -1;
+    this.captured = "";
+    this.element = "";
+    this.pending = false;
+    this.htmlSeen = false;
+    this.timesSeen = 0;
+    this.lang = "";
+    this.langRank = NONE;
+    this.values = freshValues();
+    this.categories = [];
+    this.categoryRank = NONE;
+    this.tags = [];
+    this.tagRank = NONE;
+    this.jsonLd = { authors: [], sections: [], keywords: [] };
+    this.jsonLdChars = 0;
+  }
+
+  open(name: string, level: number): boolean {
+    if (this.pending) this.settle();
+    else if (this.touched) this.clearAttributes();
+    this.element = name;
+    this.level = level;
+    if (name === "time") {
+      this.timesSeen++;
+      this.startCapture(Capture.Time, level, this.timesSeen === 1 ? VISIBLE_GUESS : NONE);
+    }
+    return true;
+  }
+
+  attribute(name: string, value: string): void {
+    // Called for every attribute of every element: the common ones (class on any element, href
+    // on links) cost a length check or two; only what a rule reads is kept.
+    const element = this.element;
+    const a = this.attrs;
+    switch (name) {
+      case "class":
+        if (this.capture === Capture.None && this.values.author.rank > VISIBLE_GUESS && mayBeByline(value)) {
+          if (BYLINE_CLASS.test(value) && !NOT_BYLINE_CLASS.test(value)) this.startCapture(Capture.Author, this.level, VISIBLE_GUESS);
+        }
+        return;
+      case "itemprop":
+        a.itemprop = value;
+        this.pending = this.touched = true;
+        if (value === "author" && element !== "meta" && element !== "link") this.startCapture(Capture.Author, this.level, VISIBLE_MARKED);
+        return;
+      case "rel":
+        if (element === "link") {
+          a.rel = value.toLowerCase();
+          this.pending = this.touched = true;
+        } else if (element === "a") {
+          const rel = value.toLowerCase();
+          if (rel === "author") this.startCapture(Capture.Author, this.level, VISIBLE_MARKED);
+          else if (rel.includes("category")) this.startCapture(Capture.Category, this.level, VISIBLE_MARKED);
+          else if (rel === "tag") this.startCapture(Capture.Tag, this.level, VISIBLE_MARKED);
+        }
+        return;
+      case "href":
+        if (element === "link") {
+          a.href = value;
+          this.touched = true;
+        }
+        return;
+      case "type":
+        if (element === "script" && value.trim().toLowerCase() === "application/ld+json") {
+          this.startCapture(Capture.JsonLd, this.level, JSON_LD);
+        }
+        return;
+      case "lang":
+        if (element === "html" && !this.htmlSeen) this.offerLang(value, 0);
+        return;
+      case "content":
+        a.content = value;
+        this.touched = true;
+        if (element === "meta") this.pending = true;
+        return;
+      case "datetime":
+        a.datetime = value;
+        this.pending = this.touched = true;
+        return;
+      case "pubdate":
+        a.pubdate = true;
+        this.pending = this.touched = true;
+        return;
+    }
+    if (element !== "meta") return;
+    this.touched = true;
+    if (name === "name") a.name = value.toLowerCase();
+    else if (name === "property") a.property = value.toLowerCase();
+    else if (name === "http-equiv") a.httpEquiv = value.toLowerCase();
+  }
+
+  text(data: string): void {
+    const limit = this.capture === Capture.JsonLd ? MAX_JSON_LD : MAX_TEXT;
+    if (this.captured.length < limit) this.captured += data;
+  }
+
+  close(level: number): void {
+    if (level !== this.captureLevel) return;
+    if (this.pending) this.settle();
+    const text = this.captured;
+    const rank = this.captureRank;
+    switch (this.capture) {
+      case Capture.JsonLd:
+        // Parsing is the cost: a script that names none of the keys read (a breadcrumb list, an
+        // organisation) is not parsed at all.
+        if (this.jsonLdChars < 4 * MAX_JSON_LD && JSON_LD_KEYS.test(text)) {
+          this.jsonLdChars += text.length;
+          readJsonLd(text, this.jsonLd);
+        }
+        break;
+      case Capture.Author:
+        this.offer("author", byline(text), rank);
+        break;
+      case Capture.Time:
+        if (rank !== NONE) this.offerDate("date", clean(text), rank);
+        break;
+      case Capture.Tag:
+        this.addTo("tags", clean(text), rank);
+        break;
+      case Capture.Category:
+        this.addTo("categories", clean(text), rank);
+        break;
+    }
+    this.capture = Capture.None;
+    this.capturing = false;
+    this.captureLevel = -1;
+    this.captured = "";
+  }
+
+  /**
+   * The page's metadata; the collector is then ready for the next page. `url` (the record's, ""
+   * when none) resolves a relative canonical URL and gives a date in its path.
+   */
+  finish(url: string): PageMetadata {
+    if (this.pending) this.settle();
+    const out: PageMetadata = {};
+    const v = this.values;
+    const ld = this.jsonLd;
+    if (ld.datePublished !== undefined) this.offerDate("date", ld.datePublished, JSON_LD);
+    if (ld.dateModified !== undefined) this.offerDate("dateModified", ld.dateModified, JSON_LD);
+    if (ld.authors.length > 0) this.offer("author", joinNames(ld.authors), JSON_LD);
+    if (ld.publisher !== undefined) this.offer("sitename", ld.publisher, META_OTHER);
+    for (const section of ld.sections) this.addTo("categories", section, JSON_LD);
+    for (const keyword of ld.keywords) this.addTo("tags", keyword, JSON_LD);
+    if (v.date.rank > FROM_URL && url.length > 0) {
+      const fromUrl = dateInUrl(url, this.latest);
+      if (fromUrl !== undefined) v.date = { value: fromUrl, rank: FROM_URL };
+    }
+    if (this.lang.length > 0) out.declaredLang = this.lang;
+    if (v.author.value.length > 0) out.author = v.author.value;
+    if (v.date.value.length > 0) out.date = v.date.value;
+    if (v.dateModified.value.length > 0) out.dateModified = v.dateModified.value;
+    if (v.sitename.value.length > 0) out.sitename = v.sitename.value;
+    if (v.description.value.length > 0) out.description = v.description.value;
+    if (v.canonical.value.length > 0) out.canonicalUrl = resolve(v.canonical.value, url);
+    if (this.categories.length > 0) out.categories = this.categories;
+    if (this.tags.length > 0) out.tags = this.tags;
+    this.reset();
+    return out;
+  }
+
+  /** The element just opened has all its attributes: read what it says. */
+  /** Forgets the last element's attributes (in place: this runs once per element). */
+  private clearAttributes(): void {
+    const a = this.attrs;
+    a.name = a.property = a.content = a.itemprop = a.rel = a.href = a.datetime = a.httpEquiv = "";
+    a.pubdate = false;
+    this.touched = false;
+  }
+
+  private settle(): void {
+    this.pending = false;
+    const a = this.attrs;
+    this.readAttributes(a);
+    this.clearAttributes();
+  }
+
+  private readAttributes(a: Attributes): void {
+    const element = this.element;
+    if (element === "html") this.htmlSeen = true;
+    if (element === "meta") {
+      if (a.httpEquiv === "content-language") this.offerLang(a.content, 1);
+      else if (a.content.length > 0) {
+        if (a.name.length > 0) this.metaFact(a.name, a.content);
+        if (a.property.length > 0 && a.property !== a.name) this.metaFact(a.property, a.content);
+        if (a.itemprop.length > 0) this.metaFact(a.itemprop.toLowerCase(), a.content);
+      }
+      return;
+    }
+    if (element === "link") {
+      if (a.href.length > 0 && a.rel.split(" ").includes("canonical")) this.offer("canonical", a.href.trim(), META_MAIN);
+      else if (a.itemprop === "author" && a.href.length > 0 && !a.href.includes("/")) this.offer("author", a.href, META_OTHER);
+      return;
+    }
+    // <time datetime>, <span itemprop="datePublished" content=...>
+    const when = a.datetime.length > 0 ? a.datetime : a.content;
+    if (when.length > 0) {
+      const prop = a.itemprop.toLowerCase();
+      if (prop === "datepublished" || a.pubdate) this.offerDate("date", when, VISIBLE_MARKED);
+      else if (prop === "datemodified") this.offerDate("dateModified", when, VISIBLE_MARKED);
+      else if (element === "time" && this.capture === Capture.Time && this.captureRank !== NONE) {
+        this.offerDate("date", when, this.captureRank);
+        this.captureRank = NONE; // the attribute, not the text, is the date
+      }
+    }
+    if (a.pubdate && this.capture === Capture.Time && this.captureLevel === this.level) this.captureRank = VISIBLE_MARKED;
+  }
+
+  private metaFact(key: string, content: string): void {
+    // One lookup decides; most of a page's <meta> (viewport, og:image, twitter:card) say nothing here.
+    const rule = META_RULES.get(key);
+    if (rule === undefined) return;
+    const value = clean(content);
+    if (value.length === 0) return;
+    const [field, rank] = rule;
+    switch (field) {
+      case "date":
+      case "dateModified":
+        this.offerDate(field, value, rank);
+        return;
+      case "author":
+        // article:author is often a profile URL; a URL is no name.
+        if (!value.includes("://") && !value.startsWith("@")) this.offer("author", byline(value), rank);
+        return;
+      case "categories":
+        this.addTo("categories", value, rank);
+        return;
+      case "tags":
+        for (const tag of key === "article:tag" ? [value] : value.split(",")) this.addTo("tags", tag, rank);
+        return;
+      default:
+        this.offer(field, value, rank);
+    }
+  }
+
+  private startCapture(kind: Capture, level: number, rank: number): void {
+    if (this.capture !== Capture.None) return;
+    this.capture = kind;
+    this.capturing = true;
+    this.captureLevel = level;
+    this.captureRank = rank;
+    this.captured = "";
+  }
+
+  private offerLang(value: string, rank: number): void {
+    const lang = clean(value);
+    if (lang.length === 0 || lang.length > 35 || rank >= this.langRank) return;
+    // content-language may list several ("de, en"): the first is the page's.
+    this.lang = lang.split(",")[0].trim();
+    this.langRank = rank;
+  }
+
+  private offer(field: keyof MetadataCollector["values"], value: string, rank: number): void {
+    const slot = this.values[field];
+    if (rank >= slot.rank || value.length === 0) return;
+    this.values[field] = { value: value.length > MAX_FIELD ? value.slice(0, MAX_FIELD) : value, rank };
+  }
+
+  /** Dates are normalised when offered, so that an unusable one leaves room for the next rank. */
+  private offerDate(field: "date" | "dateModified", value: string, rank: number): void {
+    if (rank >= this.values[field].rank) return;
+    const iso = normaliseDate(value, this.latest);
+    if (iso !== undefined) this.values[field] = { value: iso, rank };
+  }
+
+  /** Lists take the best rank's entries only, in page order, without duplicates. */
+  private addTo(list: "categories" | "tags", value: string, rank: number): void {
+    const entry = clean(value);
+    if (entry.length === 0 || entry.length > 200) return;
+    const rankKey = list === "categories" ? "categoryRank" : "tagRank";
+    if (rank > this[rankKey]) return;
+    if (rank < this[rankKey]) {
+      this[list] = [];
+      this[rankKey] = rank;
+    }
+    const entries = this[list];
+    if (entries.length < MAX_LIST && !entries.includes(entry)) entries.push(entry);
+  }
+}
+
+function emptyAttributes(): Attributes {
+  return { name: "", property: "", content: "", itemprop: "", rel: "", href: "", datetime: "", httpEquiv: "", pubdate: false };
+}
+
+function freshValues(): MetadataCollector["values"] {
+  const none = { value: "", rank: NONE };
+  return { author: none, date: none, dateModified: none, sitename: none, description: none, canonical: none };
+}
+
+/** A name from a byline: "By Jane Doe" to "Jane Doe"; "" when it does not look like names. */
+function byline(text: string): string {
+  const name = clean(text)
+    .replace(BY, "")
+    .replace(/^[|,:·–—-]+|[|,:·–—-]+$/g, "")
+    .trim();
+  if (name.length < 2 || name.length > 120 || /\d{3}/.test(name) || name.split(" ").length > 12 || NO_NAME.test(name)) return "";
+  return name;
+}
+
+function joinNames(names: readonly string[]): string {
+  const seen: string[] = [];
+  for (const n of names) {
+    const name = byline(n);
+    if (name.length > 0 && !seen.includes(name)) seen.push(name);
+  }
+  return seen.join("; ");
+}
+
+function resolve(href: string, base: string): string {
+  if (ABSOLUTE_HTTP.test(href)) return href;
+  try {
+    return new URL(href, base.length > 0 ? base : undefined).href;
+  } catch {
+    return href;
+  }
+}

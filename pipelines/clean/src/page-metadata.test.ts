@@ -1,0 +1,101 @@
+// What a corpus builder gets from a real run: the page's metadata and its structure, in every
+// output format, over HTML files the test writes (plain files: no capture date, no media type).
+//
+// The compiled module is imported (run `npx tsc -b` first), as in run.test.ts.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { UsageError } from "@winnow/errors";
+import { readCorpus } from "@winnow/writers";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runClean } from "../dist/run.js";
+
+const PARAGRAPH =
+  "Die Bundesregierung hat am Dienstag einen Entwurf vorgelegt, der die Förderung von Wärmepumpen neu regelt. " +
+  "Nach Angaben des Ministeriums sollen Haushalte mit geringem Einkommen stärker entlastet werden als bisher.";
+
+const PAGE = `<!doctype html><html lang="de"><head><meta charset="utf-8"><title>Förderung neu geregelt</title>
+<meta name="author" content="Erika Mustermann">
+<meta property="article:published_time" content="2024-03-05T08:30:00+01:00">
+<meta property="og:site_name" content="Tagesblatt">
+<meta name="description" content="Was sich bei der Förderung ändert.">
+<meta name="keywords" content="Energie, Förderung">
+<link rel="canonical" href="https://tagesblatt.example/wirtschaft/foerderung">
+</head><body><nav><a href="/">Start</a> <a href="/wirtschaft">Wirtschaft</a></nav>
+<article><h1>Förderung neu geregelt</h1><p>${PARAGRAPH}</p><p>${PARAGRAPH}</p>
+<table><tr><th>Jahr</th><th>Förderung in Milliarden Euro</th></tr><tr><td>2023</td><td>12,5 Milliarden Euro nach Angaben des Ministeriums</td></tr></table>
+<pre>def foerderung(einkommen):
+    return 0.7 if einkommen &lt; 40000 else 0.3</pre>
+<p>${PARAGRAPH}</p></article><footer>© Tagesblatt</footer></body></html>`;
+
+let dir: string;
+let page: string;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), "winnow-page-metadata-"));
+  page = join(dir, "foerderung.html");
+  writeFileSync(page, PAGE);
+});
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const clean = (output: string, options: { markdown?: boolean; format?: "markdown" } = {}) =>
+  runClean({ inputs: [page], output, model: "mlp", workers: 0, ...options });
+
+describe("page metadata and structure in the output", () => {
+  it("JSONL: the page's metadata, no invented warc_date or content_type, a markdown field with --markdown", async () => {
+    const out = join(dir, "out.jsonl");
+    await clean(out, { markdown: true });
+    const [doc] = readFileSync(out, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    expect(doc).toMatchObject({
+      declared_lang: "de",
+      author: "Erika Mustermann",
+      date: "2024-03-05T08:30:00+01:00",
+      sitename: "Tagesblatt",
+      description: "Was sich bei der Förderung ändert.",
+      canonical_url: "https://tagesblatt.example/wirtschaft/foerderung",
+      tags: ["Energie", "Förderung"],
+    });
+    expect(doc).not.toHaveProperty("warc_date");
+    expect(doc).not.toHaveProperty("content_type");
+    expect(doc.text).toContain("Jahr\tFörderung in Milliarden Euro\n2023\t12,5 Milliarden Euro");
+    expect(doc.text).toContain("def foerderung(einkommen):\n    return 0.7 if einkommen < 40000 else 0.3");
+    expect(doc.markdown).toContain("# Förderung neu geregelt");
+    expect(doc.markdown).toContain("| Jahr | Förderung in Milliarden Euro |\n| --- | --- |\n| 2023 |");
+    expect(doc.markdown).toContain("```\ndef foerderung(einkommen):\n    return 0.7 if einkommen < 40000 else 0.3\n```");
+  });
+
+  it("Markdown by the .md name: a front matter with the metadata, then the document", async () => {
+    const out = join(dir, "out.md");
+    const summary = await clean(out);
+    expect(summary.format).toBe("markdown");
+    const md = readFileSync(out, "utf8");
+    expect(md.startsWith('---\nurl: "file://')).toBe(true);
+    expect(md).toContain('\nauthor: "Erika Mustermann"\ndate: "2024-03-05T08:30:00+01:00"\n');
+    expect(md).toContain("---\n\n# Förderung neu geregelt\n\n");
+    expect(md.endsWith("\n\f\n")).toBe(true);
+  });
+
+  it("Parquet and XML carry the same metadata, and the Markdown with --markdown", async () => {
+    const parquet = join(dir, "out.parquet");
+    await clean(parquet, { markdown: true });
+    const rows = [];
+    for await (const row of readCorpus(parquet)) rows.push(row);
+    expect(rows[0]).toMatchObject({ author: "Erika Mustermann", sitename: "Tagesblatt", warc_date: null, content_type: null });
+    expect(rows[0].markdown).toContain("| Jahr | Förderung in Milliarden Euro |");
+    const xml = join(dir, "out.xml");
+    await clean(xml, { markdown: true });
+    const written = readFileSync(xml, "utf8");
+    expect(written).toMatch(/<doc [^>]*sitename="Tagesblatt"[^>]*>\n<tag>Energie<\/tag>/);
+    expect(written).toContain("<markdown># Förderung neu geregelt");
+  });
+
+  it("refuses an output name that names no format, and writes nothing", async () => {
+    await expect(clean(join(dir, "out.json"))).rejects.toThrow(UsageError);
+    await expect(clean(join(dir, "out.json"))).rejects.toThrow(/does not say its format.*--format/);
+    await expect(clean(join(dir, "out.txt"), { markdown: true })).rejects.toThrow(/--markdown adds a field/);
+  });
+});
