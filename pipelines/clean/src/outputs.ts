@@ -38,7 +38,12 @@ export function refuseRejectsOnStdout(output: string, rejectsPath: string | unde
 }
 
 /** Opens the corpus writer and the rejects log; on failure nothing stays open (and nothing is replaced). */
-export async function openOutputs(output: string, rejectsPath: string | undefined, format: OutputFormat): Promise<RunOutputs> {
+export async function openOutputs(
+  output: string,
+  rejectsPath: string | undefined,
+  format: OutputFormat,
+  rejectsAll = false,
+): Promise<RunOutputs> {
   let writer: CorpusWriter;
   try {
     writer = await openWriter({ format, path: output });
@@ -48,7 +53,7 @@ export async function openOutputs(output: string, rejectsPath: string | undefine
   }
   if (rejectsPath === undefined) return { writer, rejects: null };
   try {
-    return { writer, rejects: await RejectLog.open(rejectsPath) };
+    return { writer, rejects: await RejectLog.open(rejectsPath, rejectsAll) };
   } catch (error) {
     await writer.discard();
     if (error instanceof WinnowError) throw error;

@@ -73,7 +73,8 @@ function file(name: string, bytes: Buffer | string): string {
 async function clean(name: string, inputs: string[], options: Partial<CleanRunOptions> = {}): Promise<Outcome> {
   const output = join(dir, `${name}.jsonl`);
   const rejectsPath = join(dir, `${name}.rejects.jsonl`);
-  const summary = await runClean({ inputs, output, rejectsPath, model: "heuristic", workers: 0, ...options });
+  // Every record accounted for: routine skips (request records, ...) are written too.
+  const summary = await runClean({ inputs, output, rejectsPath, rejectsAll: true, model: "heuristic", workers: 0, ...options });
   return { summary, docs: jsonLines<Doc>(output), rejects: jsonLines<Reject>(rejectsPath) };
 }
 

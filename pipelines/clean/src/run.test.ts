@@ -148,9 +148,9 @@ describe("runClean over the sample archives", () => {
     expect(text).toContain("Internet Assigned Numbers Authority");
   });
 
-  it("writes one rejects line per skipped record, with its reason and place", async () => {
+  it("writes one rejects line per skipped record with --rejects-all, with its reason and place", async () => {
     const rejects = join(dir, "rejects.jsonl");
-    const s = await clean({ output: join(dir, "r.jsonl"), rejectsPath: rejects });
+    const s = await clean({ output: join(dir, "r.jsonl"), rejectsPath: rejects, rejectsAll: true });
     const lines = jsonLines(rejects);
     const total = Object.values(s.skipped).reduce((a, b) => a + b, 0);
     expect(lines.length).toBe(total);

@@ -76,6 +76,8 @@ export interface CleanRunOptions {
   maxOpenInputs?: number;
   /** Where to write one JSON line per record that did not become a document (split into parts like the output when resumable). */
   rejectsPath?: string;
+  /** Also write routine skips (not-response, http-status, not-html) to rejectsPath. */
+  rejectsAll?: boolean;
   /** Default: silent. */
   logger?: Logger;
   /** Called after each batch is written, always with the same object, updated in place. */
@@ -159,7 +161,7 @@ export async function runClean(options: CleanRunOptions): Promise<CleanRunSummar
     logger,
   );
   const inFlight = workers === 0 ? 1 : IN_FLIGHT_PER_WORKER * cleaner.parallelism;
-  const outputs = await openOutputs(outputPath, rejectsPath, format).catch(async (error: unknown) => {
+  const outputs = await openOutputs(outputPath, rejectsPath, format, options.rejectsAll === true).catch(async (error: unknown) => {
     await cleaner.destroy();
     throw error;
   });

@@ -15,7 +15,7 @@ import {
   SITE_TEMPLATE_MODES,
   type SiteTemplateMode,
 } from "@winnow/clean";
-import { EXIT, InputError } from "@winnow/errors";
+import { EXIT, InputError, UsageError } from "@winnow/errors";
 import { FILTER_NAMES, parseFilterNames, type RuleSetName } from "@winnow/filters";
 import type { Favor } from "@winnow/models";
 import type { OutputFormat } from "@winnow/writers";
@@ -35,6 +35,7 @@ interface CleanFlags {
   batchSize: number;
   maxPageBytes: number;
   rejects?: string;
+  rejectsAll?: boolean;
   unordered?: boolean;
   resume?: boolean;
   manifest?: string;
@@ -177,7 +178,13 @@ export function registerClean(program: Command): void {
     )
     .option(
       "--rejects <file>",
-      'also write one JSON line per record that did not become a document: {source, offset, record_id, url, reason, detail}; "-" for standard output (not with -o - or --resume)',
+      "also write one JSON line per record that failed to become a document: {source, offset, record_id, url, reason, detail} " +
+        "(offset: the record's byte offset in the input as stored, -1 inside a whole-file gzip; docs/clean.md#rejects lists the reasons). " +
+        'Routine records (not-response, http-status, not-html) are only counted, unless --rejects-all; "-" for standard output (not with -o - or --resume)',
+    )
+    .option(
+      "--rejects-all",
+      "also write routine records to --rejects: WARC records other than responses, statuses outside 2xx, content that is not HTML",
     )
     .option("--unordered", "write documents as they are done instead of in input order (keeps all threads busy when page sizes vary)")
     .option(
@@ -245,6 +252,7 @@ export function registerClean(program: Command): void {
 async function clean(inputs: string[], flags: CleanFlags): Promise<void> {
   const logger = createLogger(flags.logLevel);
   const progress = flags.progress && process.stderr.isTTY ? startProgressLine() : undefined;
+  if (flags.rejectsAll === true && flags.rejects === undefined) throw new UsageError("--rejects-all needs --rejects FILE", "--rejects-all");
   const interrupt = interruptOnSignals(logger);
   let summary: CleanRunSummary;
   try {
@@ -260,6 +268,7 @@ async function clean(inputs: string[], flags: CleanFlags): Promise<void> {
       maxPageBytes: flags.maxPageBytes,
       unordered: flags.unordered === true,
       rejectsPath: flags.rejects,
+      rejectsAll: flags.rejectsAll === true,
       resume: flags.resume === true,
       manifestPath: flags.manifest,
       siteTemplates:
