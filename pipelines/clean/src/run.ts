@@ -149,7 +149,6 @@ export async function runClean(options: CleanRunOptions): Promise<CleanRunSummar
   const model = resolveModelSpec(options.model, (warning) => logger.warn(warning));
   const summaryOf = { startTime, startCpu, inputs: files.length + inputsFailed.length, inputsFailed, format, workers, plan };
   if (todo.length === 0) {
-    logger.info(`nothing left to do: earlier runs read all ${plural(files.length, "input")} (${plan?.manifestPath})`);
     return summarize({ ...summaryOf, output: options.output, model, part: 0 });
   }
 
@@ -240,7 +239,6 @@ export async function runClean(options: CleanRunOptions): Promise<CleanRunSummar
     interrupted: stages.interrupted,
   });
   if (siteTemplates !== null) summary.siteTemplates = siteTemplates.summary;
-  logger.debug({ summary }, "run finished");
   return summary;
 }
 

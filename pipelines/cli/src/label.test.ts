@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runWinnow, type WinnowResult } from "../test/run-winnow.js";
+import { runWinnow, type WinnowResult, stderrMessages } from "../test/run-winnow.js";
 
 const SAMPLE = fileURLToPath(new URL("../../../fixtures/wcxb-sample", import.meta.url));
 const QUICK = ["--epochs", "2", "--hidden", "6", "--ensemble", "1"];
@@ -13,8 +13,7 @@ const QUICK = ["--epochs", "2", "--hidden", "6", "--ensemble", "1"];
 function winnow(args: string[]): Promise<WinnowResult> {
   return runWinnow(args, dir);
 }
-const plainLines = (stderr: string): string[] => stderr.split("\n").filter((l) => l !== "" && !l.startsWith("{"));
-
+const plainLines = (stderr: string): string[] => stderrMessages(stderr, 50);
 let dir: string;
 let html: string;
 beforeAll(() => {

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runWinnow } from "../test/run-winnow.js";
+import { runWinnow, stderrMessages } from "../test/run-winnow.js";
 
 const WARC = fileURLToPath(new URL("../../../fixtures/warc/example.warc.gz", import.meta.url));
 const STACK_FRAME = /^\s+at /m;
@@ -59,6 +59,6 @@ describe("winnow clean --site-templates", () => {
     );
     // A usage error: the flags cannot go together, whatever the input holds.
     expect(r.code).toBe(2);
-    expect(r.stderr.trim()).toBe("winnow: site templates read the inputs twice, so standard input cannot be one (-)");
+    expect(stderrMessages(r.stderr).join("\n")).toBe("winnow: site templates read the inputs twice, so standard input cannot be one (-)");
   });
 });

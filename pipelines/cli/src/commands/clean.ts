@@ -297,10 +297,8 @@ async function clean(inputs: string[], flags: CleanFlags): Promise<void> {
     interrupt.dispose();
   }
 
-  if (logger.isLevelEnabled("info")) {
-    if (!process.stderr.isTTY) logger.info({ summary }, "summary");
-    process.stderr.write(`winnow: ${summaryLine(summary)}\n`);
-  }
+  // Once, in the stream's one format: a JSON line with the summary's fields, or a line for people.
+  logger.info({ summary }, summaryLine(summary));
   if (summary.interrupted) throw new ExitWith(EXIT.interrupted);
   if (summary.inputsFailed.length === summary.inputs) {
     throw new InputError("nothing could be read from the inputs", summary.inputsFailed.map((f) => f.input).join(", "));

@@ -58,10 +58,9 @@ async function inspect(inputs: string[], flags: InspectFlags): Promise<void> {
   });
   const skipped = Object.entries(s.skipped).map(([reason, n]) => `${n} ${reason}`);
   const limited = s.limited ? ` (limited to the first ${s.limit}; --limit shows more)` : "";
-  if (logger.isLevelEnabled("info")) {
-    process.stderr.write(
-      `winnow: wrote ${s.output}: ${s.documents} document${s.documents === 1 ? "" : "s"}${limited}, ` +
-        `${(s.bytesWritten / 1e6).toFixed(1)} MB, model ${s.model}${skipped.length > 0 ? `; skipped ${skipped.join(", ")}` : ""}\n`,
-    );
-  }
+  logger.info(
+    { summary: s },
+    `wrote ${s.output}: ${s.documents} document${s.documents === 1 ? "" : "s"}${limited}, ` +
+      `${(s.bytesWritten / 1e6).toFixed(1)} MB, model ${s.model}${skipped.length > 0 ? `; skipped ${skipped.join(", ")}` : ""}`,
+  );
 }
