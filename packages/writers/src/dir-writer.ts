@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { gzip as gzipBuffer } from "node:zlib";
 import { documentText } from "./formats.js";
 import type { CleanDocument, CorpusWriter } from "./types.js";
-import { GZIP_LEVEL, outputError, RESOLVED, tempPathFor } from "./util.js";
+import { forgetTempPath, GZIP_LEVEL, outputError, RESOLVED, tempPathFor } from "./util.js";
 
 /**
  * Files being written at once. Each document costs open/write/close/rename on the thread
@@ -106,6 +106,7 @@ class DirCorpusWriter implements CorpusWriter {
 
   #settle(err: Error | null, finalPath: string, tmpPath: string): void {
     this.#inFlight--;
+    forgetTempPath(tmpPath);
     if (err) {
       unlink(tmpPath, noop);
       if (this.#error === null) this.#error = outputError("cannot write", finalPath, err);

@@ -24,4 +24,4 @@ export {
   writeFailure,
   writeOutputFile,
 } from "./output-path.js";
-export { tempPathFor } from "./util.js";
+export { removeTempFilesNow, tempPathFor } from "./util.js";

@@ -19,6 +19,7 @@ import {
 } from "@winnow/writers";
 import { type Logger, pino } from "pino";
 import { manifestPathFor, partPath, ResumeProblem } from "./manifest.js";
+import { earlierRunFiles, removeEarlierRunFiles } from "./earlier-run.js";
 import { listInputs } from "./inputs.js";
 import { closeOutputs, discardOutputs, openOutputs, outputFormatFor, refuseRejectsOnStdout, type RunOutputs } from "./outputs.js";
 import { openInlineCleaner, openPoolCleaner, type PageCleaner } from "./pool.js";
@@ -96,6 +97,12 @@ export interface CleanRunOptions {
   /** The manifest of a resumable run; default `<output>.manifest`. */
   manifestPath?: string;
   /**
+   * Replace what an earlier run left at the output: the manifest and parts of a resumable run
+   * (removed before anything is written; with `resume`, the run starts afresh), the documents
+   * and index of a text folder. Without it, a plain run refuses to write beside either.
+   */
+  overwrite?: boolean;
+  /**
    * The corpus steps after scoring (steps.ts): language identification, --langs and
    * --min-lang-score, the rule sets of --filters, --stats and --keep-filtered. Absent: none.
    */
@@ -137,6 +144,8 @@ export async function runClean(options: CleanRunOptions): Promise<CleanRunSummar
     inputPaths,
   );
   for (const f of inputsFailed) logger.warn({ input: f.input }, `cannot open input: ${f.reason} (${f.input})`);
+
+  await settleEarlierRun(options, manifestPath, logger);
 
   // A resumable run reads only what earlier runs left, into a part of its own.
   const plan = options.resume === true ? await planOrRefuse(options, manifestPath, files, logger) : null;
@@ -282,6 +291,31 @@ function refuseUnusableInputs(files: readonly string[], inputsFailed: readonly I
   if (options.siteTemplates !== undefined && files.includes("-")) {
     throw new UsageError("site templates read the inputs twice, so standard input cannot be one", "-");
   }
+}
+
+/**
+ * A plain run over an output that an earlier resumable run wrote in parts would leave both runs'
+ * documents side by side: refuse, naming the files and the two ways on, or with --overwrite
+ * remove them (with --resume too: the resumable run then starts again).
+ */
+async function settleEarlierRun(options: CleanRunOptions, manifestPath: string, logger: Logger): Promise<void> {
+  if (options.output === "-" || templateFields(options.output).length > 0) return;
+  const resume = options.resume === true;
+  if (resume && options.overwrite !== true) return;
+  const files = await earlierRunFiles(options.output, options.rejectsPath, manifestPath);
+  if (files.length === 0) return;
+  if (options.overwrite === true) {
+    await removeEarlierRunFiles(files).catch((error: unknown) => {
+      throw new OutputError(`cannot remove what an earlier run left: ${systemReason(error)}`, files.join(", "), { cause: error });
+    });
+    logger.info({ removed: files }, `removed what an earlier resumable run left (--overwrite): ${files.join(", ")}`);
+    return;
+  }
+  throw new UsageError(
+    `an earlier resumable run left ${files.join(", ")} beside ${options.output}; a plain run would mix its documents with theirs. ` +
+      "Give --resume to go on with that run, or --overwrite to remove them and start again",
+    `-o ${options.output}`,
+  );
 }
 
 /** The files a run writes, for refuseOutputsOverInputs. */

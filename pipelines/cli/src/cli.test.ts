@@ -1,6 +1,6 @@
 // The winnow executable as users run it (build first: `npx tsc -b`).
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -219,6 +219,38 @@ describe("winnow clean", () => {
     expect(stderrMessages(r.stderr).join("\n")).toMatch(/^winnow: interrupted: wrote \d+ documents? /m);
     const text = readFileSync(join(dir, "interrupted.jsonl"), "utf8");
     for (const line of text.split("\n").filter((l) => l !== "")) expect(() => JSON.parse(line)).not.toThrow();
+  });
+
+  it("leaves no temporary file after any number of SIGINTs: the second quits at once and removes them (#25)", async () => {
+    const sample = readFileSync(join(WARC, "..", "sample.warc.gz"));
+    mkdirSync(join(dir, "sigints"));
+    writeFileSync(join(dir, "sigints", "big.warc.gz"), Buffer.concat(Array(60).fill(sample)));
+    const r = await winnow(
+      [
+        "clean",
+        "sigints/big.warc.gz",
+        "-o",
+        "sigints/out.jsonl",
+        "--rejects",
+        "sigints/rejects.jsonl",
+        "--model",
+        "heuristic",
+        "--workers",
+        "0",
+      ],
+      (child) => {
+        child.stdin?.end();
+        let sent = false;
+        child.stderr?.on("data", (d: Buffer) => {
+          if (sent || !d.toString().includes("cleaning 1 input")) return;
+          sent = true;
+          // Five Ctrl-Cs, as an impatient user gives them.
+          for (let i = 0; i < 5; i++) setTimeout(() => child.kill("SIGINT"), 50 + 30 * i);
+        });
+      },
+    );
+    expect(r.code).toBe(130);
+    expect(readdirSync(join(dir, "sigints")).filter((name) => name.includes(".tmp-"))).toEqual([]);
   });
 
   it("exits 2 when asked to resume what cannot be resumed", async () => {

@@ -18,7 +18,7 @@ import {
 import { EXIT, InputError, UsageError } from "@winnow/errors";
 import { FILTER_NAMES, parseFilterNames, type RuleSetName } from "@winnow/filters";
 import type { Favor } from "@winnow/models";
-import type { OutputFormat } from "@winnow/writers";
+import { type OutputFormat, removeTempFilesNow } from "@winnow/writers";
 import { EXIT_CODES_HELP, ExitWith } from "../exit-codes.js";
 import { createLogger, LOG_LEVELS, type LogLevel } from "../logger.js";
 import { parseByteSize, parseCount, parseUnitInterval } from "../parse.js";
@@ -36,6 +36,7 @@ interface CleanFlags {
   maxPageBytes: number;
   rejects?: string;
   rejectsAll?: boolean;
+  overwrite?: boolean;
   unordered?: boolean;
   resume?: boolean;
   manifest?: string;
@@ -191,6 +192,11 @@ export function registerClean(program: Command): void {
       "--resume",
       "make the run resumable, or resume it: skip inputs done by earlier runs and write a new output part (see Resuming below; needs an output file, and inputs other than standard input)",
     )
+    .option(
+      "--overwrite",
+      "replace what an earlier run left at the output: the manifest and parts of a --resume run (with --resume: start it again), " +
+        "the documents and index.jsonl of a text folder. Without it a run refuses to write beside them",
+    )
     .option("--manifest <file>", "the manifest of a --resume run, a regular file (default: <output>.manifest)")
     .addOption(
       new Option(
@@ -270,6 +276,7 @@ async function clean(inputs: string[], flags: CleanFlags): Promise<void> {
       rejectsPath: flags.rejects,
       rejectsAll: flags.rejectsAll === true,
       resume: flags.resume === true,
+      overwrite: flags.overwrite === true,
       manifestPath: flags.manifest,
       siteTemplates:
         flags.siteTemplates === undefined
@@ -309,7 +316,11 @@ async function clean(inputs: string[], flags: CleanFlags): Promise<void> {
 function interruptOnSignals(logger: Logger): { signal: AbortSignal; dispose(): void } {
   const controller = new AbortController();
   const onSignal = (name: NodeJS.Signals): void => {
-    if (controller.signal.aborted) process.exit(EXIT.interrupted);
+    if (controller.signal.aborted) {
+      // Quitting without finishing the outputs: their unfinished temporary files go too.
+      removeTempFilesNow();
+      process.exit(EXIT.interrupted);
+    }
     logger.warn(`${name}: stopping; finishing the pages already read (send it again to quit at once, without finishing the output)`);
     controller.abort();
   };
