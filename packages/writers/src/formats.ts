@@ -104,13 +104,21 @@ const TEXT_RECORD_END = "\n\f\n";
 
 const FORM_FEED = /\f/g;
 
+/**
+ * The first line of each document in the text stream, so that a document can be traced to its
+ * page: `{"url":"…","id":"…"}` (JSON, so any URL fits on the line; id is the WARC-Record-ID).
+ */
+export function textHeader(d: CleanDocument): string {
+  return JSON.stringify({ url: d.url, id: d.recordId });
+}
+
 export const text: StreamFormat = {
   header: "",
   footer: "",
   encode(d) {
     const s = documentText(d);
     // A form feed inside the text could forge a terminator line; it becomes a space.
-    return (s.indexOf("\f") === -1 ? s : s.replace(FORM_FEED, " ")) + TEXT_RECORD_END;
+    return `${textHeader(d)}\n${s.indexOf("\f") === -1 ? s : s.replace(FORM_FEED, " ")}${TEXT_RECORD_END}`;
   },
 };
 

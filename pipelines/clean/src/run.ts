@@ -169,7 +169,10 @@ export async function runClean(options: CleanRunOptions): Promise<CleanRunSummar
     logger,
   );
   const inFlight = workers === 0 ? 1 : IN_FLIGHT_PER_WORKER * cleaner.parallelism;
-  const outputs = await openOutputs(outputPath, rejectsPath, format, options.rejectsAll === true).catch(async (error: unknown) => {
+  const outputs = await openOutputs(outputPath, rejectsPath, format, {
+    rejectsAll: options.rejectsAll,
+    overwrite: options.overwrite,
+  }).catch(async (error: unknown) => {
     await cleaner.destroy();
     throw error;
   });
