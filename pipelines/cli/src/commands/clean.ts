@@ -40,7 +40,7 @@ interface CleanFlags {
   unordered?: boolean;
   resume?: boolean;
   manifest?: string;
-  siteTemplates?: true | "remove";
+  siteTemplates?: boolean;
   siteTemplatesMode: SiteTemplateMode;
   templateMinPairs: number;
   nearDuplicateIou: number;
@@ -198,11 +198,9 @@ export function registerClean(program: Command): void {
         "the documents and index.jsonl of a text folder. Without it a run refuses to write beside them",
     )
     .option("--manifest <file>", "the manifest of a --resume run, a regular file (default: <output>.manifest)")
-    .addOption(
-      new Option(
-        "--site-templates [use]",
-        "read the inputs twice: find each host's site template (subtrees its URL-neighbour pages share), then drop the blocks in it (see Site templates below)",
-      ).choices(["remove"]),
+    .option(
+      "--site-templates",
+      "read the inputs twice: find each host's site template (subtrees its URL-neighbour pages share), then drop the blocks in it (see Site templates below); takes no value, so it may stand before the inputs",
     )
     .addOption(
       new Option(
@@ -279,7 +277,7 @@ async function clean(inputs: string[], flags: CleanFlags): Promise<void> {
       overwrite: flags.overwrite === true,
       manifestPath: flags.manifest,
       siteTemplates:
-        flags.siteTemplates === undefined
+        flags.siteTemplates !== true
           ? undefined
           : {
               mode: flags.siteTemplatesMode,
