@@ -365,6 +365,25 @@ describe("inputs with no records (#21.14)", () => {
       expect(r.code).toBe(2);
     }
   });
+
+  it("--model all-text and --model FOLDER in clean name the valid choices, and point a folder to --models (#25)", async () => {
+    mkdirSync(here("not-models"), { recursive: true });
+    writeFileSync(here("not-models", "x.onnx"), "x");
+    const allText = await winnow(["clean", WARC, "-o", "a.jsonl", "--model", "all-text", "--workers", "0"]);
+    expect(allText.code).toBe(2);
+    expect(plainLines(allText.stderr)).toEqual([
+      expect.stringMatching(
+        /^winnow: all-text is winnow eval's keep-everything baseline, .*give heuristic, mlp, bilstm, .*--models DIR\) \(all-text\)$/,
+      ),
+    ]);
+    const folder = await winnow(["clean", WARC, "-o", "f.jsonl", "--model", "not-models", "--workers", "0"]);
+    expect(folder.code).toBe(2);
+    expect(plainLines(folder.stderr)).toEqual([
+      expect.stringMatching(
+        /^winnow: a folder is not a model file: --model takes heuristic, mlp, bilstm .*goes to --models DIR \(not-models\)$/,
+      ),
+    ]);
+  });
 });
 
 describe("train and eval without gold text (#21.12)", () => {
