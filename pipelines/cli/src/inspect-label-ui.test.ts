@@ -39,7 +39,7 @@ describe("winnow inspect", () => {
     const r = await winnow(["inspect", SAMPLE_WARC, "-o", "report.html", "--model", "heuristic", "--limit", "3"]);
     expect(r.code).toBe(0);
     expect(stderrMessages(r.stderr).at(-1)).toMatch(
-      /^winnow: wrote report\.html: 3 documents \(limited to the first 3; --limit shows more\), [\d.]+ MB, model heuristic; skipped 1 not-response$/,
+      /^winnow: wrote report\.html: 3 documents \(limited to the first 3; --limit shows more\) from 1 input file, [\d.]+ MB, model heuristic; skipped 1 not-response$/,
     );
     const html = readFileSync(join(dir, "report.html"), "utf8");
     expect(html).toContain('<script type="application/json" id="winnow-data">');
