@@ -65,7 +65,9 @@ Resuming (--resume):
   reads on past the records already handled in an input that was cut short, and warns when an
   input changed size or mtime since. A run that crashed or failed counts for nothing: its inputs
   are read again and its part, if any, is replaced. Together the parts hold every document
-  exactly once. The --rejects file is split into parts the same way (rejects.part2.jsonl, ...).`;
+  exactly once. The --rejects file is split into parts the same way (rejects.part2.jsonl, ...).
+  A run without --resume over such an output refuses, naming the manifest and parts: give
+  --resume to go on with that run, or --overwrite to remove them and start again.`;
 
 const SITE_TEMPLATES_HELP = `
 Site templates (--site-templates):
@@ -133,7 +135,8 @@ export function registerClean(program: Command): void {
     .argument("<input...>", 'WARC/ARC files, HTML files, directories of them (searched recursively), or "-" for standard input')
     .requiredOption(
       "-o, --output <path>",
-      'output file, "-" for standard output, or a directory (text format: one file per document); a name ending in .gz is gzip-compressed, .zst zstd-compressed; ' +
+      'output file, "-" for standard output, or a directory (text format: one file per document and index.jsonl naming each file\'s url and id; ' +
+        "a folder that is not empty is refused unless --overwrite); a name ending in .gz is gzip-compressed, .zst zstd-compressed; " +
         "{lang} in the path writes one file per language (out/{lang}/part.jsonl.gz). " +
         "A file is written under a temporary name and renamed over the old one when complete; a device or FIFO is written into; " +
         "a symbolic link's target is written, not the link; missing folders are created; an input is never overwritten (exit 2)",
@@ -141,12 +144,13 @@ export function registerClean(program: Command): void {
     .addOption(
       new Option(
         "--format <format>",
-        "output format (default: from the output name: .parquet → parquet, .jsonl → jsonl, .xml → xml, .txt or a directory → text, also with .gz or .zst; otherwise jsonl)",
+        "output format (default: from the output name: .parquet → parquet, .jsonl → jsonl, .xml → xml, .txt or a directory → text, also with .gz or .zst; otherwise jsonl). " +
+          'The text stream starts each document with a header line {"url":…,"id":…} and ends it with a form-feed line',
       ).choices(["jsonl", "xml", "text", "parquet"]),
     )
     .option(
       "--model <model>",
-      '"heuristic", "mlp" or "bilstm" (the models shipped with winnow), or a model file made by winnow train (default: mlp, or the heuristic with a warning when it is not installed)',
+      '"heuristic", "mlp" or "bilstm" (the models shipped with winnow), or a model file made by winnow train (default: mlp, or the heuristic with a warning when it is not installed); a folder of per-host models goes to --models',
     )
     .addOption(
       new Option(
