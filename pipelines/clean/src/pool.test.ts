@@ -24,7 +24,10 @@ export async function describeClassifier() { return { ok: true, name: process.ex
 const cleaner = await openPoolCleaner({ settings: { model: "heuristic" }, threads: 2, workerModule: ${JSON.stringify(worker)} });
 console.log(JSON.stringify(cleaner.model));
 await cleaner.close();`;
-  const out = execFileSync(process.execPath, [...nodeFlags, "--input-type=module", "-e", script], { encoding: "utf8" });
+  // Without npm's NODE_OPTIONS (the project's .npmrc adds an --import preload): Node refuses a
+  // preload in a thread whose execArgv, copied from this -e process, holds --input-type.
+  const env = { ...process.env, NODE_OPTIONS: "" };
+  const out = execFileSync(process.execPath, [...nodeFlags, "--input-type=module", "-e", script], { encoding: "utf8", env });
   return JSON.parse(out.trim().split("\n").pop() as string) as string;
 }
 
