@@ -1,14 +1,16 @@
 /**
  * Reading labelled pages for `winnow eval`, `winnow train` and `winnow label`: a directory in the
  * WCXB layout (html/*.html.gz + ground-truth/*.json + metadata.json), a JSONL file of
- * {url, html, text} lines for users who pair their own pages with clean text, or a plain
- * directory of .html files for users who have no clean text (gold "", labels come from files).
+ * {url, html, text} lines for users who pair their own pages with clean text, or, for users who
+ * have no clean text (gold "", labels come from files), the inputs `winnow clean` reads: .html
+ * and .html.gz files, WARC and ARC archives, or a folder of them.
  */
 import { createReadStream, existsSync, statSync } from "node:fs";
 import { readdir, readFile } from "node:fs/promises";
 import { basename, join, relative, resolve, sep } from "node:path";
 import { createInterface } from "node:readline";
-import { decodeHtmlPieces, hostOf } from "@winnow/archive";
+import { gunzipSync } from "node:zlib";
+import { decodeHtmlPieces, hostOf, readRecords } from "@winnow/archive";
 import { segmentHtml } from "@winnow/segment";
 import { LabelledDataError } from "./errors.js";
 import { labelPage, type LabelledPage } from "./labelled-page.js";
@@ -31,7 +33,11 @@ export function sourceName(path: string): string {
 export async function loadLabelledPages(path: string, options: LoadLabelledOptions = {}): Promise<LabelledPage[]> {
   if (!existsSync(path)) throw new LabelledDataError("labelled data not found", path);
   const withSource = { ...options, source: options.source ?? sourceName(path) };
-  const pages = statSync(path).isDirectory() ? await loadWcxbPages(path, withSource) : await loadJsonlPages(path, withSource);
+  const pages = statSync(path).isDirectory()
+    ? await loadWcxbPages(path, withSource)
+    : PAGE_FILE.test(path)
+      ? await loadHtmlFiles(resolve(path, ".."), [path], withSource)
+      : await loadJsonlPages(path, withSource);
   if (pages.length === 0) throw new LabelledDataError("no labelled pages", path);
   return pages;
 }
@@ -101,7 +107,9 @@ async function loadWcxbPages(dir: string, options: LoadLabelledOptions): Promise
   if (!existsSync(`${dir}/metadata.json`)) {
     const files = await listHtmlFiles(dir);
     if (files.length > 0) return loadHtmlFiles(dir, files, options);
-    throw new LabelledDataError(`${dir} holds neither the WCXB layout (html/, ground-truth/, metadata.json) nor any .html files`);
+    throw new LabelledDataError(
+      `${dir} holds neither the WCXB layout (html/, ground-truth/, metadata.json) nor any .html, .html.gz, WARC or ARC files`,
+    );
   }
   const pages: LabelledPage[] = [];
   for await (const page of loadWcxb(dir)) {
@@ -157,30 +165,36 @@ async function loadJsonlPages(file: string, options: LoadLabelledOptions): Promi
   return pages;
 }
 
-const HTML_FILE = /\.(html?|xhtml)$/i;
+const HTML_FILE = /\.(html?|xhtml)(\.gz)?$/i;
+const ARCHIVE_FILE = /\.(warc|arc)(\.gz|\.zst)?$/i;
+/** A file read as pages (not as JSONL): what `winnow clean` reads. */
+const PAGE_FILE = /\.(html?|xhtml|warc|arc)(\.gz|\.zst)?$/i;
 
-/** Every .html/.htm/.xhtml file under dir, sorted, so page order (and --limit) is stable. */
+/** Every .html/.htm/.xhtml file (also gzipped) and WARC/ARC archive under dir, sorted, so page order (and --limit) is stable. */
 async function listHtmlFiles(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true });
   return entries
-    .filter((e) => e.isFile() && HTML_FILE.test(e.name))
+    .filter((e) => e.isFile() && (HTML_FILE.test(e.name) || ARCHIVE_FILE.test(e.name)))
     .map((e) => join(e.parentPath, e.name))
     .sort();
 }
 
 /**
- * Plain HTML files: no gold text and no URL, so no domain either. The id is the path relative to
- * the directory, with "/" separators, which is what label files are keyed by.
+ * Plain HTML files and archives: no gold text. An HTML file has no URL, so no domain either, and
+ * its id is the path relative to the directory, with "/" separators, which is what label files
+ * are keyed by; an archive gives a page per HTML record, with the record's URL and its id
+ * (WARC-Record-ID) as the page id.
  */
 async function loadHtmlFiles(dir: string, files: readonly string[], options: LoadLabelledOptions): Promise<LabelledPage[]> {
   const pages: LabelledPage[] = [];
-  for (const file of files) {
-    const { pieces } = decodeHtmlPieces(await readFile(file), "");
+  const full = (): boolean => options.limit !== undefined && pages.length >= options.limit;
+  const add = (id: string, url: string, body: Uint8Array, charset: string): void => {
+    const { pieces } = decodeHtmlPieces(body, charset);
     pages.push({
       source: options.source ?? sourceName(dir),
-      id: relative(dir, file).split(sep).join("/"),
-      url: "",
-      domain: "",
+      id,
+      url,
+      domain: hostOf(url),
       pageType: "page",
       doc: segmentHtml(pieces),
       gold: "",
@@ -190,7 +204,18 @@ async function loadHtmlFiles(dir: string, files: readonly string[], options: Loa
       language: "",
     });
     options.onPage?.(pages.length);
-    if (options.limit !== undefined && pages.length >= options.limit) break;
+  };
+  for (const file of files) {
+    if (full()) break;
+    if (ARCHIVE_FILE.test(file)) {
+      for await (const record of readRecords(file)) {
+        add(record.recordId, record.url, record.body, record.charset);
+        if (full()) break;
+      }
+      continue;
+    }
+    const bytes = await readFile(file);
+    add(relative(dir, file).split(sep).join("/"), "", /\.gz$/i.test(file) ? gunzipSync(bytes) : bytes, "");
   }
   return pages;
 }

@@ -34,14 +34,21 @@ export async function loadClassifier(spec: ModelSpec, options: { favor?: Favor }
   const builtin = builtinModelPath(spec);
   if (builtin !== undefined) return loadModelClassifier(builtin, { name: spec, favor: options.favor });
   if (!existsSync(spec)) {
+    // "all-text" keeps every block: a baseline winnow eval prints, not a model to clean with.
+    const baseline = spec === "all-text" ? "all-text is winnow eval's keep-everything baseline, not a model to clean with; " : "";
     throw new ModelError(
-      `no such model: give ${MODEL_NAMES.join(", ")}, a model file made by winnow train, or its folder of per-host models`,
+      `${baseline}no such model: give ${MODEL_NAMES.join(", ")}, a model file made by winnow train, ` +
+        "or a folder of per-host models made by winnow train --per-host (in clean, with --models DIR)",
       spec,
     );
   }
   // A folder made by `winnow train --per-host`: one model per host, each loaded by this function.
   if (isModelDirectory(spec)) return HostRoutedClassifier.open(spec, (path) => loadClassifier(path, options));
   if (statSync(spec).isDirectory())
-    throw new ModelError(`a model folder needs the ${MODEL_INDEX} that winnow train --per-host writes`, spec);
+    throw new ModelError(
+      `a folder is not a model file: --model takes ${MODEL_NAMES.join(", ")} or a model file made by winnow train; ` +
+        `a folder of per-host models (with the ${MODEL_INDEX} that winnow train --per-host writes) goes to --models DIR`,
+      spec,
+    );
   return loadModelClassifier(spec, { favor: options.favor });
 }

@@ -1,10 +1,11 @@
-import { constants, rename, unlink, writeFile } from "node:fs";
-import { access, mkdir } from "node:fs/promises";
+import { constants, createWriteStream, rename, unlink, type WriteStream, writeFile } from "node:fs";
+import { access, mkdir, readdir, rename as renameAsync, unlink as unlinkAsync } from "node:fs/promises";
 import { join } from "node:path";
 import { gzip as gzipBuffer } from "node:zlib";
+import { UsageError } from "@winnow/errors";
 import { documentText } from "./formats.js";
 import type { CleanDocument, CorpusWriter } from "./types.js";
-import { GZIP_LEVEL, outputError, RESOLVED, tempPathFor } from "./util.js";
+import { forgetTempPath, GZIP_LEVEL, outputError, RESOLVED, tempPathFor } from "./util.js";
 
 /**
  * Files being written at once. Each document costs open/write/close/rename on the thread
@@ -35,14 +36,23 @@ function documentFileName(seq: number, url: string, gzip: boolean): string {
   return String(seq).padStart(SEQ_WIDTH, "0") + (slug.length > 0 ? `-${slug}` : "") + (gzip ? ".txt.gz" : ".txt");
 }
 
+/** The index of a text folder: one JSON line per document, `{file, url, id}`, in document order. */
+export const INDEX_FILE = "index.jsonl";
+
+/** The names a text folder's documents get (documentFileName), and its index: what --overwrite removes. */
+const WRITTEN_HERE = /^(\d{6,}(-[a-z0-9-]+)?\.txt(\.gz)?|index\.jsonl)$/;
+
 /**
  * Text format into a directory: one file per document, each written under a temporary name and
- * renamed when complete, so the directory only ever shows whole documents. Back-pressure is the
- * number of files in flight.
+ * renamed when complete, so the directory only ever shows whole documents, and index.jsonl
+ * naming each file's URL and record id (renamed into place when the writer closes). Back-pressure
+ * is the number of files in flight.
  */
 class DirCorpusWriter implements CorpusWriter {
   readonly #dir: string;
   readonly #gzip: boolean;
+  readonly #index: WriteStream;
+  readonly #indexTmp: string;
   #seq = 0;
   #inFlight = 0;
   #error: Error | null = null;
@@ -55,6 +65,11 @@ class DirCorpusWriter implements CorpusWriter {
   constructor(dir: string, gzip: boolean) {
     this.#dir = dir;
     this.#gzip = gzip;
+    this.#indexTmp = tempPathFor(join(dir, INDEX_FILE));
+    this.#index = createWriteStream(this.#indexTmp);
+    this.#index.on("error", (err) => {
+      this.#error ??= outputError("cannot write", join(dir, INDEX_FILE), err);
+    });
   }
 
   get documentsWritten(): number {
@@ -76,6 +91,8 @@ class DirCorpusWriter implements CorpusWriter {
     }
     this.#seq++;
     this.#inFlight++;
+    // Small lines into a buffered stream: its back-pressure is the document files'.
+    this.#index.write(`${JSON.stringify({ file: name, url: doc.url, id: doc.recordId })}\n`);
     const finalPath = join(this.#dir, name);
     const tmpPath = tempPathFor(finalPath);
     const done = (err: Error | null): void => this.#settle(err, finalPath, tmpPath);
@@ -106,6 +123,7 @@ class DirCorpusWriter implements CorpusWriter {
 
   #settle(err: Error | null, finalPath: string, tmpPath: string): void {
     this.#inFlight--;
+    forgetTempPath(tmpPath);
     if (err) {
       unlink(tmpPath, noop);
       if (this.#error === null) this.#error = outputError("cannot write", finalPath, err);
@@ -124,17 +142,48 @@ class DirCorpusWriter implements CorpusWriter {
 
   async #finish(): Promise<void> {
     if (this.#inFlight > 0) await new Promise<void>((resolve) => (this.#idleResolve = resolve));
+    const index = this.#index;
+    if (!index.closed) await new Promise<void>((resolve) => index.end(resolve));
+    // The documents written are whole files, so the index of them is kept whatever ended the run.
+    const finalIndex = join(this.#dir, INDEX_FILE);
+    await renameAsync(this.#indexTmp, finalIndex).catch((err: unknown) => {
+      this.#error ??= outputError("cannot write", finalIndex, err);
+      return unlinkAsync(this.#indexTmp).catch(noop);
+    });
+    forgetTempPath(this.#indexTmp);
     if (this.#error !== null) throw this.#error;
   }
 }
 
-/** Creates the directory if needed and checks that it can be written before any document arrives. */
-export async function openDirWriter(dir: string, gzip: boolean): Promise<DirCorpusWriter> {
+/**
+ * Creates the directory if needed and checks that it can be written before any document arrives.
+ * A directory that already holds something is refused (a second run would put its 000001 beside
+ * the first's), unless `overwrite`: then the documents and index an earlier run wrote there are
+ * removed first, and other files are left alone (no name of this writer's can be theirs).
+ */
+export async function openDirWriter(dir: string, gzip: boolean, overwrite = false): Promise<DirCorpusWriter> {
+  let entries: string[];
   try {
     await mkdir(dir, { recursive: true });
     await access(dir, constants.W_OK);
+    entries = (await readdir(dir)).sort();
   } catch (err) {
     throw outputError("cannot write into directory", dir, err);
+  }
+  if (entries.length > 0 && !overwrite) {
+    const shown = entries.slice(0, 3).join(", ") + (entries.length > 3 ? ` and ${entries.length - 3} more` : "");
+    throw new UsageError(
+      `the output folder is not empty (${shown}): a second run would write its documents beside the first's. ` +
+        "Give --overwrite to replace the documents and index.jsonl an earlier run wrote there, or name a new or empty folder",
+      dir,
+    );
+  }
+  if (overwrite) {
+    try {
+      await Promise.all(entries.filter((name) => WRITTEN_HERE.test(name)).map((name) => unlinkAsync(join(dir, name))));
+    } catch (err) {
+      throw outputError("cannot remove an earlier run's documents from", dir, err);
+    }
   }
   return new DirCorpusWriter(dir, gzip);
 }

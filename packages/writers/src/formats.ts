@@ -184,11 +184,19 @@ function withoutFormFeeds(s: string): string {
   return s.indexOf("\f") === -1 ? s : s.replace(FORM_FEED, " ");
 }
 
-const text: StreamFormat = {
+/**
+ * The first line of each document in the text stream, so that a document can be traced to its
+ * page: `{"url":"…","id":"…"}` (JSON, so any URL fits on the line; id is the WARC-Record-ID).
+ */
+export function textHeader(d: CleanDocument): string {
+  return JSON.stringify({ url: d.url, id: d.recordId });
+}
+
+export const text: StreamFormat = {
   header: "",
   footer: "",
   encode(d) {
-    return withoutFormFeeds(documentText(d)) + TEXT_RECORD_END;
+    return `${textHeader(d)}\n${withoutFormFeeds(documentText(d))}${TEXT_RECORD_END}`;
   },
 };
 

@@ -25,7 +25,7 @@ export {
   writeFailure,
   writeOutputFile,
 } from "./output-path.js";
-export { tempPathFor } from "./util.js";
+export { removeTempFilesNow, tempPathFor } from "./util.js";
 export {
   commitOutput,
   createFolderFor,

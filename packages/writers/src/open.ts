@@ -27,6 +27,11 @@ export interface OpenWriterOptions {
   markdown?: boolean;
   /** Parquet: characters of text per row group at most (default ROW_GROUP_CHARS). */
   rowGroupChars?: number;
+  /**
+   * Text into a directory: remove the documents and index.jsonl an earlier run wrote there
+   * first. Without it, a directory that holds anything is refused (a UsageError).
+   */
+  overwrite?: boolean;
 }
 
 /** Row-group bound of each Parquet file of a templated output (up to 177 of them open): about 8 MB. */
@@ -69,7 +74,7 @@ export async function openWriter(options: OpenWriterOptions): Promise<CorpusWrit
     if (format !== "text") {
       throw new OutputError(`cannot create ${role.what}: it is a directory; only the text format writes one file per document`, path);
     }
-    return openDirWriter(path, options.gzip ?? false);
+    return openDirWriter(path, options.gzip ?? false, options.overwrite === true);
   }
   await createParents(target, role);
   const out = await openOutput(target, role, { flush: true, highWaterMark: HIGH_WATER_MARK });

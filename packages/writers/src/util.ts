@@ -1,3 +1,4 @@
+import { unlinkSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 
 /**
@@ -11,9 +12,41 @@ export const GZIP_LEVEL = 4;
 /** Shared settled promise: the common no-back-pressure write() allocates nothing. */
 export const RESOLVED: Promise<void> = Promise.resolve();
 
+/**
+ * Temporary names handed out in this process. Each exists only until its file is renamed into
+ * place or removed, so whatever of them still exists when the process must quit at once is
+ * unfinished, and removeTempFilesNow() can remove it.
+ */
+const tempPaths = new Set<string>();
+
 /** `.<name>.tmp-<pid>` beside the final name: same directory, so the final rename is atomic. */
 export function tempPathFor(finalPath: string): string {
-  return join(dirname(finalPath), `.${basename(finalPath)}.tmp-${process.pid}`);
+  const path = join(dirname(finalPath), `.${basename(finalPath)}.tmp-${process.pid}`);
+  tempPaths.add(path);
+  return path;
+}
+
+/** A temporary file is renamed or removed: no need to look for it at exit (keeps the set small). */
+export function forgetTempPath(path: string): void {
+  tempPaths.delete(path);
+}
+
+/**
+ * Removes, synchronously, every temporary file this process still has: for a process about to
+ * exit without finishing its outputs (a second Ctrl-C). Returns the paths removed.
+ */
+export function removeTempFilesNow(): string[] {
+  const removed: string[] = [];
+  for (const path of tempPaths) {
+    try {
+      unlinkSync(path);
+      removed.push(path);
+    } catch {
+      // Already renamed into place or removed: nothing left behind.
+    }
+  }
+  tempPaths.clear();
+  return removed;
 }
 
 /** Error whose message names the output path; keeps the system error as cause and its code. */

@@ -323,8 +323,9 @@ describe("text", () => {
     const src = readFileSync(path, "utf8");
     expect(src.endsWith("\n\f\n")).toBe(true);
     const texts = src.split("\n\f\n").slice(0, -1);
-    // A form feed inside a document becomes a space so it cannot forge a separator.
-    expect(texts).toEqual(DOCS.map((d) => asUtf8(joined(d).replace(/\f/g, " "))));
+    // Each begins with a header line naming its page (#25); a form feed inside a document
+    // becomes a space so it cannot forge a separator.
+    expect(texts).toEqual(DOCS.map((d) => asUtf8(`${JSON.stringify({ url: d.url, id: d.recordId })}\n${joined(d).replace(/\f/g, " ")}`)));
   });
 
   it("writes one file per document into an existing directory", async () => {
@@ -332,14 +333,36 @@ describe("text", () => {
     mkdirSync(out);
     await writeAll("text", out);
     const names = readdirSync(out).sort();
-    expect(names).toEqual(["000001-www-example-com-news-2024-fish-x-1-y-2.txt", "000002-exemple-fr-t.txt", "000003-empty-example.txt"]);
-    names.forEach((n, k) => expect(readFileSync(join(out, n), "utf8")).toBe(asUtf8(`${joined(DOCS[k])}\n`)));
+    const files = ["000001-www-example-com-news-2024-fish-x-1-y-2.txt", "000002-exemple-fr-t.txt", "000003-empty-example.txt"];
+    expect(names).toEqual([...files, "index.jsonl"]);
+    files.forEach((n, k) => expect(readFileSync(join(out, n), "utf8")).toBe(asUtf8(`${joined(DOCS[k])}\n`)));
+    // The index names each file's page (#25).
+    const index = readFileSync(join(out, "index.jsonl"), "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    expect(index).toEqual(files.map((file, k) => ({ file, url: DOCS[k].url, id: DOCS[k].recordId })));
+  });
+
+  it("refuses a folder that is not empty, unless overwrite: then an earlier run's documents and index go, other files stay (#25)", async () => {
+    const out = `${join(dir, "again")}/`;
+    await writeAll("text", out);
+    writeFileSync(join(out, "notes.md"), "mine");
+    const before = readdirSync(out).sort();
+    await expect(openWriter({ format: "text", path: out })).rejects.toThrow(/output folder is not empty \(000001-.*--overwrite/);
+    expect(readdirSync(out).sort()).toEqual(before);
+    const w = await openWriter({ format: "text", path: out, overwrite: true });
+    await w.write(DOCS[1]);
+    await w.close();
+    expect(readdirSync(out).sort()).toEqual(["000001-exemple-fr-t.txt", "index.jsonl", "notes.md"]);
   });
 
   it("creates a directory named with a trailing slash, gzipping files when asked", async () => {
     const out = `${join(dir, "new", "docs")}/`;
     await writeAll("text", out, DOCS, true);
-    const names = readdirSync(out).sort();
+    const names = readdirSync(out)
+      .sort()
+      .filter((n) => n !== "index.jsonl");
     expect(names.length).toBe(DOCS.length);
     expect(names.every((n) => /^\d{6}-[a-z0-9-]+\.txt\.gz$/.test(n))).toBe(true);
     names.forEach((n, k) => expect(gunzipSync(readFileSync(join(out, n))).toString("utf8")).toBe(asUtf8(`${joined(DOCS[k])}\n`)));
@@ -350,7 +373,7 @@ describe("text", () => {
     const docs = Array.from({ length: 200 }, (_, k) => ({ ...DOCS[k % 3], url: `https://h.example/${k}` }));
     await writeAll("text", out, docs);
     const names = readdirSync(out);
-    expect(names.length).toBe(200);
+    expect(names.length).toBe(201);
     expect(names.some((n) => n.includes(".tmp-"))).toBe(false);
   });
 
@@ -447,7 +470,7 @@ describe("abort", () => {
     const w = await openWriter({ format: "text", path: out });
     for (const d of DOCS) void w.write(d);
     await w.abort();
-    expect(readdirSync(out).length).toBe(DOCS.length);
+    expect(readdirSync(out).length).toBe(DOCS.length + 1);
   });
 });
 

@@ -57,7 +57,9 @@ describe("checkParts", () => {
     await expect(checkParts(state, output)).resolves.toBeUndefined();
     writeFileSync(output, "y");
     await expect(checkParts(state, output)).rejects.toThrow(
-      new ResumeProblem(`${output} is not the file an earlier run wrote (1 bytes, not 100)`),
+      new ResumeProblem(
+        `${output} is not the file an earlier run wrote (1 bytes, not 100); --overwrite starts the run again from the beginning`,
+      ),
     );
     rmSync(output);
     await expect(checkParts(state, output)).rejects.toThrow(`${output}, written by an earlier run, is missing`);

@@ -130,8 +130,8 @@ export async function checkParts(state: ManifestState, output: string): Promise<
     if (size === part.bytes) continue;
     throw new ResumeProblem(
       size < 0
-        ? `${path}, written by an earlier run, is missing`
-        : `${path} is not the file an earlier run wrote (${size} bytes, not ${part.bytes})`,
+        ? `${path}, written by an earlier run, is missing; --overwrite starts the run again from the beginning`
+        : `${path} is not the file an earlier run wrote (${size} bytes, not ${part.bytes}); --overwrite starts the run again from the beginning`,
     );
   }
 }

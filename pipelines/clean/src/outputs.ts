@@ -52,18 +52,18 @@ export async function openOutputs(
   output: string,
   rejectsPath: string | undefined,
   format: OutputFormat,
-  markdown = false,
+  options: { rejectsAll?: boolean; overwrite?: boolean; markdown?: boolean } = {},
 ): Promise<RunOutputs> {
   let writer: CorpusWriter;
   try {
-    writer = await openWriter({ format, path: output, markdown });
+    writer = await openWriter({ format, path: output, overwrite: options.overwrite, markdown: options.markdown === true });
   } catch (error) {
     if (error instanceof WinnowError) throw error;
     throw writeFailure("cannot create output", output, error);
   }
   if (rejectsPath === undefined) return { writer, rejects: null };
   try {
-    return { writer, rejects: await RejectLog.open(rejectsPath) };
+    return { writer, rejects: await RejectLog.open(rejectsPath, options.rejectsAll) };
   } catch (error) {
     await writer.discard();
     if (error instanceof WinnowError) throw error;

@@ -1,12 +1,14 @@
 /**
- * The --rejects file: one JSON line per record that did not become a document, so a run's
- * losses can be inspected or the records re-extracted by offset. Written like the corpus: under
+ * The --rejects file: one JSON line per record that failed to become a document (routine skips
+ * such as request records only with `all`, see ROUTINE_SKIP_REASONS), so a run's losses can be
+ * inspected or the records re-extracted by offset. Written like the corpus: under
  * a temporary name renamed into place when the run closes it, or straight into standard output
  * ("-"), a device or a FIFO (see @winnow/writers' output-path.ts).
  */
 import { rename, unlink } from "node:fs/promises";
 import type { Writable } from "node:stream";
 import { type OpenedOutput, openOutput, type OutputRole, prepareOutput } from "@winnow/writers";
+import { ROUTINE_SKIP_REASONS, type CleanSkipReason } from "./summary.js";
 
 export const REJECTS_ROLE: OutputRole = { what: "rejects file", flag: "--rejects", stdout: true };
 
@@ -15,7 +17,7 @@ export interface RejectLine {
   offset: number;
   recordId: string;
   url: string;
-  reason: string;
+  reason: CleanSkipReason;
   detail: string;
   /** For "language" and "filter": the first rule the document failed, and its value. */
   rule?: string;
@@ -28,6 +30,7 @@ export interface RejectLine {
 export class RejectLog {
   readonly #stream: Writable;
   readonly #output: OpenedOutput;
+  readonly #all: boolean;
   #error: Error | null = null;
   #full = false;
   #finishing: Promise<void> | null = null;
@@ -38,20 +41,25 @@ export class RejectLog {
     this.#full = false;
   };
 
-  private constructor(output: OpenedOutput) {
+  private constructor(output: OpenedOutput, all: boolean) {
     this.#output = output;
+    this.#all = all;
     this.#stream = output.sink;
     this.#stream.on("error", this.#onError);
     this.#stream.on("drain", this.#onDrain);
   }
 
-  /** Opens the log; rejects with an OutputError (or a UsageError) naming the path when it cannot. */
-  static async open(path: string): Promise<RejectLog> {
+  /**
+   * Opens the log; rejects with an OutputError (or a UsageError) naming the path when it cannot.
+   * `all`: routine skips (ROUTINE_SKIP_REASONS) are written too.
+   */
+  static async open(path: string, all = false): Promise<RejectLog> {
     const target = await prepareOutput(path, REJECTS_ROLE);
-    return new RejectLog(await openOutput(target, REJECTS_ROLE, { flush: true }));
+    return new RejectLog(await openOutput(target, REJECTS_ROLE, { flush: true }), all);
   }
 
   write(line: RejectLine): void {
+    if (!this.#all && ROUTINE_SKIP_REASONS.has(line.reason)) return;
     const ok = this.#stream.write(
       `${JSON.stringify({
         source: line.source,

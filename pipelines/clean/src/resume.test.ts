@@ -209,6 +209,30 @@ describe("runClean --resume", () => {
   });
 });
 
+describe("a plain run over a resumed output (#25)", () => {
+  it("refuses, naming the parts and the manifest and both ways on; --overwrite removes them; --resume still goes on", async () => {
+    await resumable("mixed", 20);
+    await resumable("mixed", 20);
+    const out = join(dir, "mixed", "out.jsonl");
+    expect(existsSync(partPath(out, 2))).toBe(true);
+    const before = readdirSync(join(dir, "mixed")).sort();
+    const plain = { inputs, output: out, rejectsPath: join(dir, "mixed", "rejects.jsonl"), model: "heuristic" as const, workers: 0 };
+    const error = await runClean(plain).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UsageError);
+    expect(error).toMatchObject({ kind: "usage", where: `-o ${out}` });
+    const message = (error as Error).message;
+    for (const name of ["out.jsonl.manifest", "out.part2.jsonl", "rejects.part2.jsonl"])
+      expect(message).toContain(join(dir, "mixed", name));
+    expect(message).toMatch(/--resume .* --overwrite/);
+    expect(readdirSync(join(dir, "mixed")).sort()).toEqual(before);
+
+    const summary = await runClean({ ...plain, overwrite: true });
+    expect(readdirSync(join(dir, "mixed")).sort()).toEqual(["out.jsonl", "rejects.jsonl"]);
+    expect(lines(out).sort()).toEqual((await uninterrupted()).documents);
+    expect(summary.documentsWritten).toBe(lines(out).length);
+  });
+});
+
 describe("partPath", () => {
   it("numbers parts before the format's extension, and keeps .gz last", () => {
     expect(partPath("out.jsonl", 1)).toBe("out.jsonl");

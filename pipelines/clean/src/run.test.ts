@@ -2,7 +2,7 @@
 //
 // The compiled module is imported (run `npx tsc -b` first): worker threads load dist/worker.js
 // with plain Node, which cannot run the TypeScript sources vitest serves.
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -10,7 +10,7 @@ import { TEXREX37 } from "@winnow/features";
 import { mlpToOnnx, type MlpWeights } from "@winnow/models";
 import { Parser } from "htmlparser2";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { InputError, ModelError } from "@winnow/errors";
+import { InputError, ModelError, UsageError } from "@winnow/errors";
 import { runClean, type CleanRunOptions } from "../dist/run.js";
 import type { CleanRunSummary } from "../dist/summary.js";
 
@@ -138,6 +138,24 @@ describe("runClean over the sample archives", () => {
     expect(xml).toContain(EXAMPLE_TEXT);
   });
 
+  it("writes a text folder with index.jsonl, refuses it on a second run, and replaces it with overwrite (#25)", async () => {
+    const folder = `${join(dir, "text-folder")}/`;
+    const first = await clean({ output: folder });
+    const names = readdirSync(folder).sort();
+    expect(names).toContain("index.jsonl");
+    const index = readFileSync(join(folder, "index.jsonl"), "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { file: string; url: string; id: string });
+    expect(index.map((e) => e.file)).toEqual(names.filter((n) => n !== "index.jsonl"));
+    expect(index).toHaveLength(first.documentsWritten);
+    expect(index[0].url).toMatch(/^https?:\/\//);
+    await expect(clean({ output: folder })).rejects.toThrow(UsageError);
+    expect(readdirSync(folder).sort()).toEqual(names);
+    await clean({ output: folder, overwrite: true });
+    expect(readdirSync(folder).sort()).toEqual(names);
+  });
+
   it("writes plain text, the same on both modes", async () => {
     const inline = await clean({ output: join(dir, "w0.txt"), workers: 0 });
     await clean({ output: join(dir, "w2.txt"), workers: 2, format: "text" });
@@ -148,9 +166,9 @@ describe("runClean over the sample archives", () => {
     expect(text).toContain("Internet Assigned Numbers Authority");
   });
 
-  it("writes one rejects line per skipped record, with its reason and place", async () => {
+  it("writes one rejects line per skipped record with --rejects-all, with its reason and place", async () => {
     const rejects = join(dir, "rejects.jsonl");
-    const s = await clean({ output: join(dir, "r.jsonl"), rejectsPath: rejects });
+    const s = await clean({ output: join(dir, "r.jsonl"), rejectsPath: rejects, rejectsAll: true });
     const lines = jsonLines(rejects);
     const total = Object.values(s.skipped).reduce((a, b) => a + b, 0);
     expect(lines.length).toBe(total);

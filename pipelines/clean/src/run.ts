@@ -20,6 +20,7 @@ import {
 } from "@winnow/writers";
 import { type Logger, pino } from "pino";
 import { manifestPathFor, partPath, ResumeProblem } from "./manifest.js";
+import { earlierRunFiles, removeEarlierRunFiles } from "./earlier-run.js";
 import { listInputs } from "./inputs.js";
 import {
   closeOutputs,
@@ -88,6 +89,8 @@ export interface CleanRunOptions {
   maxOpenInputs?: number;
   /** Where to write one JSON line per record that did not become a document (split into parts like the output when resumable). */
   rejectsPath?: string;
+  /** Also write routine skips (not-response, http-status, not-html) to rejectsPath. */
+  rejectsAll?: boolean;
   /** Default: silent. */
   logger?: Logger;
   /** Called after each batch is written, always with the same object, updated in place. */
@@ -105,6 +108,12 @@ export interface CleanRunOptions {
   resume?: boolean;
   /** The manifest of a resumable run; default `<output>.manifest`. */
   manifestPath?: string;
+  /**
+   * Replace what an earlier run left at the output: the manifest and parts of a resumable run
+   * (removed before anything is written; with `resume`, the run starts afresh), the documents
+   * and index of a text folder. Without it, a plain run refuses to write beside either.
+   */
+  overwrite?: boolean;
   /**
    * The corpus steps after scoring (steps.ts): language identification, --langs and
    * --min-lang-score, the rule sets of --filters, --stats and --keep-filtered. Absent: none.
@@ -157,6 +166,8 @@ export async function runClean(options: CleanRunOptions, shared?: SharedCleaner)
   const format = refuseUnnamedFormat(namedFormat, options.output);
   for (const f of inputsFailed) logger.warn({ input: f.input }, `cannot open input: ${f.reason} (${f.input})`);
 
+  await settleEarlierRun(options, manifestPath, logger);
+
   // A resumable run reads only what earlier runs left, into a part of its own.
   const plan = options.resume === true ? await planOrRefuse(options, manifestPath, files, logger) : null;
   const todo = plan?.files ?? files;
@@ -168,14 +179,17 @@ export async function runClean(options: CleanRunOptions, shared?: SharedCleaner)
   const model = resolveModelSpec(options.model, (warning) => logger.warn(warning));
   const summaryOf = { startTime, startCpu, inputs: files.length + inputsFailed.length, inputsFailed, format, workers, plan };
   if (todo.length === 0) {
-    logger.info(`nothing left to do: earlier runs read all ${plural(files.length, "input")} (${plan?.manifestPath})`);
     return summarize({ ...summaryOf, output: options.output, model, part: 0 });
   }
 
   // Then the model, so a bad one is refused before the output file is created.
   const cleaner = shared === undefined ? await openRunCleaner(options, model, workers, logger) : borrowed(shared.cleaner);
   const inFlight = workers === 0 ? 1 : IN_FLIGHT_PER_WORKER * cleaner.parallelism;
-  const outputs = await openOutputs(outputPath, rejectsPath, format, options.markdown === true).catch(async (error: unknown) => {
+  const outputs = await openOutputs(outputPath, rejectsPath, format, {
+    rejectsAll: options.rejectsAll,
+    overwrite: options.overwrite,
+    markdown: options.markdown === true,
+  }).catch(async (error: unknown) => {
     await cleaner.destroy();
     throw error;
   });
@@ -260,7 +274,6 @@ export async function runClean(options: CleanRunOptions, shared?: SharedCleaner)
   summary.inputsCutShort = stages.cutShortInputs;
   if (siteTemplates !== null) summary.siteTemplates = siteTemplates.summary;
   if (dedup !== null) summary.duplicates = { ...dedup.found };
-  logger.debug({ summary }, "run finished");
   return summary;
 }
 
@@ -316,6 +329,31 @@ function refuseUnusableInputs(files: readonly string[], inputsFailed: readonly I
   if (options.siteTemplates !== undefined && files.includes("-")) {
     throw new UsageError("site templates read the inputs twice, so standard input cannot be one", "-");
   }
+}
+
+/**
+ * A plain run over an output that an earlier resumable run wrote in parts would leave both runs'
+ * documents side by side: refuse, naming the files and the two ways on, or with --overwrite
+ * remove them (with --resume too: the resumable run then starts again).
+ */
+async function settleEarlierRun(options: CleanRunOptions, manifestPath: string, logger: Logger): Promise<void> {
+  if (options.output === "-" || templateFields(options.output).length > 0) return;
+  const resume = options.resume === true;
+  if (resume && options.overwrite !== true) return;
+  const files = await earlierRunFiles(options.output, options.rejectsPath, manifestPath);
+  if (files.length === 0) return;
+  if (options.overwrite === true) {
+    await removeEarlierRunFiles(files).catch((error: unknown) => {
+      throw new OutputError(`cannot remove what an earlier run left: ${systemReason(error)}`, files.join(", "), { cause: error });
+    });
+    logger.info({ removed: files }, `removed what an earlier resumable run left (--overwrite): ${files.join(", ")}`);
+    return;
+  }
+  throw new UsageError(
+    `an earlier resumable run left ${files.join(", ")} beside ${options.output}; a plain run would mix its documents with theirs. ` +
+      "Give --resume to go on with that run, or --overwrite to remove them and start again",
+    `-o ${options.output}`,
+  );
 }
 
 /** The files a run writes, for refuseOutputsOverInputs. */

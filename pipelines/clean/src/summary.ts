@@ -32,6 +32,14 @@ export const CLEAN_SKIP_REASONS = [
 
 export type CleanSkipReason = (typeof CLEAN_SKIP_REASONS)[number];
 
+/**
+ * Skips that are what a crawl holds besides pages, not failures: a WARC's warcinfo, request,
+ * metadata and revisit records, redirects and error statuses, images and scripts. Counted in the
+ * summary; written to --rejects only with --rejects-all, since on a real crawl they are about as
+ * many as the documents.
+ */
+export const ROUTINE_SKIP_REASONS: ReadonlySet<CleanSkipReason> = new Set(["not-response", "http-status", "not-html"]);
+
 export interface InputFailure {
   input: string;
   /** Why, without the path: "no such file or directory". */

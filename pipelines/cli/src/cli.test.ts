@@ -1,11 +1,11 @@
 // The winnow executable as users run it (build first: `npx tsc -b`).
-import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BIN, runWinnow, type WinnowResult } from "../test/run-winnow.js";
+import { BIN, runWinnow, type WinnowResult, stderrMessages } from "../test/run-winnow.js";
 import { parseByteSize, parseCount } from "./parse.js";
 
 const WARC = fileURLToPath(new URL("../../../fixtures/warc/", import.meta.url));
@@ -15,7 +15,7 @@ function winnow(args: string[], feed?: (child: ChildProcess) => void): Promise<W
 }
 
 /** Lines of stderr that are not pino's JSON log records. */
-const plainLines = (stderr: string): string[] => stderr.split("\n").filter((l) => l !== "" && !l.startsWith("{"));
+const plainLines = (stderr: string): string[] => stderrMessages(stderr, 50);
 const STACK_FRAME = /^\s+at /m;
 
 let dir: string;
@@ -25,6 +25,11 @@ beforeAll(() => {
 afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
+
+/** This process's environment less what npm exported to it (vitest may run under npm or npx). */
+function withoutNpmEnv(): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k) && k !== "NODE_OPTIONS"));
+}
 
 describe("a reader that stops early", () => {
   it("ends winnow quietly: no stack trace when stdout closes under --help (winnow clean --help | head)", async () => {
@@ -83,10 +88,59 @@ describe("winnow clean", () => {
     expect(docs.map((d) => d.url)).toEqual(["http://example.com/", "http://example.com/"]);
     expect(docs[0].text).toContain("illustrative examples");
     expect(r.stdout).toBe("");
-    // Not a terminal: logs stay JSON, then the human summary.
-    const lines = r.stderr.trim().split("\n");
-    expect(JSON.parse(lines[0])).toMatchObject({ level: 30, msg: "cleaning 2 inputs with heuristic on the main thread" });
-    expect(lines.at(-1)).toMatch(/^winnow: wrote 2 documents \(jsonl\) to out\.jsonl from 2 HTML records, .* skipped 6 \(6 not-response\)/);
+    // Not a terminal: every line is JSON, the summary included, with its fields (#25).
+    const lines = r.stderr
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { level: number; msg: string; summary?: { documentsWritten: number } });
+    expect(lines[0]).toMatchObject({ level: 30, msg: "cleaning 2 inputs with heuristic on the main thread" });
+    expect(lines.at(-1)?.msg).toMatch(/^wrote 2 documents \(jsonl\) to out\.jsonl from 2 HTML records, .* skipped 6 \(6 not-response\)/);
+    expect(lines.at(-1)?.summary).toMatchObject({ documentsWritten: 2, skipped: { "not-response": 6 } });
+  });
+
+  it("`npx winnow --help` prints the help and nothing else: npm's warning about the project's onnxruntime-node key is silenced by its loglevel (#25)", async () => {
+    const root = fileURLToPath(new URL("../../../", import.meta.url));
+    // A home of its own, so that only the project's config is read, not this machine's.
+    const home = mkdtempSync(join(tmpdir(), "winnow-home-"));
+    const r = spawnSync("npx", ["--offline", "winnow", "--help"], {
+      cwd: root,
+      env: { ...withoutNpmEnv(), HOME: home, npm_config_update_notifier: "false" },
+      encoding: "utf8",
+    });
+    rmSync(home, { recursive: true, force: true });
+    expect(r.stderr).toBe("");
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/^Usage: winnow /);
+  });
+
+  it("logs the summary once, at --log-level debug too, and a failure as a JSON line where the log is JSON (#25)", async () => {
+    const r = await winnow([
+      "clean",
+      `${WARC}example.warc.gz`,
+      "-o",
+      "debug.jsonl",
+      "--model",
+      "heuristic",
+      "--workers",
+      "0",
+      "--log-level",
+      "debug",
+    ]);
+    expect(r.code).toBe(0);
+    const records = r.stderr
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { level: number; msg: string; summary?: unknown });
+    expect(records.filter((l) => l.summary !== undefined)).toHaveLength(1);
+    expect(records.filter((l) => /^wrote \d+ document/.test(l.msg))).toHaveLength(1);
+    writeFileSync(join(dir, "not-a-model.onnx"), "not a model");
+    const failed = await winnow(["clean", `${WARC}example.warc.gz`, "-o", "f.jsonl", "--model", "not-a-model.onnx", "--workers", "0"]);
+    expect(failed.code).toBe(2);
+    for (const line of failed.stderr.trim().split("\n")) expect(() => JSON.parse(line), line).not.toThrow();
+    expect(JSON.parse(failed.stderr.trim().split("\n").at(-1) as string)).toMatchObject({
+      level: 50,
+      msg: expect.stringContaining("not-a-model.onnx"),
+    });
   });
 
   it("writes to standard output with -o -", async () => {
@@ -112,7 +166,7 @@ describe("winnow clean", () => {
   it("exits 3 with one clear line when no input can be opened", async () => {
     const r = await winnow(["clean", "missing.warc", "-o", "out-missing.jsonl", "--model", "heuristic"]);
     expect(r.code).toBe(3);
-    expect(r.stderr).toBe("winnow: cannot open input: no such file or directory (missing.warc)\n");
+    expect(stderrMessages(r.stderr.toString())).toEqual(["winnow: cannot open input: no such file or directory (missing.warc)"]);
     expect(existsSync(join(dir, "out-missing.jsonl"))).toBe(false);
   });
 
@@ -162,9 +216,41 @@ describe("winnow clean", () => {
     });
     expect(r.code).toBe(130);
     expect(r.stderr).toMatch(/SIGINT: stopping/);
-    expect(r.stderr).toMatch(/^winnow: interrupted: wrote \d+ documents? /m);
+    expect(stderrMessages(r.stderr).join("\n")).toMatch(/^winnow: interrupted: wrote \d+ documents? /m);
     const text = readFileSync(join(dir, "interrupted.jsonl"), "utf8");
     for (const line of text.split("\n").filter((l) => l !== "")) expect(() => JSON.parse(line)).not.toThrow();
+  });
+
+  it("leaves no temporary file after any number of SIGINTs: the second quits at once and removes them (#25)", async () => {
+    const sample = readFileSync(join(WARC, "..", "sample.warc.gz"));
+    mkdirSync(join(dir, "sigints"));
+    writeFileSync(join(dir, "sigints", "big.warc.gz"), Buffer.concat(Array(60).fill(sample)));
+    const r = await winnow(
+      [
+        "clean",
+        "sigints/big.warc.gz",
+        "-o",
+        "sigints/out.jsonl",
+        "--rejects",
+        "sigints/rejects.jsonl",
+        "--model",
+        "heuristic",
+        "--workers",
+        "0",
+      ],
+      (child) => {
+        child.stdin?.end();
+        let sent = false;
+        child.stderr?.on("data", (d: Buffer) => {
+          if (sent || !d.toString().includes("cleaning 1 input")) return;
+          sent = true;
+          // Five Ctrl-Cs, as an impatient user gives them.
+          for (let i = 0; i < 5; i++) setTimeout(() => child.kill("SIGINT"), 50 + 30 * i);
+        });
+      },
+    );
+    expect(r.code).toBe(130);
+    expect(readdirSync(join(dir, "sigints")).filter((name) => name.includes(".tmp-"))).toEqual([]);
   });
 
   it("exits 2 when asked to resume what cannot be resumed", async () => {
@@ -199,7 +285,7 @@ describe("winnow clean", () => {
     });
     const second = await winnow(args);
     expect(second.code).toBe(0);
-    expect(second.stderr.trim().split("\n").at(-1)).toBe(
+    expect(stderrMessages(second.stderr).at(-1)).toBe(
       "winnow: nothing left to do: earlier runs read all 1 input (manifest resumed.jsonl.manifest)",
     );
   });

@@ -23,7 +23,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BIN, runWinnow, type WinnowResult } from "../test/run-winnow.js";
+import { BIN, runWinnow, type WinnowResult, stderrMessages } from "../test/run-winnow.js";
 
 const FIXTURES = fileURLToPath(new URL("../../../fixtures/", import.meta.url));
 const WARC = join(FIXTURES, "warc", "example.warc.gz");
@@ -39,7 +39,7 @@ let expected: string;
 function winnow(args: string[]): Promise<WinnowResult> {
   return runWinnow(args, dir);
 }
-const plainLines = (stderr: string): string[] => stderr.split("\n").filter((l) => l !== "" && !l.startsWith("{"));
+const plainLines = (stderr: string): string[] => stderrMessages(stderr, 50);
 const here = (...parts: string[]): string => join(dir, ...parts);
 
 /** A fresh copy of the WCXB sample, for commands that must not be allowed to damage it. */
@@ -201,6 +201,7 @@ describe("missing folders and files in the way, for every output (#21.3)", () =>
       "p1/out.jsonl",
       "--rejects",
       "p2/deep/rejects.jsonl",
+      "--rejects-all",
       "--resume",
       "--manifest",
       "p3/m.manifest",
@@ -249,7 +250,7 @@ describe("missing folders and files in the way, for every output (#21.3)", () =>
 
 describe('"-" and standard output (#21.4)', () => {
   it("--rejects - writes the rejects to standard output, not to a file named -", async () => {
-    const r = await winnow(["clean", WARC, "-o", "with-rejects.jsonl", "--rejects", "-", ...CLEAN]);
+    const r = await winnow(["clean", WARC, "-o", "with-rejects.jsonl", "--rejects", "-", "--rejects-all", ...CLEAN]);
     expect(r.code).toBe(0);
     expect(
       r.stdout
@@ -288,10 +289,10 @@ describe('"-" and standard output (#21.4)', () => {
   it.skipIf(!existsSync("/dev/full"))("says so and exits 4 when standard output is full (ENOSPC)", async () => {
     const full = openSync("/dev/full", "w");
     const r = spawnSync(process.execPath, [BIN, "clean", WARC, "-o", "-", ...CLEAN], { cwd: dir, stdio: ["ignore", full, "pipe"] });
-    expect(r.stderr.toString()).toBe("winnow: cannot write output: no space left on device (-)\n");
+    expect(stderrMessages(r.stderr.toString())).toEqual(["winnow: cannot write output: no space left on device (-)"]);
     expect(r.status).toBe(4);
     const help = spawnSync(process.execPath, [BIN, "clean", "--help"], { cwd: dir, stdio: ["ignore", full, "pipe"] });
-    expect(help.stderr.toString()).toBe("winnow: cannot write to standard output: no space left on device\n");
+    expect(stderrMessages(help.stderr.toString())).toEqual(["winnow: cannot write to standard output: no space left on device"]);
     expect(help.status).toBe(4);
   });
 });
@@ -363,6 +364,25 @@ describe("inputs with no records (#21.14)", () => {
       ]);
       expect(r.code).toBe(2);
     }
+  });
+
+  it("--model all-text and --model FOLDER in clean name the valid choices, and point a folder to --models (#25)", async () => {
+    mkdirSync(here("not-models"), { recursive: true });
+    writeFileSync(here("not-models", "x.onnx"), "x");
+    const allText = await winnow(["clean", WARC, "-o", "a.jsonl", "--model", "all-text", "--workers", "0"]);
+    expect(allText.code).toBe(2);
+    expect(plainLines(allText.stderr)).toEqual([
+      expect.stringMatching(
+        /^winnow: all-text is winnow eval's keep-everything baseline, .*give heuristic, mlp, bilstm, .*--models DIR\) \(all-text\)$/,
+      ),
+    ]);
+    const folder = await winnow(["clean", WARC, "-o", "f.jsonl", "--model", "not-models", "--workers", "0"]);
+    expect(folder.code).toBe(2);
+    expect(plainLines(folder.stderr)).toEqual([
+      expect.stringMatching(
+        /^winnow: a folder is not a model file: --model takes heuristic, mlp, bilstm .*goes to --models DIR \(not-models\)$/,
+      ),
+    ]);
   });
 });
 

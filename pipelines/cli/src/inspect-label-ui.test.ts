@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { stderrMessages } from "../test/run-winnow.js";
 
 const BIN = fileURLToPath(new URL("../bin/winnow.js", import.meta.url));
 const SAMPLE_WARC = fileURLToPath(new URL("../../../fixtures/sample.warc.gz", import.meta.url));
@@ -37,8 +38,8 @@ describe("winnow inspect", () => {
   it("writes a self-contained report and says how many documents it holds", async () => {
     const r = await winnow(["inspect", SAMPLE_WARC, "-o", "report.html", "--model", "heuristic", "--limit", "3"]);
     expect(r.code).toBe(0);
-    expect(r.stderr.trim().split("\n").at(-1)).toMatch(
-      /^winnow: wrote report\.html: 3 documents \(limited to the first 3; --limit shows more\), [\d.]+ MB, model heuristic; skipped 1 not-response$/,
+    expect(stderrMessages(r.stderr).at(-1)).toMatch(
+      /^winnow: wrote report\.html: 3 documents \(limited to the first 3; --limit shows more\) from 1 input file, [\d.]+ MB, model heuristic; skipped 1 not-response$/,
     );
     const html = readFileSync(join(dir, "report.html"), "utf8");
     expect(html).toContain('<script type="application/json" id="winnow-data">');
@@ -47,16 +48,23 @@ describe("winnow inspect", () => {
 
   it("gives 'winnow: <what> (<where>)' and the usage or input status for mistakes", async () => {
     const missing = await winnow(["inspect", "nope.warc.gz", "-o", "r.html", "--model", "heuristic"]);
-    expect([missing.code, missing.stderr.trim()]).toEqual([3, "winnow: cannot open input: no such file or directory (nope.warc.gz)"]);
+    expect([missing.code, stderrMessages(missing.stderr).join("\n")]).toEqual([
+      3,
+      "winnow: cannot open input: no such file or directory (nope.warc.gz)",
+    ]);
     const limit = await winnow(["inspect", SAMPLE_WARC, "-o", "r.html", "--limit", "0"]);
     expect(limit.code).toBe(2);
-    expect(limit.stderr).toMatch(/^winnow: option '--limit <n>' argument '0' is invalid\. expected a whole number >= 1/);
+    expect(stderrMessages(limit.stderr).join("\n")).toMatch(
+      /^winnow: option '--limit <n>' argument '0' is invalid\. expected a whole number >= 1/,
+    );
     const model = await winnow(["inspect", SAMPLE_WARC, "-o", "r.html", "--model", "no-such-model.onnx"]);
     expect(model.code).toBe(2);
-    expect(model.stderr).toMatch(/^winnow: no such model: give heuristic, mlp, bilstm, .*\(no-such-model\.onnx\)\n$/);
+    expect(stderrMessages(model.stderr).join("\n")).toMatch(
+      /^winnow: no such model: give heuristic, mlp, bilstm, .*\(no-such-model\.onnx\)$/m,
+    );
     writeFileSync(join(dir, "blocker"), "");
     const output = await winnow(["inspect", SAMPLE_WARC, "-o", "blocker/r.html", "--model", "heuristic"]);
-    expect([output.code, output.stderr.trim()]).toEqual([
+    expect([output.code, stderrMessages(output.stderr).join("\n")]).toEqual([
       4,
       "winnow: cannot create report: a path component is not a directory (blocker/r.html)",
     ]);
@@ -94,18 +102,21 @@ describe("winnow label-ui", () => {
 
   it("gives 'winnow: <what> (<where>)' for missing data, a bad label directory and a taken port", async () => {
     const missing = await winnow(["label-ui", "--data", "nope", "--labels", "labels", "--model", "heuristic"]);
-    expect([missing.code, missing.stderr.trim()]).toEqual([3, "winnow: data not found (nope)"]);
+    expect([missing.code, stderrMessages(missing.stderr).join("\n")]).toEqual([3, "winnow: data not found (nope)"]);
     writeFileSync(join(dir, "broken.labels.json"), "{");
     const broken = await winnow(["label-ui", "--data", SAMPLE_WARC, "--labels", ".", "--model", "heuristic"]);
     expect(broken.code).toBe(2);
-    expect(broken.stderr).toMatch(/^winnow: .*broken\.labels\.json: not valid JSON \(--labels \.\)\n$/);
+    expect(stderrMessages(broken.stderr).join("\n")).toMatch(/^winnow: .*broken\.labels\.json: not valid JSON \(--labels \.\)$/m);
     const taken = createServer();
     const port = await new Promise<number>((resolve) =>
       taken.listen(0, "127.0.0.1", () => resolve((taken.address() as { port: number }).port)),
     );
     try {
       const busy = await winnow(["label-ui", "--data", SAMPLE_WARC, "--labels", "labels", "--port", String(port), "--model", "heuristic"]);
-      expect([busy.code, busy.stderr.trim()]).toEqual([2, `winnow: port ${port} on 127.0.0.1 is in use (--port ${port})`]);
+      expect([busy.code, stderrMessages(busy.stderr).join("\n")]).toEqual([
+        2,
+        `winnow: port ${port} on 127.0.0.1 is in use (--port ${port})`,
+      ]);
     } finally {
       taken.close();
     }

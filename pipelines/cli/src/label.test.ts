@@ -5,16 +5,16 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runWinnow, type WinnowResult } from "../test/run-winnow.js";
+import { runWinnow, type WinnowResult, stderrMessages } from "../test/run-winnow.js";
 
 const SAMPLE = fileURLToPath(new URL("../../../fixtures/wcxb-sample", import.meta.url));
+const WARC = fileURLToPath(new URL("../../../fixtures/warc/example.warc.gz", import.meta.url));
 const QUICK = ["--epochs", "2", "--hidden", "6", "--ensemble", "1"];
 
 function winnow(args: string[]): Promise<WinnowResult> {
   return runWinnow(args, dir);
 }
-const plainLines = (stderr: string): string[] => stderr.split("\n").filter((l) => l !== "" && !l.startsWith("{"));
-
+const plainLines = (stderr: string): string[] => stderrMessages(stderr, 50);
 let dir: string;
 let html: string;
 beforeAll(() => {
@@ -40,6 +40,21 @@ describe("winnow label and train --labels", () => {
     expect(train.code).toBe(0);
     expect(train.stdout).toMatch(/labels from labels; 1 pages without a label file skipped/);
     expect(existsSync(join(dir, "m.onnx"))).toBe(true);
+  });
+
+  it("reads what clean reads: a folder of .html.gz files and a WARC archive (#25)", async () => {
+    const gz = join(dir, "html-gz");
+    mkdirSync(gz);
+    for (const name of readdirSync(join(SAMPLE, "html")).slice(0, 3))
+      writeFileSync(join(gz, name), readFileSync(join(SAMPLE, "html", name)));
+    const label = await winnow(["label", "--data", gz, "-o", "gz-labels", "--seeds", "heuristic"]);
+    expect(label.code).toBe(0);
+    expect(label.stdout).toMatch(/^labelled 3 of 3 pages .* wrote 3 label files to gz-labels/);
+    const archive = await winnow(["label", "--data", WARC, "-o", "warc-labels", "--seeds", "heuristic"]);
+    expect(archive.code).toBe(0);
+    expect(archive.stdout).toMatch(/^labelled 1 of 1 pages /);
+    const [file] = readdirSync(join(dir, "warc-labels")).filter((n) => n.endsWith(".labels.json"));
+    expect(JSON.parse(readFileSync(join(dir, "warc-labels", file), "utf8"))).toMatchObject({ url: "http://example.com/" });
   });
 
   it("refuses labels made for other blocks in one line naming the page, and --seeds without --folds", async () => {

@@ -1,6 +1,8 @@
 /**
- * Logs go to stderr, stdout being free for `-o -`. Where stderr is a file or a pipe they stay
- * pino's JSON lines, for machines; on a terminal each becomes one short line for people.
+ * Logs go to stderr, stdout being free for `-o -`. Where stderr is a file or a pipe they are
+ * pino's JSON lines, for machines; on a terminal each becomes one short line for people. One
+ * format per stream: once a command has opened its JSON log, the closing summary and the error
+ * that ends a run are JSON lines too (reportFailure), so `2> log.jsonl` is valid JSONL.
  */
 import { pino, type DestinationStream, type Level, type Logger } from "pino";
 
@@ -17,8 +19,25 @@ const terminalLines: DestinationStream = {
   },
 };
 
+/** The JSON logger this process opened, if any: failures are then reported through it. */
+let jsonLogger: Logger | null = null;
+
 export function createLogger(level: LogLevel, terminal = process.stderr.isTTY === true): Logger {
   // Synchronous: lines written just before exit are not lost.
   const destination = terminal ? terminalLines : pino.destination({ dest: 2, sync: true });
-  return pino({ level, base: undefined }, destination);
+  const logger = pino({ level, base: undefined }, destination);
+  if (!terminal) jsonLogger = logger;
+  return logger;
+}
+
+/**
+ * Reports the failure that ends a command: a JSON line at level error when the command logs
+ * JSON (whatever --log-level, as a failure always shows), else "winnow: <line>" for people.
+ */
+export function reportFailure(message: string): void {
+  if (jsonLogger === null) {
+    for (const line of message.split("\n")) process.stderr.write(`winnow: ${line}\n`);
+    return;
+  }
+  process.stderr.write(`${JSON.stringify({ level: 50, time: Date.now(), msg: message })}\n`);
 }

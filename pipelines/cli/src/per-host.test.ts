@@ -23,7 +23,14 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 describe("per-host models end to end", () => {
   it("winnow clean with a model folder scores each record by its host's model, on the pool and inline", async () => {
     const out = join(dir, "models");
-    await trainPerHost({ pages: [...wcxb, ...site.slice(0, -2)], featureSet: TEXREX_EXTENDED, outputDir: out, minPages: 6, ...QUICK });
+    await trainPerHost({
+      pages: [...wcxb, ...site.slice(0, -2)],
+      featureSet: TEXREX_EXTENDED,
+      outputDir: out,
+      minPages: 6,
+      minHeldOut: 1,
+      ...QUICK,
+    });
     const warc = join(dir, "site.warc");
     const pages = site.slice(-2);
     writeFileSync(warc, Buffer.concat(pages.map((p, i) => warcResponse({ id: `<urn:x:${i}>`, url: p.url, body: p.html }))));

@@ -15,6 +15,7 @@ import { registerStats } from "./commands/stats.js";
 import { registerTrain } from "./commands/train.js";
 import { BrokenPipeError, EXIT, WinnowError } from "@winnow/errors";
 import { EXIT_CODES_HELP, ExitWith } from "./exit-codes.js";
+import { reportFailure } from "./logger.js";
 
 /** One module per subcommand under src/commands/, each adding itself with program.command(). */
 const COMMANDS: ReadonlyArray<(program: Command) => void> = [
@@ -63,7 +64,7 @@ export async function runCli(argv: readonly string[]): Promise<number> {
     // The reader of the output went away (`| head`): nothing to say, the status says it was cut short.
     if (error instanceof BrokenPipeError) return error.exitCode;
     if (error instanceof WinnowError) {
-      for (const line of error.message.split("\n")) process.stderr.write(`winnow: ${line}\n`);
+      reportFailure(error.message);
       return error.exitCode;
     }
     process.stderr.write(`winnow: internal error: ${(error as Error)?.stack ?? String(error)}\n`);

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runWinnow } from "../test/run-winnow.js";
+import { runWinnow, stderrMessages } from "../test/run-winnow.js";
 
 const WARC = fileURLToPath(new URL("../../../fixtures/warc/example.warc.gz", import.meta.url));
 const STACK_FRAME = /^\s+at /m;
@@ -28,7 +28,6 @@ describe("winnow clean --site-templates", () => {
         "--workers",
         "0",
         "--site-templates",
-        "remove",
         "--site-templates-mode",
         "performance",
         "--template-min-pairs",
@@ -45,12 +44,18 @@ describe("winnow clean --site-templates", () => {
     [["--near-duplicate-iou", "0"], "expected a number above 0 and at most 1"],
     [["--template-keep-score", "-1"], "expected a number >= 0"],
     [["--site-templates-mode", "fast"], "Allowed choices are memory, performance"],
-    [["--site-templates", "feature"], "Allowed choices are remove"],
   ])("refuses %j with one line and exit status 2", async (flags, why) => {
     const r = await runWinnow(["clean", WARC, "-o", "bad.jsonl", "--workers", "0", ...flags], dir);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(why);
     expect(r.stderr).not.toMatch(STACK_FRAME);
+  });
+
+  it("takes no value, so it may stand before the inputs: --site-templates crawl/ -o x (#25)", async () => {
+    const r = await runWinnow(["clean", "--site-templates", WARC, "-o", "before.jsonl", "--model", "heuristic", "--workers", "0"], dir);
+    expect(r.code).toBe(0);
+    expect(stderrMessages(r.stderr).at(-1)).toMatch(/site templates \(memory\): \d+ hosts? with one/);
+    expect(readFileSync(join(dir, "before.jsonl"), "utf8").length).toBeGreaterThan(0);
   });
 
   it("refuses standard input with one line", async () => {
@@ -59,6 +64,6 @@ describe("winnow clean --site-templates", () => {
     );
     // A usage error: the flags cannot go together, whatever the input holds.
     expect(r.code).toBe(2);
-    expect(r.stderr.trim()).toBe("winnow: site templates read the inputs twice, so standard input cannot be one (-)");
+    expect(stderrMessages(r.stderr).join("\n")).toBe("winnow: site templates read the inputs twice, so standard input cannot be one (-)");
   });
 });

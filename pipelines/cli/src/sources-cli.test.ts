@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runWinnow } from "../test/run-winnow.js";
+import { runWinnow, stderrMessages } from "../test/run-winnow.js";
 
 const WCXB = fileURLToPath(new URL("../../../fixtures/wcxb-sample", import.meta.url));
 const MAGIC = fileURLToPath(new URL("../../../fixtures/magic-html-sample", import.meta.url));
@@ -31,10 +31,13 @@ describe("winnow eval with several --data sets", () => {
 
   it("refuses --loso with one set, and two sets of the same name", async () => {
     const one = await runWinnow(["eval", "--data", WCXB, "--loso"], dir);
-    expect([one.code, one.stderr.trim()]).toEqual([2, "winnow: --loso leaves one source out, so it needs two or more --data sets"]);
+    expect([one.code, stderrMessages(one.stderr).join("\n")]).toEqual([
+      2,
+      "winnow: --loso leaves one source out, so it needs two or more --data sets",
+    ]);
     const same = await runWinnow(["eval", "--data", WCXB, WCXB, "--folds", "2"], dir);
     expect(same.code).toBe(3);
-    expect(same.stderr).toMatch(/^winnow: two data sets are both named "wcxb-sample"/);
+    expect(stderrMessages(same.stderr).join("\n")).toMatch(/^winnow: two data sets are both named "wcxb-sample"/);
   });
 });
 

@@ -32,3 +32,23 @@ export function runWinnow(
     else child.stdin.end();
   });
 }
+
+/**
+ * What stderr says, one entry per line, as a terminal would show it: JSON log records (stderr
+ * is a pipe here) become "winnow: <message>", with "warning: " and such for other levels than
+ * info and error; `minLevel` leaves out records below it (50: the failure that ended the run).
+ */
+export function stderrMessages(stderr: string, minLevel = 0): string[] {
+  const labels: Record<number, string> = { 10: "trace: ", 20: "debug: ", 40: "warning: ", 60: "fatal: " };
+  const out: string[] = [];
+  for (const line of stderr.split("\n")) {
+    if (line === "") continue;
+    if (!line.startsWith("{")) {
+      out.push(line);
+      continue;
+    }
+    const record = JSON.parse(line) as { level: number; msg: string };
+    if (record.level >= minLevel) out.push(`winnow: ${labels[record.level] ?? ""}${record.msg}`);
+  }
+  return out;
+}

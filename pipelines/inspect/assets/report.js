@@ -24,8 +24,9 @@
     var skipped = Object.keys(data.skipped).map((k) => `${data.skipped[k]} ${k}`);
     document.getElementById("run").textContent =
       plural(docs.length, "document") +
+      (data.sample ? ` (a random sample of ${data.sample.size} of ${data.sample.of} HTML records, seed ${data.sample.seed})` : "") +
       " from " +
-      plural(data.inputs.length, "input") +
+      plural(data.inputFiles, "input file") +
       " · model " +
       data.model.split("/").pop() +
       " (keeps blocks scoring ≥ " +

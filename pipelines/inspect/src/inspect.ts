@@ -5,9 +5,9 @@
 import { expandInputs } from "@winnow/archive";
 import { InputError, ModelError, WinnowError, errorMessage } from "@winnow/errors";
 import { type BlockClassifier, loadClassifier } from "@winnow/models";
-import { type OutputRole, prepareOutput, refuseOutputsOverInputs, writeOutputFile } from "@winnow/writers";
-import { buildReportData, type ReportData } from "./report-data.js";
-import { renderReport } from "./report-html.js";
+import { type OutputRole, prepareOutput, refuseOutputsOverInputs } from "@winnow/writers";
+import { scanReport } from "./report-data.js";
+import { writeReport } from "./report-html.js";
 
 export interface InspectOptions {
   inputs: readonly string[];
@@ -16,6 +16,10 @@ export interface InspectOptions {
   /** What --model names (resolve the default with resolveModelSpec first). */
   model: string;
   limit?: number;
+  /** A seeded random sample of this many HTML records from all inputs, instead of the first `limit`. */
+  sample?: number;
+  /** Seed of the sample (default 1). */
+  seed?: number;
   maxPageBytes?: number;
 }
 
@@ -25,7 +29,11 @@ export interface InspectSummary {
   documents: number;
   limited: boolean;
   limit: number;
+  /** Input files after folders were expanded. */
+  inputFiles: number;
   recordsRead: number;
+  /** With a sample: its size, out of how many HTML records, and the seed. */
+  sample?: { size: number; of: number; seed: number };
   skipped: Record<string, number>;
   bytesWritten: number;
 }
@@ -40,25 +48,33 @@ export async function writeInspectReport(options: InspectOptions): Promise<Inspe
     [...options.inputs, ...files].map((path) => ({ path, flag: "input" })),
   );
   await prepareOutput(options.output, REPORT_ROLE);
+  if (files.length === 0) throw new InputError("no archive or HTML files found", options.inputs.join(", "));
   const classifier = await openClassifier(options.model);
-  let data: ReportData;
+  let written: Awaited<ReturnType<typeof writeReport>>;
   try {
-    data = await buildReportData(options.inputs, { classifier, limit: options.limit, maxPageBytes: options.maxPageBytes });
+    // Streamed: each document goes to the file once scored, so memory does not grow with --limit.
+    written = await writeReport(options.output, REPORT_ROLE, (emit) =>
+      scanReport(
+        options.inputs,
+        { classifier, limit: options.limit, sample: options.sample, seed: options.seed, maxPageBytes: options.maxPageBytes },
+        emit,
+      ),
+    );
   } finally {
     await classifier.close();
   }
-  if (data.inputFiles === 0) throw new InputError("no archive or HTML files found", options.inputs.join(", "));
-  const html = renderReport(data);
-  await writeOutputFile(options.output, html, REPORT_ROLE);
+  const { meta } = written;
   return {
     output: options.output,
-    model: data.model,
-    documents: data.documents.length,
-    limited: data.limited,
-    limit: data.limit,
-    recordsRead: data.recordsRead,
-    skipped: data.skipped,
-    bytesWritten: Buffer.byteLength(html),
+    model: meta.model,
+    documents: written.documents,
+    limited: meta.limited,
+    limit: meta.limit,
+    inputFiles: meta.inputFiles,
+    recordsRead: meta.recordsRead,
+    skipped: meta.skipped,
+    bytesWritten: written.bytes,
+    ...(meta.sample === undefined ? {} : { sample: meta.sample }),
   };
 }
 

@@ -1,12 +1,14 @@
 import { createHash } from "node:crypto";
-import { readFileSync, rmSync } from "node:fs";
-import { join } from "node:path";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { basename, join } from "node:path";
+import { gzipSync } from "node:zlib";
 import { afterAll, describe, expect, it } from "vitest";
 import { builtinModelPath, heuristicClassifier, loadMlpClassifier } from "@winnow/models";
 import { hostileSite, IMG_TEXT, SAMPLE_WARC, SCRIPT_TEXT, WCXB_SAMPLE } from "../test/fixtures.js";
 import { jsonForScript } from "./json-script.js";
 import { buildReportData, type ReportData } from "./report-data.js";
-import { renderReport } from "./report-html.js";
+import { renderReport, writeReport } from "./report-html.js";
 import { writeInspectReport } from "./inspect.js";
 
 const site = hostileSite();
@@ -132,5 +134,76 @@ describe("writeInspectReport", () => {
       kind: "output",
       message: expect.stringContaining("a path component is not a directory"),
     });
+  });
+});
+
+describe("sampling, input counts and streaming (#25)", () => {
+  /** A folder of eight HTML files, two of them gzipped. */
+  function eightPages(): string {
+    const folder = mkdtempSync(join(tmpdir(), "winnow-eight-"));
+    for (let i = 0; i < 8; i++) {
+      const html = `<html><head><title>Page ${i}</title></head><body><p>Paragraph of page ${i}, long enough to be text worth showing in a report.</p></body></html>`;
+      if (i < 2) writeFileSync(join(folder, `p${i}.html.gz`), gzipSync(html));
+      else writeFileSync(join(folder, `p${i}.html`), html);
+    }
+    return folder;
+  }
+
+  it("counts the input files a folder holds, not the paths given", async () => {
+    const folder = eightPages();
+    try {
+      const out = join(folder, "..", `${basename(folder)}-report.html`);
+      const summary = await writeInspectReport({ inputs: [folder], output: out, model: "heuristic" });
+      expect(summary.inputFiles).toBe(8);
+      const data = embeddedData(readFileSync(out, "utf8"));
+      expect(data.inputFiles).toBe(8);
+      expect(data.documents).toHaveLength(8);
+      rmSync(out);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
+  it("--sample draws from all inputs with a fixed seed: the same seed the same sample, in reading order", async () => {
+    const folder = eightPages();
+    try {
+      const draw = (seed: number) => buildReportData([SAMPLE_WARC, folder], { classifier: heuristicClassifier(), sample: 6, seed });
+      const first = await draw(1);
+      const again = await draw(1);
+      expect(first.sample).toEqual({ size: 6, of: 22, seed: 1 });
+      expect(first.limited).toBe(false);
+      expect(again.documents.map((d) => d.id)).toEqual(first.documents.map((d) => d.id));
+      // Not the first six records of the first input: the draw reaches the folder too.
+      const sources = new Set(first.documents.map((d) => (d.source === SAMPLE_WARC ? "warc" : "folder")));
+      expect(sources).toEqual(new Set(["warc", "folder"]));
+      const seeds = await Promise.all([2, 3, 4].map(draw));
+      expect(seeds.some((s) => s.documents.map((d) => d.id).join() !== first.documents.map((d) => d.id).join())).toBe(true);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
+  it("writes documents to the file as they come, so memory does not grow with --limit", async () => {
+    const folder = mkdtempSync(join(tmpdir(), "winnow-stream-"));
+    try {
+      const data = await buildReportData([SAMPLE_WARC], { classifier: heuristicClassifier(), limit: 1 });
+      const { documents, ...meta } = data;
+      let onDisk = 0;
+      const out = join(folder, "r.html");
+      const written = await writeReport(out, { what: "report", flag: "-o" }, async (emit) => {
+        for (let i = 0; i < 300; i++) await emit({ ...documents[0], id: `doc-${i}` });
+        // Before the run ends, what was emitted is already in the file being written.
+        const temporary = readdirSync(folder).find((name) => name.includes(".tmp-"));
+        onDisk = temporary === undefined ? 0 : statSync(join(folder, temporary)).size;
+        return meta;
+      });
+      expect(onDisk).toBeGreaterThan(written.bytes / 2);
+      const report = embeddedData(readFileSync(out, "utf8"));
+      expect(report.documents.map((d) => d.id)).toEqual(Array.from({ length: 300 }, (_, i) => `doc-${i}`));
+      expect(report.model).toBe("heuristic");
+      expect(readdirSync(folder)).toEqual(["r.html"]);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 });

@@ -25,7 +25,9 @@ export interface PageScore {
   precision: number;
   recall: number;
   f1: number;
+  /** Share of the page's `with` snippets (text the gold says must be kept) found in the kept text; NaN when it has none. */
   withRate: number;
+  /** Share of the page's `without` snippets (boilerplate the gold says must go) absent from it; NaN when it has none. */
   withoutRate: number;
   blocksKept: number;
   blocksTotal: number;
@@ -92,8 +94,9 @@ function scorePage(data: Dataset, p: number, scores: ArrayLike<number>, threshol
     precision,
     recall,
     f1,
-    withRate: snippets.withRate,
-    withoutRate: snippets.withoutRate,
+    // NaN where the page has no such snippets: means leave it out, and a set without any shows no column.
+    withRate: snippets.withTotal === 0 ? Number.NaN : snippets.withRate,
+    withoutRate: snippets.withoutTotal === 0 ? Number.NaN : snippets.withoutRate,
     blocksKept: kept,
     blocksTotal: page.doc.blocks.length,
   };

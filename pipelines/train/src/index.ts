@@ -15,7 +15,7 @@ export {
 export { propagateDatasetLabels, parseSeedSource, type SeedSource, SeedSourceError, writePropagatedLabels } from "./label-pages.js";
 export { chooseThreshold, DEFAULT_SOURCE_BALANCE, fitMlp, type MlpFitOptions, scoreMlpPages, splitValidation } from "./mlp-fit.js";
 export { type Favor, type OperatingPoints, type ThresholdCurve, THRESHOLD_CANDIDATES } from "./operating-points.js";
-export { trainPerHost } from "./per-host.js";
+export { DEFAULT_MIN_HELD_OUT, type HostModelResult, trainPerHost } from "./per-host.js";
 export { evaluatePropagation } from "./propagation-eval.js";
 export { crossValidateBiLstm, trainBiLstmModel } from "./train-bilstm-model.js";
 export { MODEL_FILE_ROLE, trainedOnPages, trainModel } from "./train-mlp-model.js";

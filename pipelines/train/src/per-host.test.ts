@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type LabelledPage, keptText, wordScores } from "@winnow/evaluation";
@@ -27,7 +27,7 @@ describe("per-host models", () => {
     const heldOut = site.slice(-2);
     const train = [...wcxb, ...site.slice(0, -2)];
     const out = join(dir, "models");
-    const results = await trainPerHost({ pages: train, featureSet: TEXREX_EXTENDED, outputDir: out, minPages: 6, ...QUICK });
+    const results = await trainPerHost({ pages: train, featureSet: TEXREX_EXTENDED, outputDir: out, minPages: 6, minHeldOut: 1, ...QUICK });
     expect(results.map((r) => [r.host, r.file, r.pages])).toEqual([
       [undefined, "general.onnx", train.length],
       ["shop.example", "shop.example.onnx", site.length - 2],
@@ -52,5 +52,15 @@ describe("per-host models", () => {
     } finally {
       await routed.close();
     }
+  }, 120_000);
+
+  it("writes no model it could not validate: a host with too few held-out pages keeps the general model, and says so (#25)", async () => {
+    // 7 pages of one host: a 7:1 page split holds out none of them.
+    const train = [...wcxb, ...site.slice(0, 7)];
+    const out = join(dir, "few");
+    const results = await trainPerHost({ pages: train, featureSet: TEXREX_EXTENDED, outputDir: out, minPages: 4, ...QUICK });
+    expect(results[1]).toMatchObject({ host: "shop.example", file: "general.onnx", keptGeneral: true, validationPages: 0 });
+    expect(existsSync(join(out, "shop.example.onnx"))).toBe(false);
+    expect(readModelIndex(out)).toEqual({ general: "general.onnx", hosts: {} });
   }, 120_000);
 });

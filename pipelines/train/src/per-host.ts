@@ -7,6 +7,7 @@
  * ever applied to that host, which is exactly what a page split measures.
  */
 import { join } from "node:path";
+import { UsageError } from "@winnow/errors";
 import type { FeatureSet } from "@winnow/features";
 import { hostOf } from "@winnow/archive";
 import { writeOutputFile } from "@winnow/writers";
@@ -18,6 +19,13 @@ import { MODEL_INDEX, hostModelFile, type ModelIndex } from "@winnow/models";
 
 const GENERAL_MODEL_FILE = "general.onnx";
 
+/**
+ * Held-out pages a model's threshold must be chosen on, at the least, for the model to be
+ * written. A host model's pages are split 7:1 (mlp-fit.ts), so the default --min-pages of 20
+ * gives 2; a host with fewer than 8 pages gets none, and its model's threshold would be a guess.
+ */
+export const DEFAULT_MIN_HELD_OUT = 2;
+
 export interface PerHostOptions extends MlpFitOptions {
   pages: LabelledPage[];
   featureSet: FeatureSet;
@@ -25,6 +33,11 @@ export interface PerHostOptions extends MlpFitOptions {
   outputDir: string;
   /** Hosts with fewer training pages get no model of their own. */
   minPages: number;
+  /**
+   * A model whose threshold was chosen on fewer held-out pages is not written: its host keeps
+   * the general model (and the general model too few of them is an error). Default DEFAULT_MIN_HELD_OUT.
+   */
+  minHeldOut?: number;
   labels?: readonly PageLabels[];
   onModel?: (host: string | undefined, done: number, total: number) => void;
 }
@@ -32,7 +45,10 @@ export interface PerHostOptions extends MlpFitOptions {
 export interface HostModelResult {
   /** undefined: the general model. */
   host?: string;
+  /** The model the host's pages are scored with: its own, or general.onnx when it kept the general model. */
   file: string;
+  /** The host keeps the general model: its own could not be validated on minHeldOut held-out pages. */
+  keptGeneral: boolean;
   pages: number;
   threshold: number;
   validationPages: number;
@@ -61,8 +77,30 @@ export async function trainPerHost(options: PerHostOptions): Promise<HostModelRe
   const hosts = hostsWithPages(pages, options.minPages);
   const results: HostModelResult[] = [];
   const jobs: Array<[string | undefined, number[]]> = [[undefined, pages.map((_, p) => p)], ...hosts];
+  const minHeldOut = options.minHeldOut ?? DEFAULT_MIN_HELD_OUT;
   for (const [host, indexes] of jobs) {
     const fitted = fitMlp(data, indexes, options);
+    if (fitted.validationPages < minHeldOut) {
+      if (host === undefined) {
+        throw new UsageError(
+          `too few pages to validate even the general model: its threshold was chosen on ${fitted.validationPages} held-out pages, ` +
+            `fewer than --min-held-out ${minHeldOut}`,
+          "--data",
+        );
+      }
+      // Not validated: a threshold chosen on nothing. The host's pages keep the general model.
+      results.push({
+        host,
+        file: GENERAL_MODEL_FILE,
+        keptGeneral: true,
+        pages: indexes.length,
+        threshold: fitted.threshold,
+        validationPages: fitted.validationPages,
+        validationF1: fitted.validationF1,
+      });
+      options.onModel?.(host, results.length, jobs.length);
+      continue;
+    }
     const file = host === undefined ? GENERAL_MODEL_FILE : hostModelFile(host);
     await writeMlpModel(fitted, join(outputDir, file), {
       featureSet,
@@ -74,6 +112,7 @@ export async function trainPerHost(options: PerHostOptions): Promise<HostModelRe
     results.push({
       host,
       file,
+      keptGeneral: false,
       pages: indexes.length,
       threshold: fitted.threshold,
       validationPages: fitted.validationPages,
@@ -83,7 +122,7 @@ export async function trainPerHost(options: PerHostOptions): Promise<HostModelRe
   }
   const index: ModelIndex = {
     general: GENERAL_MODEL_FILE,
-    hosts: Object.fromEntries(results.filter((r) => r.host).map((r) => [r.host!, r.file])),
+    hosts: Object.fromEntries(results.filter((r) => r.host !== undefined && !r.keptGeneral).map((r) => [r.host!, r.file])),
   };
   // Written last, so a folder with a models.json holds every model it lists.
   await writeOutputFile(join(outputDir, MODEL_INDEX), `${JSON.stringify(index, null, 1)}\n`, { ...MODEL_FILE_ROLE, what: "model index" });

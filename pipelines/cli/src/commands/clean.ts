@@ -20,7 +20,7 @@ import { EXIT, InputError, UsageError } from "@winnow/errors";
 import { FILTER_NAMES, parseFilterNames, type RuleSetName } from "@winnow/filters";
 import type { Favor } from "@winnow/models";
 import { DEFAULT_RETRY, remoteOpener } from "@winnow/remote";
-import type { OutputFormat } from "@winnow/writers";
+import { type OutputFormat, removeTempFilesNow } from "@winnow/writers";
 import { EXIT_CODES_HELP, ExitWith } from "../exit-codes.js";
 import {
   addPerInputOptions,
@@ -46,10 +46,12 @@ interface CleanFlags extends PerInputFlags {
   batchSize: number;
   maxPageBytes: number;
   rejects?: string;
+  rejectsAll?: boolean;
+  overwrite?: boolean;
   unordered?: boolean;
   resume?: boolean;
   manifest?: string;
-  siteTemplates?: true | "remove";
+  siteTemplates?: boolean;
   siteTemplatesMode: SiteTemplateMode;
   templateMinPairs: number;
   nearDuplicateIou: number;
@@ -75,7 +77,9 @@ Resuming (--resume):
   reads on past the records already handled in an input that was cut short, and warns when an
   input changed size or mtime since. A run that crashed or failed counts for nothing: its inputs
   are read again and its part, if any, is replaced. Together the parts hold every document
-  exactly once. The --rejects file is split into parts the same way (rejects.part2.jsonl, ...).`;
+  exactly once. The --rejects file is split into parts the same way (rejects.part2.jsonl, ...).
+  A run without --resume over such an output refuses, naming the manifest and parts: give
+  --resume to go on with that run, or --overwrite to remove them and start again.`;
 
 const SITE_TEMPLATES_HELP = `
 Site templates (--site-templates):
@@ -146,7 +150,8 @@ export function registerClean(program: Command): void {
     )
     .requiredOption(
       "-o, --output <path>",
-      'output file, "-" for standard output, or a directory (text format: one file per document); a name ending in .gz is gzip-compressed, .zst zstd-compressed; ' +
+      'output file, "-" for standard output, or a directory (text format: one file per document and index.jsonl naming each file\'s url and id; ' +
+        "a folder that is not empty is refused unless --overwrite); a name ending in .gz is gzip-compressed, .zst zstd-compressed; " +
         "{lang} in the path writes one file per language (out/{lang}/part.jsonl.gz). " +
         "A file is written under a temporary name and renamed over the old one when complete; a device or FIFO is written into; " +
         "a symbolic link's target is written, not the link; missing folders are created; an input is never overwritten (exit 2). " +
@@ -155,7 +160,8 @@ export function registerClean(program: Command): void {
     .addOption(
       new Option(
         "--format <format>",
-        "output format (default: from the output name: .parquet → parquet, .jsonl → jsonl, .xml → xml, .md → markdown, .txt or a directory → text, also with .gz or .zst; standard output → jsonl; any other name is refused)",
+        "output format (default: from the output name: .parquet → parquet, .jsonl → jsonl, .xml → xml, .md → markdown, .txt or a directory → text, also with .gz or .zst; standard output → jsonl; any other name is refused). " +
+          'The text stream starts each document with a header line {"url":…,"id":…} and ends it with a form-feed line',
       ).choices(["jsonl", "xml", "text", "markdown", "parquet"]),
     )
     .option(
@@ -164,7 +170,7 @@ export function registerClean(program: Command): void {
     )
     .option(
       "--model <model>",
-      '"heuristic", "mlp" or "bilstm" (the models shipped with winnow), or a model file made by winnow train (default: mlp, or the heuristic with a warning when it is not installed)',
+      '"heuristic", "mlp" or "bilstm" (the models shipped with winnow), or a model file made by winnow train (default: mlp, or the heuristic with a warning when it is not installed); a folder of per-host models goes to --models',
     )
     .addOption(
       new Option(
@@ -197,19 +203,28 @@ export function registerClean(program: Command): void {
     )
     .option(
       "--rejects <file>",
-      'also write one JSON line per record that did not become a document: {source, offset, record_id, url, reason, detail}; "-" for standard output (not with -o - or --resume); with one output per input, a folder of <name>.rejects.jsonl files',
+      "also write one JSON line per record that failed to become a document: {source, offset, record_id, url, reason, detail} " +
+        "(offset: the record's byte offset in the input as stored, -1 inside a whole-file gzip; docs/clean.md#rejects lists the reasons). " +
+        'Routine records (not-response, http-status, not-html) are only counted, unless --rejects-all; "-" for standard output (not with -o - or --resume); with one output per input, a folder of <name>.rejects.jsonl files',
+    )
+    .option(
+      "--rejects-all",
+      "also write routine records to --rejects: WARC records other than responses, statuses outside 2xx, content that is not HTML",
     )
     .option("--unordered", "write documents as they are done instead of in input order (keeps all threads busy when page sizes vary)")
     .option(
       "--resume",
       "make the run resumable, or resume it: skip inputs done by earlier runs and write a new output part (see Resuming below; needs an output file, and inputs other than standard input)",
     )
+    .option(
+      "--overwrite",
+      "replace what an earlier run left at the output: the manifest and parts of a --resume run (with --resume: start it again), " +
+        "the documents and index.jsonl of a text folder. Without it a run refuses to write beside them",
+    )
     .option("--manifest <file>", "the manifest of a --resume run, a regular file (default: <output>.manifest)")
-    .addOption(
-      new Option(
-        "--site-templates [use]",
-        "read the inputs twice: find each host's site template (subtrees its URL-neighbour pages share), then drop the blocks in it (see Site templates below)",
-      ).choices(["remove"]),
+    .option(
+      "--site-templates",
+      "read the inputs twice: find each host's site template (subtrees its URL-neighbour pages share), then drop the blocks in it (see Site templates below); takes no value, so it may stand before the inputs",
     )
     .addOption(
       new Option(
@@ -282,7 +297,7 @@ function runSettings(flags: CleanFlags) {
     maxPageBytes: flags.maxPageBytes,
     unordered: flags.unordered === true,
     siteTemplates:
-      flags.siteTemplates === undefined
+      flags.siteTemplates !== true
         ? undefined
         : {
             mode: flags.siteTemplatesMode,
@@ -352,6 +367,7 @@ async function clean(inputs: string[], flags: CleanFlags): Promise<void> {
   if (inputs.length === 0) throw new UsageError("no inputs: give files, folders, or - for standard input (or --paths-file)", "clean");
   const logger = createLogger(flags.logLevel);
   const progress = flags.progress && process.stderr.isTTY ? startProgressLine() : undefined;
+  if (flags.rejectsAll === true && flags.rejects === undefined) throw new UsageError("--rejects-all needs --rejects FILE", "--rejects-all");
   const interrupt = interruptOnSignals(logger);
   let summary: CleanRunSummary;
   try {
@@ -361,7 +377,9 @@ async function clean(inputs: string[], flags: CleanFlags): Promise<void> {
       output: flags.output,
       format: flags.format,
       rejectsPath: flags.rejects,
+      rejectsAll: flags.rejectsAll === true,
       resume: flags.resume === true,
+      overwrite: flags.overwrite === true,
       manifestPath: flags.manifest,
       open: remoteOpener(
         {
@@ -379,10 +397,8 @@ async function clean(inputs: string[], flags: CleanFlags): Promise<void> {
     interrupt.dispose();
   }
 
-  if (logger.isLevelEnabled("info")) {
-    if (!process.stderr.isTTY) logger.info({ summary }, "summary");
-    process.stderr.write(`winnow: ${summaryLine(summary)}\n`);
-  }
+  // Once, in the stream's one format: a JSON line with the summary's fields, or a line for people.
+  logger.info({ summary }, summaryLine(summary));
   if (summary.interrupted) throw new ExitWith(EXIT.interrupted);
   if (summary.inputsFailed.length === summary.inputs) {
     throw new InputError("nothing could be read from the inputs", summary.inputsFailed.map((f) => f.input).join(", "));
@@ -393,7 +409,11 @@ async function clean(inputs: string[], flags: CleanFlags): Promise<void> {
 function interruptOnSignals(logger: Logger): { signal: AbortSignal; dispose(): void } {
   const controller = new AbortController();
   const onSignal = (name: NodeJS.Signals): void => {
-    if (controller.signal.aborted) process.exit(EXIT.interrupted);
+    if (controller.signal.aborted) {
+      // Quitting without finishing the outputs: their unfinished temporary files go too.
+      removeTempFilesNow();
+      process.exit(EXIT.interrupted);
+    }
     logger.warn(`${name}: stopping; finishing the pages already read (send it again to quit at once, without finishing the output)`);
     controller.abort();
   };

@@ -44,6 +44,21 @@ import {
 } from "./shared.js";
 import { readLabelDir } from "@winnow/labels";
 
+const COLUMNS_HELP = `
+The table (one row per method; every figure a mean over pages unless said otherwise):
+  method    the model scored ("all text" keeps every block: the floor any extractor must clear)
+  P, R, F1  word precision, recall and F1 of the kept text against the gold main text, bag of
+            words as the WCXB benchmark counts them (Han and kana one token per character)
+  with      share of the gold's "with" snippets (text that must be kept) found in the kept
+            text, over the pages that have such snippets; shown only when some do (WCXB sets)
+  w/out     share of the gold's "without" snippets (boilerplate that must go) absent from the
+            kept text, over the pages that have them; shown only when some do
+  article, forum, ...   F1 per page type (the data set's page_type), first 8 letters of each
+Then "block decisions against the alignment labels": each block kept or not against the label
+the alignment with the gold gave it, pooled over blocks (precision, recall, F1, accuracy). With
+several --data sets or known languages: the same P R F1 per source and per language, and, for
+pages with comment gold, the user comment words left in the main text.`;
+
 interface EvalFlags extends TrainingFlags, BiLstmFlags {
   data: string[];
   loso?: boolean;
@@ -94,7 +109,8 @@ export function registerEval(program: Command): void {
         "with --folds: train on the block labels of these label files instead of the alignment's (scores still use the gold text)",
       ).conflicts("seeds"),
     )
-    .option("--seeds <source>", `with --folds: train on labels propagated from these seeds (--seed also draws reveal:F); ${SEEDS_HELP}`);
+    .option("--seeds <source>", `with --folds: train on labels propagated from these seeds (--seed also draws reveal:F); ${SEEDS_HELP}`)
+    .addHelpText("after", COLUMNS_HELP);
   featureSetOption(command);
   trainingOptions(command);
   bilstmOptions(command);
@@ -242,7 +258,20 @@ export function formatReports(reports: readonly EvaluationReport[], pages: numbe
   const lines: string[] = [];
   lines.push(`word-level scores over ${pages} pages (mean per page${crossValidation(reports)})`);
   lines.push("");
-  lines.push(["method".padEnd(22), "P    ", "R    ", "F1   ", "with ", "w/out", ...types.map((t) => t.slice(0, 8).padEnd(8))].join("  "));
+  // Only columns the data can fill: the snippet rates need pages with WCXB's with/without snippets.
+  const withColumn = reports.some((r) => r.summary.overall.extra.withRate !== undefined);
+  const withoutColumn = reports.some((r) => r.summary.overall.extra.withoutRate !== undefined);
+  lines.push(
+    [
+      "method".padEnd(22),
+      "P    ",
+      "R    ",
+      "F1   ",
+      ...(withColumn ? ["with "] : []),
+      ...(withoutColumn ? ["w/out"] : []),
+      ...types.map((t) => t.slice(0, 8).padEnd(8)),
+    ].join("  "),
+  );
   for (const r of reports) {
     const o = r.summary.overall;
     lines.push(
@@ -251,8 +280,8 @@ export function formatReports(reports: readonly EvaluationReport[], pages: numbe
         f3(o.precision),
         f3(o.recall),
         f3(o.f1),
-        f3(o.extra.withRate ?? NaN),
-        f3(o.extra.withoutRate ?? NaN),
+        ...(withColumn ? [f3(o.extra.withRate ?? NaN)] : []),
+        ...(withoutColumn ? [f3(o.extra.withoutRate ?? NaN)] : []),
         ...types.map((t) => f3(r.summary.byType[t]?.f1 ?? NaN).padEnd(8)),
       ].join("  "),
     );

@@ -14,6 +14,8 @@ interface InspectFlags {
   output: string;
   model?: string;
   limit: number;
+  sample?: number;
+  seed: number;
   maxPageBytes: number;
   logLevel: LogLevel;
 }
@@ -36,7 +38,21 @@ export function registerInspect(program: Command): void {
       "--model <model>",
       '"heuristic", "mlp" or "bilstm" (the shipped models), or a model file made by winnow train (default: the shipped default model)',
     )
-    .option("--limit <n>", "most documents in the report; the report says when the inputs held more", parseCount(1), DEFAULT_REPORT_LIMIT)
+    .option(
+      "--limit <n>",
+      "most documents in the report, the first ones read; the report says when the inputs held more (the report is written as it goes, so memory does not grow with it)",
+      parseCount(1),
+      DEFAULT_REPORT_LIMIT,
+    )
+    .addOption(
+      new Option(
+        "--sample <n>",
+        "instead of the first --limit documents, a random sample of N HTML records drawn from all of the inputs (each record has the same chance; all inputs are read), shown in reading order",
+      )
+        .argParser(parseCount(1))
+        .conflicts("limit"),
+    )
+    .option("--seed <n>", "the seed of --sample's draw: the same seed draws the same sample", parseCount(0), 1)
     .addOption(
       new Option("--max-page-bytes <n>", "skip pages whose payload is larger than this (suffixes K, M, G)")
         .argParser(parseByteSize)
@@ -54,14 +70,16 @@ async function inspect(inputs: string[], flags: InspectFlags): Promise<void> {
     output: flags.output,
     model: resolveModelSpec(flags.model, (warning) => logger.warn(warning)),
     limit: flags.limit,
+    sample: flags.sample,
+    seed: flags.seed,
     maxPageBytes: flags.maxPageBytes,
   });
   const skipped = Object.entries(s.skipped).map(([reason, n]) => `${n} ${reason}`);
   const limited = s.limited ? ` (limited to the first ${s.limit}; --limit shows more)` : "";
-  if (logger.isLevelEnabled("info")) {
-    process.stderr.write(
-      `winnow: wrote ${s.output}: ${s.documents} document${s.documents === 1 ? "" : "s"}${limited}, ` +
-        `${(s.bytesWritten / 1e6).toFixed(1)} MB, model ${s.model}${skipped.length > 0 ? `; skipped ${skipped.join(", ")}` : ""}\n`,
-    );
-  }
+  const sampled = s.sample === undefined ? "" : ` (a sample of ${s.sample.size} of ${s.sample.of} HTML records, seed ${s.sample.seed})`;
+  logger.info(
+    { summary: s },
+    `wrote ${s.output}: ${s.documents} document${s.documents === 1 ? "" : "s"}${limited}${sampled} from ${s.inputFiles} input file${s.inputFiles === 1 ? "" : "s"}, ` +
+      `${(s.bytesWritten / 1e6).toFixed(1)} MB, model ${s.model}${skipped.length > 0 ? `; skipped ${skipped.join(", ")}` : ""}`,
+  );
 }

@@ -39,7 +39,7 @@ export function registerLabel(program: Command): void {
     )
     .requiredOption(
       "--data <path...>",
-      "pages: a folder in the WCXB layout, a JSONL file of {url, html, text}, or a folder of .html files (ids are their relative paths)",
+      "pages: a folder in the WCXB layout, a JSONL file of {url, html, text}, or what clean reads: .html and .html.gz files, WARC/ARC archives, or a folder of them (ids: an HTML file's relative path, a record's WARC-Record-ID)",
     )
     .requiredOption(
       "-o, --output <dir>",

@@ -41,7 +41,7 @@ export function trainingOptionsFrom(flags: TrainingFlags) {
 /** --data: one or more labelled sets, each page tagged with its set's name. */
 export const DATA_HELP =
   "labelled pages: folders in the WCXB layout (html/, ground-truth/, metadata.json), JSONL files of {url, html, text}, " +
-  "or folders of .html files (no gold); several sets may be given, each one a source (named after its folder or file)";
+  "or, with no gold, what clean reads: .html and .html.gz files, WARC/ARC archives or folders of them; several sets may be given, each one a source (named after its folder or file)";
 
 export function featureSetOption(command: Command): void {
   command.addOption(

@@ -8,6 +8,7 @@ import type { Logger } from "pino";
 export interface PerHostFlags extends MlpFitOptions {
   output: string;
   minPages: number;
+  minHeldOut: number;
   folds?: number;
   model: string;
 }
@@ -29,16 +30,22 @@ export async function trainHosts(
     featureSet,
     outputDir: flags.output,
     minPages: flags.minPages,
+    minHeldOut: flags.minHeldOut,
     onModel: (host, done, total) =>
       logger.info(`model ${done}/${total} (${host ?? "general"}) done (${((Date.now() - started) / 1000).toFixed(0)} s)`),
   });
   for (const r of results) {
+    const validated = `threshold ${r.threshold.toFixed(2)} (validation F1 ${r.validationF1.toFixed(3)} on ${r.validationPages} held-out pages)`;
     process.stdout.write(
-      `${r.host ?? "general"}: ${r.file}, ${r.pages} pages, threshold ${r.threshold.toFixed(2)} ` +
-        `(validation F1 ${r.validationF1.toFixed(3)} on ${r.validationPages} held-out pages)\n`,
+      r.keptGeneral
+        ? `${r.host}: kept the general model: ${r.pages} pages leave ${r.validationPages} held out, fewer than --min-held-out ${flags.minHeldOut}, so its own model could not be validated\n`
+        : `${r.host ?? "general"}: ${r.file}, ${r.pages} pages, ${validated}\n`,
     );
   }
+  const own = results.filter((r) => r.host !== undefined && !r.keptGeneral).length;
+  const kept = results.filter((r) => r.keptGeneral).length;
   process.stdout.write(
-    `wrote ${results.length} models and models.json to ${flags.output} (${results.length - 1} hosts with >= ${flags.minPages} pages)\n`,
+    `wrote general.onnx, ${own} host model${own === 1 ? "" : "s"} and models.json to ${flags.output} ` +
+      `(${results.length - 1} hosts with >= ${flags.minPages} pages; ${kept} of them kept the general model: too few held-out pages)\n`,
   );
 }

@@ -8,7 +8,15 @@ import { type Command, Option } from "commander";
 import { featureSetByName } from "@winnow/features";
 import type { LabelledPage } from "@winnow/evaluation";
 import { OutputError, UsageError } from "@winnow/errors";
-import { BILSTM_DEFAULTS, MODEL_FILE_ROLE, pagesWithLabelFiles, trainBiLstmModel, trainModel, type PageLabels } from "@winnow/train";
+import {
+  BILSTM_DEFAULTS,
+  DEFAULT_MIN_HELD_OUT,
+  MODEL_FILE_ROLE,
+  pagesWithLabelFiles,
+  trainBiLstmModel,
+  trainModel,
+  type PageLabels,
+} from "@winnow/train";
 import { type NamedPath, prepareOutput, refuseOutputsOverInputs } from "@winnow/writers";
 import { trainHosts } from "./train-per-host.js";
 import type { Logger } from "pino";
@@ -38,6 +46,7 @@ interface TrainFlags extends TrainingFlags, BiLstmFlags {
   labels?: string;
   perHost?: boolean;
   minPages: number;
+  minHeldOut: number;
 }
 
 export function registerTrain(program: Command): void {
@@ -81,7 +90,14 @@ export function registerTrain(program: Command): void {
         "one <host>.onnx each and models.json into the -o folder, for winnow clean --models (a host model's threshold " +
         "is chosen on a page split of its own pages)",
     )
-    .option("--min-pages <n>", "with --per-host: pages a host needs for a model of its own", parseCount(4), 20);
+    .option("--min-pages <n>", "with --per-host: pages a host needs for a model of its own", parseCount(4), 20)
+    .option(
+      "--min-held-out <n>",
+      "with --per-host: held-out pages a host model's threshold must be chosen on (1 in 8 of its pages); a host with fewer " +
+        "keeps the general model, and the summary says so. No model is written that was not validated",
+      parseCount(1),
+      DEFAULT_MIN_HELD_OUT,
+    );
   featureSetOption(command);
   trainingOptions(command);
   bilstmOptions(command);
@@ -100,7 +116,14 @@ async function train(flags: TrainFlags): Promise<void> {
   const started = Date.now();
   if (flags.perHost)
     return trainHosts(
-      { output: flags.output, minPages: flags.minPages, folds: flags.folds, model: flags.model, ...trainingOptionsFrom(flags) },
+      {
+        output: flags.output,
+        minPages: flags.minPages,
+        minHeldOut: flags.minHeldOut,
+        folds: flags.folds,
+        model: flags.model,
+        ...trainingOptionsFrom(flags),
+      },
       pages,
       labels,
       featureSet,
