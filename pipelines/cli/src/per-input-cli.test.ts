@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runWinnow } from "../test/run-winnow.js";
+import { runWinnow, stderrMessages } from "../test/run-winnow.js";
 
 const SAMPLE = fileURLToPath(new URL("../../../fixtures/sample.warc.gz", import.meta.url));
 const ARC = fileURLToPath(new URL("../../../fixtures/warc/example.arc.gz", import.meta.url));
@@ -33,7 +33,9 @@ describe("winnow clean --paths-file", () => {
     const first = await runWinnow([...common, "--rank", "0", "--world-size", "2"], dir);
     expect(first.stderr).not.toMatch(/internal error/);
     expect(first.code).toBe(0);
-    expect(first.stderr).toMatch(/winnow: task 0 of 2 \(flags\): 1 of 2 inputs; 1 done now, 0 done before; wrote \d+ documents/);
+    expect(stderrMessages(first.stderr).join("\n")).toMatch(
+      /winnow: task 0 of 2 \(flags\): 1 of 2 inputs; 1 done now, 0 done before; wrote \d+ documents/,
+    );
     expect(outputs(out)).toEqual(["sample.jsonl.gz", "sample.jsonl.gz.done"]);
 
     const slurm = { ...process.env, SLURM_ARRAY_TASK_ID: "1", SLURM_ARRAY_TASK_MIN: "0", SLURM_ARRAY_TASK_MAX: "1" };
@@ -68,7 +70,7 @@ describe("winnow clean --paths-file", () => {
       dir,
     );
     expect(r.code).toBe(3);
-    expect(r.stderr).toMatch(
+    expect(stderrMessages(r.stderr).join("\n")).toMatch(
       /winnow: 1 of 2 inputs could not be read; run the task again to retry them \(.*gone\.warc\.gz: cannot open input: no such file/,
     );
     expect(outputs(out)).toEqual(["sample.jsonl", "sample.jsonl.done"]);
@@ -80,14 +82,14 @@ describe("winnow clean --paths-file", () => {
       ...process.env,
       JOB_COMPLETION_INDEX: "3",
     });
-    expect([noWorld.code, noWorld.stderr.trim()]).toEqual([
+    expect([noWorld.code, stderrMessages(noWorld.stderr).join("\n")]).toEqual([
       2,
       "winnow: the world size is not known: give --world-size with JOB_COMPLETION_INDEX (JOB_COMPLETION_INDEX)",
     ]);
     const resume = await runWinnow(["clean", "--paths-file", "warc.paths.gz", "-o", "o", "--resume", ...QUICK], dir);
     expect(resume.code).toBe(2);
     const none = await runWinnow(["clean", "-o", "o.jsonl"], dir);
-    expect([none.code, none.stderr.trim()]).toEqual([
+    expect([none.code, stderrMessages(none.stderr).join("\n")]).toEqual([
       2,
       "winnow: no inputs: give files, folders, or - for standard input (or --paths-file) (clean)",
     ]);

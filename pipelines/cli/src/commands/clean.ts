@@ -350,10 +350,8 @@ async function cleanPerInput(inputs: string[], flags: CleanFlags): Promise<void>
   } finally {
     interrupt.dispose();
   }
-  if (logger.isLevelEnabled("info")) {
-    if (!process.stderr.isTTY) logger.info({ summary }, "summary");
-    process.stderr.write(`winnow: ${perInputSummaryLine(summary)}\n`);
-  }
+  // Once, in the stream's one format, as for a single-output run.
+  logger.info({ summary }, perInputSummaryLine(summary));
   if (summary.interrupted) throw new ExitWith(EXIT.interrupted);
   if (summary.failed.length > 0) {
     throw new InputError(
