@@ -15,6 +15,7 @@ import {
 } from "@winnow/dedup-stage";
 import { EXIT } from "@winnow/errors";
 import { EXIT_CODES_HELP, ExitWith } from "../exit-codes.js";
+import { createLogger } from "../logger.js";
 import { parseCount, parseUnitInterval } from "../parse.js";
 
 interface DedupFlags {
@@ -124,10 +125,12 @@ export function registerDedup(program: Command): void {
 }
 
 async function dedup(inputs: string[], flags: DedupFlags): Promise<void> {
+  // One format per stream, as for clean: JSON lines where stderr is not a terminal.
+  const logger = createLogger("info");
   const controller = new AbortController();
   const onSignal = (name: NodeJS.Signals): void => {
     if (controller.signal.aborted) process.exit(EXIT.interrupted);
-    process.stderr.write(`winnow: ${name}: stopping after the task under way; run the same command again to resume\n`);
+    logger.warn(`${name}: stopping after the task under way; run the same command again to resume`);
     controller.abort();
   };
   process.on("SIGINT", onSignal);
@@ -157,7 +160,7 @@ async function dedup(inputs: string[], flags: DedupFlags): Promise<void> {
     process.off("SIGTERM", onSignal);
   }
   if (flags.json === true) process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
-  process.stderr.write(`winnow: ${summaryLine(summary)}\n`);
+  logger.info({ summary }, summaryLine(summary));
   if (summary.interrupted) throw new ExitWith(EXIT.interrupted);
 }
 
