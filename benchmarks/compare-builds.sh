@@ -14,7 +14,7 @@ trap 'rm -rf "$out"' EXIT
 rate() { sed -E -n 's/.* from ([0-9]+) HTML records?.* ([0-9.]+) CPU s.*/\1 \2/p' | awk '{ printf "%.1f", $1 / $2 }'; }
 for i in $(seq "$runs"); do
   for build in "$other" "$here"; do
-    line=$(node "$build/pipelines/cli/bin/winnow.js" clean "$input" -o "$out/out.jsonl" "$@" 2>&1 | grep 'winnow: wrote' || true)
+    line=$(node "$build/pipelines/cli/bin/winnow.js" clean "$input" -o "$out/out.jsonl" "$@" 2>&1 | grep -E 'winnow: wrote|"msg":"wrote' || true)
     printf '%s\trun %s\t%s docs/CPU-s\n' "$build" "$i" "$(printf '%s' "$line" | rate)"
   done
 done

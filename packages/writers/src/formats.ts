@@ -186,10 +186,11 @@ function withoutFormFeeds(s: string): string {
 
 /**
  * The first line of each document in the text stream, so that a document can be traced to its
- * page: `{"url":"…","id":"…"}` (JSON, so any URL fits on the line; id is the WARC-Record-ID).
+ * page: `{"url":"…","id":"…"}` (JSON, so any URL fits on the line; id is the WARC-Record-ID),
+ * then the page's metadata fields where it has them (author, date, …), as in JSONL.
  */
 export function textHeader(d: CleanDocument): string {
-  return JSON.stringify({ url: d.url, id: d.recordId });
+  return JSON.stringify({ url: d.url, id: d.recordId, ...metadataFields(d) });
 }
 
 export const text: StreamFormat = {

@@ -93,6 +93,15 @@ describe("page metadata and structure in the output", () => {
     expect(written).toContain("<markdown># Förderung neu geregelt");
   });
 
+  it("text: the header line before each document carries the metadata too, the table and code laid out", async () => {
+    const out = join(dir, "out.txt");
+    await clean(out);
+    const [header, ...body] = readFileSync(out, "utf8").split("\n");
+    expect(JSON.parse(header)).toMatchObject({ author: "Erika Mustermann", sitename: "Tagesblatt", declared_lang: "de" });
+    expect(JSON.parse(header).url).toMatch(/^file:/);
+    expect(body.join("\n")).toContain("Jahr\tFörderung in Milliarden Euro\n2023\t12,5 Milliarden Euro");
+  });
+
   it("refuses an output name that names no format, and writes nothing", async () => {
     await expect(clean(join(dir, "out.json"))).rejects.toThrow(UsageError);
     await expect(clean(join(dir, "out.json"))).rejects.toThrow(/does not say its format.*--format/);
