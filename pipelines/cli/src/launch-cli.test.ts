@@ -6,7 +6,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, unlinkSync } from "node:
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BIN, runWinnow } from "../test/run-winnow.js";
+import { BIN, runWinnow, stderrMessages } from "../test/run-winnow.js";
 import { doneOutputs, fixtureCrawl, singleRunDocuments } from "../test/crawl-fixture.js";
 
 let dir: string;
@@ -64,7 +64,7 @@ describe("winnow launch slurm", () => {
       ],
       dir,
     );
-    expect(r.stderr).toBe(`winnow: wrote ${script}\n`);
+    expect(stderrMessages(r.stderr)).toEqual([`winnow: wrote ${script}`]);
     expect(r.code).toBe(0);
     expect(readFileSync(script, "utf8")).toMatch(/^#SBATCH --array=0-3$/m);
     // sbatch does not create the log folder, and a task whose log cannot be opened fails.
@@ -115,6 +115,6 @@ describe("winnow launch slurm", () => {
       { ...process.env, PATH: "/nonexistent" },
     );
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/winnow: cannot submit: sbatch is not on the PATH/);
+    expect(stderrMessages(r.stderr).join("\n")).toMatch(/winnow: cannot submit: sbatch is not on the PATH/);
   });
 });

@@ -6,6 +6,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { type Command, Option } from "commander";
 import { OutputError, systemReason } from "@winnow/errors";
 import { type CleanJob, indexedJobManifest, slurmArrayScript, submitSlurm } from "@winnow/launch";
+import { createLogger } from "../logger.js";
 import { parseCount } from "../parse.js";
 
 interface LaunchFlags {
@@ -82,7 +83,8 @@ async function emit(text: string, path: string): Promise<void> {
   await writeFile(path, text, { mode: 0o755 }).catch((error: unknown) => {
     throw new OutputError(`cannot write the job: ${systemReason(error)}`, path, { cause: error });
   });
-  process.stderr.write(`winnow: wrote ${path}\n`);
+  // One format per stream, as for clean: a JSON line where stderr is not a terminal.
+  createLogger("info").info({ path }, `wrote ${path}`);
 }
 
 export function registerLaunch(program: Command): void {
