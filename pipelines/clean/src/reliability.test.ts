@@ -2,7 +2,7 @@
 // on damaged files made here from the fixtures, through runClean and through the CLI.
 //
 // The compiled modules are used (run `npx tsc -b` first): worker threads load dist/worker.js,
-// and the CLI runs from pipelines/cli/dist.
+// and the CLI runs from pipelines/cli/dist (turbo.json makes this package's tests wait for its build).
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
