@@ -6,6 +6,8 @@ export {
   Doctype,
   type Block,
   type BlockLayout,
+  type InlineKind,
+  type InlineSpan,
   type CellLayout,
   type ListLayout,
   type MarkupObserver,

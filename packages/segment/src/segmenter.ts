@@ -23,6 +23,7 @@ import { AFTER_HEAD_TAGS, BLOCK_TAGS, HEAD_TAGS, SKIP_TAGS, headingLevel } from 
 import { SubtreeFingerprinter } from "./subtrees.js";
 import { ClassLink, PathTrie, classChainText, type PathNode } from "./ancestry.js";
 import { WHITESPACE_RUN, foldWhitespace, isHtmlWhitespace } from "./whitespace.js";
+import { InlineTracker } from "./inline.js";
 import { Doctype, type Block, type CellLayout, type ListLayout, type MarkupObserver, type SegmentedDocument } from "./types.js";
 import { StructureTracker, blockLayout } from "./structure.js";
 
@@ -54,6 +55,9 @@ export class Segmenter {
   private readonly subtrees: SubtreeFingerprinter | null;
   private readonly structure = new StructureTracker();
   private observer: MarkupObserver | null = null;
+  /** Links and emphasis, only when segment() is asked for them. */
+  private inline: InlineTracker | null = null;
+  private inlineTracker: InlineTracker | null = null;
   private observing = false; // the observer wants the attributes of the element just opened
   private structureAttributes = false; // the element just opened is an ol, td or th
   private preText = ""; // raw text in <pre> since the last boundary
@@ -136,12 +140,15 @@ export class Segmenter {
    * decodeHtmlPieces cuts them). Blocks are the same either way. Not re-entrant: one call at a
    * time per Segmenter.
    */
-  segment(html: string | readonly string[], observer?: MarkupObserver): SegmentedDocument {
+  segment(html: string | readonly string[], observer?: MarkupObserver, inline = false): SegmentedDocument {
     const pieces = typeof html === "string" ? [html] : html;
     let length = 0;
     for (let i = 0; i < pieces.length; i++) length += pieces[i].length;
     this.reset(length);
     this.observer = observer ?? null;
+    // Links and emphasis (Markdown's --links): tracked only when asked for.
+    this.inline = inline ? (this.inlineTracker ??= new InlineTracker()) : null;
+    this.inline?.reset();
     // The nesting guard pauses the parser from inside openTag; what follows is never read.
     for (let i = 0; i < pieces.length && !this.truncated; i++) this.parser.write(pieces[i]);
     this.parser.end();
@@ -158,6 +165,7 @@ export class Segmenter {
     if (this.subtrees !== null) doc.subtrees = this.subtrees.finish();
     this.blocks = [];
     this.observer = null;
+    this.inline = null;
     return doc;
   }
 
@@ -230,6 +238,7 @@ export class Segmenter {
       return;
     }
     if (this.observer !== null) this.observing = this.observer.open(name, d);
+    if (this.inline !== null && this.skipDepth === 0) this.inline.open(name, d, this.textHasContent ? this.text.length : 0);
     this.paths[d] = this.pathTrie.child(d === 0 ? null : this.paths[d - 1], name);
     const isBlock = BLOCK_TAGS.has(name);
     this.containers[d] = isBlock ? name : d === 0 ? "" : this.containers[d - 1];
@@ -425,6 +434,7 @@ export class Segmenter {
     const d = this.depth - 1;
     if (d < 0 || this.openedTransparent) return;
     if (this.observing) (this.observer as MarkupObserver).attribute(name, value);
+    if (this.inline !== null && name === "href") this.inline.href(d, value);
     if (value.length === 0 && name !== "hidden") return;
     if (this.structureAttributes) this.structure.attribute(name, value);
     if (name === "class" || name === "id") {
@@ -467,6 +477,7 @@ export class Segmenter {
       this.titleDone = true;
     }
     if (name === "br") return;
+    this.inline?.close(d, this.textHasContent ? this.text.length : 0);
     if (name === "a") {
       if (this.anchorDepth > 0) this.anchorDepth--;
     } else if (headingLevel(name) > 0 && this.headingDepth > 0) {
@@ -588,6 +599,8 @@ export class Segmenter {
       this.blockList = null;
       this.blockCell = null;
     }
+    const inline = this.inline?.endBlock(text.length) ?? null;
+    if (inline !== null) (block.layout ??= {}).inline = inline;
     this.blocks.push(block);
     this.subtrees?.endBlock();
     this.text = "";
@@ -615,12 +628,12 @@ let sharedWithSubtrees: Segmenter | undefined;
  */
 export function segmentHtml(
   html: string | readonly string[],
-  options?: { subtrees?: boolean; observer?: MarkupObserver },
+  options?: { subtrees?: boolean; observer?: MarkupObserver; inline?: boolean },
 ): SegmentedDocument {
   if (options?.subtrees === true) {
     sharedWithSubtrees ??= new Segmenter({ subtrees: true });
-    return sharedWithSubtrees.segment(html, options.observer);
+    return sharedWithSubtrees.segment(html, options.observer, options.inline);
   }
   shared ??= new Segmenter();
-  return shared.segment(html, options?.observer);
+  return shared.segment(html, options?.observer, options?.inline);
 }

@@ -82,6 +82,19 @@ export interface BlockLayout {
   cell?: CellLayout;
   /** In <pre>: the text with its line breaks and indentation as written (text holds it folded). */
   pre?: string;
+  /** Only when segmenting with `inline`: links and emphasis inside the block's text. */
+  inline?: InlineSpan[];
+}
+
+export type InlineKind = "link" | "em" | "strong" | "code";
+
+/** An inline element inside a block: its [start, end) range of the block's text. */
+export interface InlineSpan {
+  start: number;
+  end: number;
+  kind: InlineKind;
+  /** Links: the href as written (relative or absolute); absent when the link had none. */
+  href?: string;
 }
 
 /**

@@ -17,6 +17,8 @@ export interface StreamFormat {
 export interface FormatOptions {
   /** JSONL and XML: a `markdown` field (element) with the document as Markdown. */
   markdown?: boolean;
+  /** Markdown (the format or the field): links and emphasis where the segmenter recorded them. */
+  links?: boolean;
 }
 
 /**
@@ -28,8 +30,8 @@ export function documentText(doc: CleanDocument): string {
 }
 
 /** The kept blocks as Markdown (render.ts). */
-export function documentMarkdown(doc: CleanDocument): string {
-  return markdownText(doc.blocks);
+export function documentMarkdown(doc: CleanDocument, links = false): string {
+  return markdownText(doc.blocks, links ? { links, baseUrl: doc.url } : undefined);
 }
 
 /**
@@ -59,6 +61,7 @@ export function metadataFields(d: CleanDocument): Record<string, string | readon
  */
 function jsonlFormat(options: FormatOptions): StreamFormat {
   const markdown = options.markdown === true;
+  const links = options.links === true;
   return {
     header: "",
     footer: "",
@@ -74,7 +77,7 @@ function jsonlFormat(options: FormatOptions): StreamFormat {
         ...metadataFields(d),
         ...(d.lang === undefined ? {} : { lang: d.lang, lang_score: d.langScore }),
         text: documentText(d),
-        ...(markdown ? { markdown: documentMarkdown(d) } : {}),
+        ...(markdown ? { markdown: documentMarkdown(d, links) } : {}),
         blocks_kept: d.blocks.length,
         blocks_total: d.blocksTotal,
         ...(d.comments === undefined ? {} : { comments: plainText(d.comments) }),
@@ -93,10 +96,11 @@ function jsonlFormat(options: FormatOptions): StreamFormat {
  */
 function xmlFormat(options: FormatOptions): StreamFormat {
   const markdown = options.markdown === true;
+  const links = options.links === true;
   return {
     header: '<?xml version="1.0" encoding="UTF-8"?>\n<corpus>\n',
     footer: "</corpus>\n",
-    encode: (d) => xmlDocument(d, markdown),
+    encode: (d) => xmlDocument(d, markdown, links),
   };
 }
 
@@ -115,7 +119,7 @@ function metadataAttributes(fields: Record<string, string | readonly string[]>):
   return s;
 }
 
-function xmlDocument(d: CleanDocument, markdown: boolean): string {
+function xmlDocument(d: CleanDocument, markdown: boolean, links = false): string {
   const fields = metadataFields(d);
   let s =
     '<doc url="' +
@@ -148,7 +152,7 @@ function xmlDocument(d: CleanDocument, markdown: boolean): string {
     for (const c of d.comments) s += `<p>${escapeText(c.text)}</p>\n`;
     s += "</comments>\n";
   }
-  if (markdown) s += `<markdown>${escapeText(documentMarkdown(d))}</markdown>\n`;
+  if (markdown) s += `<markdown>${escapeText(documentMarkdown(d, links))}</markdown>\n`;
   return `${s}</doc>\n`;
 }
 
@@ -205,17 +209,19 @@ export const text: StreamFormat = {
  * Markdown: per document, a YAML front matter (JSON-quoted values, which YAML reads as they are)
  * with url, title and the page's metadata, then the Markdown, then the text stream's terminator.
  */
-const markdown: StreamFormat = {
-  header: "",
-  footer: "",
-  encode(d) {
-    let s = `---\nurl: ${JSON.stringify(d.url)}\ntitle: ${JSON.stringify(d.title)}\n`;
-    if (d.date !== "") s += `warc_date: ${JSON.stringify(d.date)}\n`;
-    for (const [name, value] of Object.entries(metadataFields(d))) s += `${name}: ${JSON.stringify(value)}\n`;
-    if (d.lang !== undefined) s += `lang: ${JSON.stringify(d.lang)}\n`;
-    return `${withoutFormFeeds(`${s}---\n\n${documentMarkdown(d)}`)}${TEXT_RECORD_END}`;
-  },
-};
+function markdownFormat(links: boolean): StreamFormat {
+  return {
+    header: "",
+    footer: "",
+    encode(d) {
+      let s = `---\nurl: ${JSON.stringify(d.url)}\ntitle: ${JSON.stringify(d.title)}\n`;
+      if (d.date !== "") s += `warc_date: ${JSON.stringify(d.date)}\n`;
+      for (const [name, value] of Object.entries(metadataFields(d))) s += `${name}: ${JSON.stringify(value)}\n`;
+      if (d.lang !== undefined) s += `lang: ${JSON.stringify(d.lang)}\n`;
+      return `${withoutFormFeeds(`${s}---\n\n${documentMarkdown(d, links)}`)}${TEXT_RECORD_END}`;
+    },
+  };
+}
 
 export function streamFormat(format: Exclude<OutputFormat, "parquet">, options: FormatOptions = {}): StreamFormat {
   switch (format) {
@@ -226,7 +232,7 @@ export function streamFormat(format: Exclude<OutputFormat, "parquet">, options: 
     case "text":
       return text;
     case "markdown":
-      return markdown;
+      return markdownFormat(options.links === true);
     default:
       throw new TypeError(`@winnow/writers: unknown output format ${JSON.stringify(format)}`);
   }

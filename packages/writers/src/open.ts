@@ -25,6 +25,8 @@ export interface OpenWriterOptions {
   role?: OutputRole;
   /** JSONL, XML and Parquet: add a `markdown` field with each document as Markdown. */
   markdown?: boolean;
+  /** Markdown (the format or the field): links and emphasis where the segmenter recorded them. */
+  links?: boolean;
   /** Parquet: characters of text per row group at most (default ROW_GROUP_CHARS). */
   rowGroupChars?: number;
   /**
@@ -67,9 +69,15 @@ export async function openWriter(options: OpenWriterOptions): Promise<CorpusWrit
     await createParents(target, role);
     const out = await openOutput(target, role, { flush: true, highWaterMark: HIGH_WATER_MARK });
     const label = target.kind === "stdout" ? "<stdout>" : path;
-    return new ParquetCorpusWriter({ ...out, label, rowGroupChars: options.rowGroupChars, markdown: options.markdown });
+    return new ParquetCorpusWriter({
+      ...out,
+      label,
+      rowGroupChars: options.rowGroupChars,
+      markdown: options.markdown,
+      links: options.links,
+    });
   }
-  const fmt = streamFormat(format, { markdown: options.markdown });
+  const fmt = streamFormat(format, { markdown: options.markdown, links: options.links });
   if (target.kind === "directory") {
     if (format !== "text") {
       throw new OutputError(`cannot create ${role.what}: it is a directory; only the text format writes one file per document`, path);

@@ -59,7 +59,7 @@ const OPTIONAL_TEXT = new Set([
 const OPTIONAL_JSON = new Set(["categories", "tags"]);
 
 /** The row of a document: the JSONL object's keys and values, in its order. */
-export function documentRow(d: CleanDocument, markdown = false): Row {
+export function documentRow(d: CleanDocument, markdown = false, links = false): Row {
   const m = d.metadata;
   const row: Row = {
     url: d.url,
@@ -83,7 +83,7 @@ export function documentRow(d: CleanDocument, markdown = false): Row {
     row.lang_score = d.langScore ?? 0;
   }
   row.text = documentText(d);
-  if (markdown) row.markdown = documentMarkdown(d);
+  if (markdown) row.markdown = documentMarkdown(d, links);
   row.blocks_kept = d.blocks.length;
   row.blocks_total = d.blocksTotal;
   if (d.comments !== undefined) row.comments = d.comments.map((c) => c.text).join("\n\n");
@@ -126,6 +126,8 @@ export interface ParquetTarget extends OpenedOutput {
   label: string;
   /** A `markdown` column with each document as Markdown. */
   markdown?: boolean;
+  /** In that column, links and emphasis (`--links`). */
+  links?: boolean;
   /** Row-group bounds (defaults ROW_GROUP_ROWS, ROW_GROUP_CHARS); smaller when many files are open at once. */
   rowGroupRows?: number;
   rowGroupChars?: number;
@@ -162,7 +164,7 @@ export class ParquetCorpusWriter implements CorpusWriter {
   async write(doc: CleanDocument): Promise<void> {
     if (this.#error !== null) throw this.#error;
     if (this.#finishing !== null) throw new Error(`@winnow/writers: write() after close() or abort() on ${this.#target.label}`);
-    const row = documentRow(doc, this.#target.markdown === true);
+    const row = documentRow(doc, this.#target.markdown === true, this.#target.links === true);
     this.#rows.push(row);
     this.#count++;
     this.#chars += (row.text as string).length;

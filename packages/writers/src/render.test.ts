@@ -118,3 +118,27 @@ describe("formats", () => {
     );
   });
 });
+
+describe("Markdown with links and emphasis (--links)", () => {
+  const html = `<body><p>See <a href="/report (final).pdf">the <em>final</em> report</a>, <strong>not</strong> the draft
+    [v2] or <a href="javascript:void(0)">this</a>; run <code>make_all</code> with *care*.</p>
+    <ul><li><a href="https://example.org/a">first item</a></li></ul><h2>A <a href="#top">heading</a></h2></body>`;
+  const linked = segmentHtml(html, { inline: true }).blocks;
+
+  it("writes links resolved against the page, nested emphasis, code, and escapes the rest", () => {
+    expect(markdownText(linked, { links: true, baseUrl: "https://news.example/2024/story.html" })).toBe(
+      [
+        "See [the *final* report](https://news.example/report%20%28final%29.pdf), **not** the draft \\[v2\\] or this; run `make_all` with \\*care\\*.",
+        "- [first item](https://example.org/a)",
+        "## A heading",
+      ].join("\n\n"),
+    );
+  });
+
+  it("writes the text as before without --links, and without the segmenter's ranges", () => {
+    const plain = segmentHtml(html).blocks;
+    expect(markdownText(linked)).toBe(markdownText(plain));
+    expect(markdownText(plain, { links: true })).toContain("the draft \\[v2\\]");
+    expect(markdownText(plain, { links: true })).not.toContain("](");
+  });
+});

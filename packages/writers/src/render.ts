@@ -9,11 +9,103 @@
  * Markdown (CommonMark with GitHub's pipe tables): headings as `#`, list items with their marker
  * and nesting, a table's cells as a pipe table whose first row is the header, <pre> in a fenced
  * block. Only what would start a Markdown construct at the start of a paragraph is escaped:
- * emphasis characters inside running text are left as they are.
+ * emphasis characters inside running text are left as they are, unless links and emphasis are
+ * written (MarkdownOptions.links), when they are escaped so that only the page's markup reads as
+ * markup.
  */
+import type { InlineSpan } from "@winnow/segment";
 import type { DocumentBlock } from "./types.js";
 
 type Blocks = ReadonlyArray<DocumentBlock>;
+
+/** How Markdown is written beyond the blocks' structure. */
+export interface MarkdownOptions {
+  /**
+   * Links as `[text](url)` (resolved against `baseUrl`; only http, https, mailto and ftp) and
+   * emphasis as `*em*`, `**strong**` and `` `code` ``, where the segmenter recorded them
+   * (`--links`). The characters that would read as such markup in the text are then escaped.
+   */
+  links?: boolean;
+  /** The page's URL, against which relative links resolve. */
+  baseUrl?: string;
+}
+
+const LINK_PROTOCOLS = new Set(["http:", "https:", "mailto:", "ftp:"]);
+/** In text between inline markers: what Markdown would read as emphasis, code or a link. */
+const INLINE_SPECIAL = /[\\`*_[\]]/g;
+
+/** An absolute URL fit for a Markdown link, or null (javascript:, a bare #fragment, unparsable). */
+function linkTarget(href: string, baseUrl: string | undefined): string | null {
+  if (href.startsWith("#")) return null;
+  let url: URL;
+  try {
+    url = new URL(href, baseUrl);
+  } catch {
+    return null;
+  }
+  if (!LINK_PROTOCOLS.has(url.protocol)) return null;
+  return url.href.replace(/\(/g, "%28").replace(/\)/g, "%29");
+}
+
+/**
+ * A block's text with its inline ranges as Markdown. Ranges that cross another are dropped (only
+ * nested ones can be written); spaces at a range's edges move outside its markers.
+ */
+export function inlineMarkdown(text: string, spans: readonly InlineSpan[], baseUrl?: string): string {
+  const open: Array<{ at: number; marker: string; code: boolean }> = [];
+  const close: Array<{ at: number; marker: string; code: boolean }> = [];
+  const codeEnds: number[] = []; // ends of the code ranges taken: nothing is written inside one
+  const sorted = [...spans].sort((a, b) => a.start - b.start || b.end - a.end);
+  const stack: number[] = [];
+  for (const span of sorted) {
+    let { start, end } = span;
+    while (start < end && text.charCodeAt(start) === 32) start++;
+    while (end > start && text.charCodeAt(end - 1) === 32) end--;
+    if (end <= start) continue;
+    while (stack.length > 0 && stack[stack.length - 1] <= start) stack.pop();
+    if (stack.length > 0 && end > stack[stack.length - 1]) continue; // crosses an outer range
+    if (codeEnds.some((codeEnd) => codeEnd > start)) continue; // inside code, taken literally
+    let before: string;
+    let after: string;
+    if (span.kind === "link") {
+      const target = span.href === undefined ? null : linkTarget(span.href, baseUrl);
+      if (target === null) continue;
+      before = "[";
+      after = `](${target})`;
+    } else if (span.kind === "code") {
+      if (text.slice(start, end).includes("`")) continue;
+      before = after = "`";
+    } else {
+      before = after = span.kind === "strong" ? "**" : "*";
+    }
+    const code = span.kind === "code";
+    if (code) codeEnds.push(end);
+    stack.push(end);
+    open.push({ at: start, marker: before, code });
+    close.push({ at: end, marker: after, code });
+  }
+  // Closing markers of inner ranges come first at a shared position: sort by position, inner first.
+  const closeOrder = close.map((c, i) => ({ ...c, i })).sort((a, b) => a.at - b.at || b.i - a.i);
+  let out = "";
+  let pos = 0;
+  let o = 0;
+  let c = 0;
+  let inCode = false;
+  const escaped = (from: number, to: number): string =>
+    inCode ? text.slice(from, to) : text.slice(from, to).replace(INLINE_SPECIAL, "\\$&");
+  while (o < open.length || c < closeOrder.length) {
+    const nextOpen = o < open.length ? open[o].at : Number.POSITIVE_INFINITY;
+    const nextClose = c < closeOrder.length ? closeOrder[c].at : Number.POSITIVE_INFINITY;
+    // At one position a range that ends closes before one that starts opens.
+    const at = Math.min(nextOpen, nextClose);
+    out += escaped(pos, at);
+    pos = at;
+    const marker = nextClose <= nextOpen ? closeOrder[c++] : open[o++];
+    out += marker.marker;
+    if (marker.code) inCode = nextOpen < nextClose;
+  }
+  return out + escaped(pos, text.length);
+}
 
 /** The row of table cells starting at `from`: the blocks of one row, and where the next starts. */
 function rowEnd(blocks: Blocks, from: number): number {
@@ -111,8 +203,15 @@ function pipeTable(blocks: Blocks, from: number, out: string[]): number {
   return i;
 }
 
+/** A block's running text as Markdown: with links and emphasis when asked, escaped then. */
+function runningText(block: DocumentBlock, options: MarkdownOptions): string {
+  if (options.links !== true) return block.text;
+  const spans = block.layout?.inline;
+  return spans === undefined ? block.text.replace(INLINE_SPECIAL, "\\$&") : inlineMarkdown(block.text, spans, options.baseUrl);
+}
+
 /** Markdown: see the module comment. */
-export function markdownText(blocks: Blocks): string {
+export function markdownText(blocks: Blocks, options: MarkdownOptions = {}): string {
   const parts: string[] = [];
   // Parts joined by a blank line, except list items that follow one another (a tight list).
   const joins: boolean[] = [];
@@ -126,9 +225,9 @@ export function markdownText(blocks: Blocks): string {
     }
     const list = layout?.list;
     let md: string;
-    if (block.heading > 0) md = `${"#".repeat(block.heading)} ${block.text}`;
+    if (block.heading > 0) md = `${"#".repeat(block.heading)} ${runningText(block, options)}`;
     else if (layout?.pre !== undefined) md = fenced(layout.pre);
-    else md = paragraph(block.text);
+    else md = paragraph(runningText(block, options));
     if (list !== undefined) {
       const indent = "    ".repeat(list.depth - 1);
       const lead = list.first ? `${list.marker} ` : " ".repeat(list.marker.length + 1);

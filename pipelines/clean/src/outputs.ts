@@ -52,11 +52,17 @@ export async function openOutputs(
   output: string,
   rejectsPath: string | undefined,
   format: OutputFormat,
-  options: { rejectsAll?: boolean; overwrite?: boolean; markdown?: boolean } = {},
+  options: { rejectsAll?: boolean; overwrite?: boolean; markdown?: boolean; links?: boolean } = {},
 ): Promise<RunOutputs> {
   let writer: CorpusWriter;
   try {
-    writer = await openWriter({ format, path: output, overwrite: options.overwrite, markdown: options.markdown === true });
+    writer = await openWriter({
+      format,
+      path: output,
+      overwrite: options.overwrite,
+      markdown: options.markdown === true,
+      links: options.links === true,
+    });
   } catch (error) {
     if (error instanceof WinnowError) throw error;
     throw writeFailure("cannot create output", output, error);

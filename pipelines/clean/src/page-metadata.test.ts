@@ -5,6 +5,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { UsageError } from "@winnow/errors";
 import { readCorpus } from "@winnow/writers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -22,7 +23,7 @@ const PAGE = `<!doctype html><html lang="de"><head><meta charset="utf-8"><title>
 <meta name="keywords" content="Energie, Förderung">
 <link rel="canonical" href="https://tagesblatt.example/wirtschaft/foerderung">
 </head><body><nav><a href="/">Start</a> <a href="/wirtschaft">Wirtschaft</a></nav>
-<article><h1>Förderung neu geregelt</h1><p>${PARAGRAPH}</p><p>${PARAGRAPH}</p>
+<article><h1>Förderung neu geregelt</h1><p>${PARAGRAPH}</p><p>${PARAGRAPH} Mehr im <a href="/wirtschaft/gesetz">Gesetzentwurf</a>, <em>vorläufig</em>.</p>
 <table><tr><th>Jahr</th><th>Förderung in Milliarden Euro</th></tr><tr><td>2023</td><td>12,5 Milliarden Euro nach Angaben des Ministeriums</td></tr></table>
 <pre>def foerderung(einkommen):
     return 0.7 if einkommen &lt; 40000 else 0.3</pre>
@@ -39,7 +40,7 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const clean = (output: string, options: { markdown?: boolean; format?: "markdown" } = {}) =>
+const clean = (output: string, options: { markdown?: boolean; format?: "markdown"; links?: boolean } = {}) =>
   runClean({ inputs: [page], output, model: "mlp", workers: 0, ...options });
 
 describe("page metadata and structure in the output", () => {
@@ -100,6 +101,36 @@ describe("page metadata and structure in the output", () => {
     expect(JSON.parse(header)).toMatchObject({ author: "Erika Mustermann", sitename: "Tagesblatt", declared_lang: "de" });
     expect(JSON.parse(header).url).toMatch(/^file:/);
     expect(body.join("\n")).toContain("Jahr\tFörderung in Milliarden Euro\n2023\t12,5 Milliarden Euro");
+  });
+
+  it("--links: links resolved against the page and emphasis in the Markdown, on worker threads too", async () => {
+    for (const workers of [0, 1]) {
+      const out = join(dir, `links-${workers}.md`);
+      await runClean({ inputs: [page], output: out, model: "mlp", workers, links: true });
+      const md = readFileSync(out, "utf8");
+      // A plain file's URL is file://, so the relative link resolves to a file: URL, which is not written as a link.
+      expect(md).toContain("Mehr im Gesetzentwurf, *vorläufig*.");
+    }
+    const withBase = join(dir, "links.jsonl");
+    await clean(withBase, { markdown: true, links: true });
+    const [doc] = readFileSync(withBase, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    expect(doc.markdown).toContain("*vorläufig*");
+    expect(doc.text).toContain("Mehr im Gesetzentwurf, vorläufig.");
+    await expect(clean(join(dir, "links.jsonl"), { links: true })).rejects.toThrow(/--links puts links and emphasis in Markdown/);
+  });
+
+  it("--links on the sample archive's real pages: absolute links in the kept text, none without it", async () => {
+    const sample = fileURLToPath(new URL("../../../fixtures/sample.warc.gz", import.meta.url));
+    const withLinks = join(dir, "sample-links.md");
+    const without = join(dir, "sample.md");
+    await runClean({ inputs: [sample], output: withLinks, model: "mlp", workers: 0, links: true });
+    await runClean({ inputs: [sample], output: without, model: "mlp", workers: 0 });
+    const links = readFileSync(withLinks, "utf8").match(/\]\(https?:\/\/[^)\s]+\)/g) ?? [];
+    expect(links.length).toBeGreaterThan(20);
+    expect(readFileSync(without, "utf8")).not.toMatch(/\]\(https?:/);
   });
 
   it("refuses an output name that names no format, and writes nothing", async () => {

@@ -46,6 +46,14 @@ export type PageOutput =
   /** Dropped by a corpus step: the first rule failed and its value. */
   | { ok: false; reason: "language" | "filter"; detail: string; rule: string; value: number | string };
 
+/** How a batch is cleaned beyond its model. */
+export interface PageOptions {
+  /** Keep the blocks the comment head finds as comments (`--comments`). */
+  keepComments?: boolean;
+  /** Record links and emphasis inside blocks (Markdown's `--links`). */
+  links?: boolean;
+}
+
 /** What the output needs of a page segmented and handed to the scorer, once its parse is dropped. */
 interface PageLeft {
   slot: number;
@@ -72,13 +80,14 @@ export async function cleanPages(
   inputs: readonly PageInput[],
   classifier: BlockClassifier,
   siteTemplates?: SiteTemplateBatch,
-  keepComments = false,
+  options: PageOptions = {},
 ): Promise<PageOutput[]> {
+  const keepComments = options.keepComments === true;
   const outputs = new Array<PageOutput>(inputs.length);
   const left: PageLeft[] = [];
   const batch = scoreBatch(classifier);
   for (let i = 0; i < inputs.length; i++) {
-    const page = await takePage(inputs[i], i, batch, siteTemplates !== undefined);
+    const page = await takePage(inputs[i], i, batch, siteTemplates !== undefined, options.links === true);
     if ("slot" in page) left.push(page);
     else outputs[i] = page;
   }
@@ -138,9 +147,10 @@ export function segmentWithMetadata(
   pieces: readonly string[],
   url: string,
   subtrees: boolean,
+  inline = false,
 ): { doc: SegmentedDocument; metadata: PageMetadata } {
   try {
-    const doc = segmentHtml(pieces, { subtrees, observer: metadataCollector });
+    const doc = segmentHtml(pieces, { subtrees, observer: metadataCollector, inline });
     return { doc, metadata: metadataCollector.finish(url) };
   } catch (error) {
     metadataCollector.reset();
@@ -153,14 +163,20 @@ export function segmentWithMetadata(
  * (or why there is no output). A function of its own so that its parse is unreachable once it
  * returns: a loop's suspended frame would hold its last page until the batch is scored.
  */
-async function takePage(input: PageInput, slot: number, batch: ScoreBatch, keepDoc: boolean): Promise<PageLeft | PageOutput> {
+async function takePage(
+  input: PageInput,
+  slot: number,
+  batch: ScoreBatch,
+  keepDoc: boolean,
+  links: boolean,
+): Promise<PageLeft | PageOutput> {
   let charset: string;
   let doc: SegmentedDocument;
   let metadata: PageMetadata;
   try {
     const decoded = decodeHtmlPieces(input.body, input.headerCharset);
     charset = decoded.charset;
-    ({ doc, metadata } = segmentWithMetadata(decoded.pieces, input.url ?? "", keepDoc));
+    ({ doc, metadata } = segmentWithMetadata(decoded.pieces, input.url ?? "", keepDoc, links));
   } catch (error) {
     return { ok: false, reason: "decode-error", detail: errorMessage(error) };
   }
@@ -183,7 +199,7 @@ async function takePage(input: PageInput, slot: number, batch: ScoreBatch, keepD
     const layout = block.layout;
     if (layout !== undefined) {
       layouts ??= new Array<BlockLayout | undefined>(blocks.length);
-      layouts[b] = layout.pre === undefined ? layout : { ...layout, pre: own(layout.pre) };
+      layouts[b] = layout.pre === undefined && layout.inline === undefined ? layout : ownedLayout(layout);
     }
   }
   return { slot, title: own(doc.title), charset, texts, headings, layouts, metadata, doc: keepDoc ? doc : undefined };
@@ -197,4 +213,12 @@ async function takePage(input: PageInput, slot: number, batch: ScoreBatch, keepD
  */
 function own(text: string): string {
   return text.length < 13 ? text : `${text} `.slice(0, -1);
+}
+
+/** A layout whose strings (pre text, link targets) no longer hold the page's HTML alive. */
+function ownedLayout(layout: BlockLayout): BlockLayout {
+  const copy = { ...layout };
+  if (copy.pre !== undefined) copy.pre = own(copy.pre);
+  if (copy.inline !== undefined) copy.inline = copy.inline.map((s) => (s.href === undefined ? s : { ...s, href: own(s.href) }));
+  return copy;
 }

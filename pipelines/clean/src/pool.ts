@@ -17,6 +17,7 @@ import {
   cleanPagesSafely,
   failedPages,
   packPages,
+  pageOptions,
   type ClassifierDescription,
   type CleanTask,
   type CleanWorkerData,
@@ -67,7 +68,7 @@ export async function openInlineCleaner(settings: CleanerSettings): Promise<Page
           records.map((r) => ({ body: r.body, headerCharset: r.charset, url: r.url })),
           classifier,
           siteTemplates,
-          settings.comments === true,
+          pageOptions(settings),
         ),
       ),
     fingerprint: async (records, keepParsed) =>

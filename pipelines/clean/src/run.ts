@@ -68,6 +68,8 @@ export interface CleanRunOptions {
   format?: OutputFormat;
   /** JSONL, XML and Parquet: a `markdown` field with each document as Markdown as well as its text. */
   markdown?: boolean;
+  /** Markdown (the format or the field): links as [text](url) and emphasis, as the page has them. */
+  links?: boolean;
   /** What --model names (see @winnow/models' ModelSpec); default: the shipped model. */
   model?: ModelSpec;
   /** The model's operating point: keep less (precision), more (recall), or the balanced default. */
@@ -189,6 +191,7 @@ export async function runClean(options: CleanRunOptions, shared?: SharedCleaner)
     rejectsAll: options.rejectsAll,
     overwrite: options.overwrite,
     markdown: options.markdown === true,
+    links: options.links === true,
   }).catch(async (error: unknown) => {
     await cleaner.destroy();
     throw error;
@@ -283,6 +286,12 @@ function refuseUnusableCorpusOptions(options: CleanRunOptions, format: OutputFor
     throw new UsageError(
       `--markdown adds a field to JSONL, XML or Parquet; the ${format} format has no fields (use --format markdown for Markdown alone)`,
       "--markdown",
+    );
+  }
+  if (options.links === true && format !== null && format !== "markdown" && options.markdown !== true) {
+    throw new UsageError(
+      "--links puts links and emphasis in Markdown: give --format markdown (or an .md output) or --markdown as well",
+      "--links",
     );
   }
   const corpus = options.corpus;
@@ -411,13 +420,13 @@ async function openResumeLog(plan: ResumePlan, outputs: RunOutputs, cleaner: Pag
 
 /** The cleaner a run's options ask for, with `model` (options.model resolved), on `workers` threads (0: inline). */
 export function openRunCleaner(
-  options: Pick<CleanRunOptions, "favor" | "comments" | "corpus" | "workerModule">,
+  options: Pick<CleanRunOptions, "favor" | "comments" | "links" | "corpus" | "workerModule">,
   model: ModelSpec,
   workers: number,
   logger: Logger,
 ): Promise<PageCleaner> {
   return openCleaner(
-    { model, favor: options.favor, comments: options.comments, corpus: options.corpus },
+    { model, favor: options.favor, comments: options.comments, links: options.links, corpus: options.corpus },
     workers,
     options.workerModule,
     logger,

@@ -8,7 +8,7 @@ import { transferableBuffer } from "@winnow/archive";
 import { errorMessage, WinnowError } from "@winnow/errors";
 import { type BlockClassifier, type Favor, HostRoutedClassifier, loadClassifier, type ModelSpec } from "@winnow/models";
 import { cleanPagesByHost } from "./clean-by-host.js";
-import { cleanPages, type PageInput, type PageOutput } from "./page.js";
+import { cleanPages, type PageInput, type PageOptions, type PageOutput } from "./page.js";
 import { type CorpusOptions, DocumentSteps } from "./steps.js";
 import { cleanParsedPages, fingerprintPages, type FingerprintedPage, type SiteTemplateBatch } from "./site-templates-page.js";
 
@@ -24,6 +24,8 @@ export interface CleanerSettings {
   favor?: Favor;
   /** Keep the blocks the model's comment head finds as each document's comments (`--comments`). */
   comments?: boolean;
+  /** Record links and emphasis inside blocks, for Markdown with `--links`. */
+  links?: boolean;
 }
 
 /**
@@ -54,19 +56,24 @@ export async function cleanPagesSafely(
   pages: readonly PageInput[],
   classifier: BlockClassifier,
   siteTemplates?: SiteTemplateBatch,
-  keepComments = false,
+  options: PageOptions = {},
 ): Promise<PageOutput[]> {
   try {
     // Per-host models (site templates index the batch as a whole, so they keep the general model).
     if (classifier instanceof HostRoutedClassifier && siteTemplates === undefined) {
-      return await cleanPagesByHost(pages, classifier, (group, model) => cleanPagesSafely(group, model, undefined, keepComments));
+      return await cleanPagesByHost(pages, classifier, (group, model) => cleanPagesSafely(group, model, undefined, options));
     }
     // Performance mode: pass one's parsed pages come instead of bytes.
     if (siteTemplates?.parsed !== undefined) return await cleanParsedPages({ ...siteTemplates, parsed: siteTemplates.parsed }, classifier);
-    return await cleanPages(pages, classifier, siteTemplates, keepComments);
+    return await cleanPages(pages, classifier, siteTemplates, options);
   } catch (error) {
     return failedPages(pages.length, errorMessage(error));
   }
+}
+
+/** What each batch is cleaned with, from the run's settings. */
+export function pageOptions(settings: CleanerSettings): PageOptions {
+  return { keepComments: settings.comments === true, links: settings.links === true };
 }
 
 export function failedPages(count: number, detail: string): PageOutput[] {
@@ -157,7 +164,7 @@ export default async function cleanTask(task: CleanTask): Promise<PageOutput[]> 
   } catch (error) {
     return failedPages(task.bodies.length, modelProblem(error));
   }
-  const outputs = await cleanPagesSafely(unpackPages(task), loaded, task.siteTemplates, (workerData as CleanWorkerData).comments === true);
+  const outputs = await cleanPagesSafely(unpackPages(task), loaded, task.siteTemplates, pageOptions(workerData as CleanWorkerData));
   return applyStepsSafely(corpus, outputs);
 }
 

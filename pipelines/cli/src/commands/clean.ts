@@ -38,6 +38,7 @@ interface CleanFlags extends PerInputFlags {
   output: string;
   format?: OutputFormat;
   markdown?: boolean;
+  links?: boolean;
   model?: string;
   favor: Favor;
   comments?: boolean;
@@ -169,6 +170,10 @@ export function registerClean(program: Command): void {
       "JSONL, XML and Parquet: add a markdown field with each document as Markdown (headings, lists, pipe tables, fenced code) beside its text",
     )
     .option(
+      "--links",
+      "Markdown (--format markdown, an .md output, or --markdown): keep links as [text](url), resolved against the page's URL, and emphasis as *em*, **strong** and `code`",
+    )
+    .option(
       "--model <model>",
       '"heuristic", "mlp" or "bilstm" (the models shipped with winnow), or a model file made by winnow train (default: mlp, or the heuristic with a warning when it is not installed); a folder of per-host models goes to --models',
     )
@@ -289,6 +294,7 @@ export function registerClean(program: Command): void {
 function runSettings(flags: CleanFlags) {
   return {
     markdown: flags.markdown === true,
+    links: flags.links === true,
     model: flags.models ?? flags.model,
     favor: flags.favor,
     comments: flags.comments === true,
