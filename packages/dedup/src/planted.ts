@@ -4,7 +4,10 @@
  * seed gives the same corpus on every machine.
  */
 
-/** Mulberry32: a small seeded generator, enough for choosing words to edit. */
+/**
+ * Mulberry32: a small seeded generator, enough for choosing words to edit. (@winnow/labels has
+ * the same one; dedup depends on no other winnow package, so it keeps these eight lines.)
+ */
 export function seededRandom(seed: number): () => number {
   let a = seed >>> 0;
   return () => {

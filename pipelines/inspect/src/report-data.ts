@@ -4,6 +4,7 @@
  * that a report of a large crawl stays a file a browser can open.
  */
 import { decodeHtmlPieces, expandInputs, readRecords, type ArchiveRecord } from "@winnow/archive";
+import { mulberry32 } from "@winnow/labels";
 import type { BlockClassifier } from "@winnow/models";
 import { scorePages } from "@winnow/models";
 import { segmentHtml, type SegmentedDocument } from "@winnow/segment";
@@ -145,7 +146,8 @@ export async function scanReport(
     const size = options.sample;
     if (!Number.isInteger(size) || size < 1) throw new RangeError(`sample must be a whole number >= 1, got ${size}`);
     const seed = options.seed ?? 1;
-    const random = seededRandom(seed);
+    // The same seed, the same sample on every run.
+    const random = mulberry32(seed);
     // Algorithm R over every HTML record of every input: each ends in the sample with chance size/total.
     const reservoir: Array<{ order: number; record: ArchiveRecord }> = [];
     for (const file of files) {
@@ -187,18 +189,6 @@ export async function scanReport(
     recordsRead,
     skipped,
     ...(sample === undefined ? {} : { sample }),
-  };
-}
-
-/** mulberry32: a small seeded generator, so that a sample is the same on every run with one seed. */
-function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
 
