@@ -18,6 +18,7 @@ import zlib from "node:zlib";
 import { markExclusive } from "./owned.js";
 import type { Gap, Piece, PieceSource } from "./source.js";
 import type { InputWindow } from "./window.js";
+import { MemberStarts } from "./member-starts.js";
 
 const LOOKAHEAD = 1 << 20;
 /** Output cap for the one-shot path; bigger members are streamed (also bounds zip bombs). */
@@ -79,27 +80,19 @@ export class GunzipSource implements PieceSource {
   private produced = 0;
   /** Members read whole so far. */
   private members = 0;
-  /** Where members start: stream position and compressed offset, oldest first. */
-  private starts: { pos: number; offset: number }[] = [];
+  /** Where each member starts: its output position and its stored offset. */
+  private readonly starts = new MemberStarts();
   /** Damage not yet reported, merged while it continues. */
   private damage: { offset: number; bytes: number; detail: string } | null = null;
 
   constructor(private readonly win: InputWindow) {}
 
   offsetAt(pos: number): number {
-    const s = this.starts;
-    let drop = 0;
-    while (drop < s.length && s[drop].pos < pos) drop++;
-    if (drop) s.splice(0, drop);
-    // Empty members share a position with the next one; the last is where the bytes are.
-    let found = -1;
-    for (let i = 0; i < s.length && s[i].pos === pos; i++) found = s[i].offset;
-    return found;
+    return this.starts.offsetAt(pos);
   }
 
   memberAfter(pos: number): number {
-    for (const s of this.starts) if (s.pos > pos) return s.pos;
-    return -1;
+    return this.starts.memberAfter(pos);
   }
 
   async *pieces(): AsyncGenerator<Piece> {
@@ -196,7 +189,7 @@ export class GunzipSource implements PieceSource {
   }
 
   private *emit(out: Buffer, memberOffset: number): Generator<Piece> {
-    this.starts.push({ pos: this.produced, offset: memberOffset });
+    this.starts.add(this.produced, memberOffset);
     this.produced += out.length;
     this.members++;
     if (out.length) yield out;
@@ -264,7 +257,7 @@ export class GunzipSource implements PieceSource {
       let first = true;
       for await (const out of inflater as AsyncIterable<Buffer>) {
         if (first) {
-          this.starts.push({ pos: this.produced, offset: memberOffset });
+          this.starts.add(this.produced, memberOffset);
           first = false;
         }
         if (crc32) crc = crc32(out, crc);

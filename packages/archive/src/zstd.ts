@@ -11,6 +11,7 @@ import { Decompressor } from "zstd-napi";
 import binding from "zstd-napi/binding.js";
 import type { Gap, Piece, PieceSource } from "./source.js";
 import type { InputWindow } from "./window.js";
+import { MemberStarts } from "./member-starts.js";
 
 const FRAME_MAGIC = 0xfd2fb528;
 const DICTIONARY_FRAME = 0x184d2a5d;
@@ -30,25 +31,17 @@ export function isZstd(head: Buffer): boolean {
 }
 
 export class ZstdSource implements PieceSource {
-  /** Where each frame starts: its first output position and its stored offset. */
-  private readonly starts: { pos: number; offset: number }[] = [];
+  /** Where each member starts: its output position and its stored offset. */
+  private readonly starts = new MemberStarts();
 
   constructor(private readonly win: InputWindow) {}
 
   offsetAt(pos: number): number {
-    const s = this.starts;
-    let drop = 0;
-    while (drop < s.length && s[drop].pos < pos) drop++;
-    if (drop) s.splice(0, drop);
-    // Frames with no output (skippable ones) share a position with the next; the last is where the bytes are.
-    let found = -1;
-    for (let i = 0; i < s.length && s[i].pos === pos; i++) found = s[i].offset;
-    return found;
+    return this.starts.offsetAt(pos);
   }
 
   memberAfter(pos: number): number {
-    for (const s of this.starts) if (s.pos > pos) return s.pos;
-    return -1;
+    return this.starts.memberAfter(pos);
   }
 
   async *pieces(): AsyncGenerator<Piece> {
@@ -66,7 +59,7 @@ export class ZstdSource implements PieceSource {
       if (win.available === 0) await win.fill(1);
       const src = win.view();
       if (src.length === 0 && !flushing) break;
-      if (!inFrame && src.length > 0) this.starts.push({ pos, offset: win.offset });
+      if (!inFrame && src.length > 0) this.starts.add(pos, win.offset);
       const dst = Buffer.allocUnsafe(OUT_SIZE);
       let result: [number, number, number];
       try {
