@@ -22,7 +22,7 @@ import { basename, dirname, join, resolve } from "node:path";
 import type { Writable } from "node:stream";
 import { promisify } from "node:util";
 import { BrokenPipeError, OutputError, UsageError, systemReason } from "@winnow/errors";
-import { tempPathFor } from "./util.js";
+import { isAlive, tempPathFor } from "./util.js";
 
 /** What the command line calls an output, for messages. */
 export interface OutputRole {
@@ -270,16 +270,6 @@ export async function removeStaleTempFiles(finalPath: string): Promise<string[]>
     }
   }
   return removed;
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: alive, but another user's.
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
 }
 
 /** A path the command line names, and how to name it in a message: "-o", "--data ws". */

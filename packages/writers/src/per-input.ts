@@ -9,6 +9,7 @@ import { randomBytes } from "node:crypto";
 import { access, mkdir, readdir, rename, unlink, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import { basename, dirname, join } from "node:path";
+import { isAlive } from "./util.js";
 
 /** Archive and HTML suffixes taken off an input's name before the output's is put on. */
 const INPUT_SUFFIX = /\.(warc|arc|html?|jsonl?|txt)?(\.(gz|zst|bz2))?$/i;
@@ -103,13 +104,4 @@ export async function removeStaleStaged(output: string): Promise<string[]> {
       removed.push(join(dir, name));
   }
   return removed;
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
 }

@@ -57,3 +57,14 @@ export function outputError(what: string, path: string, cause: unknown): Error {
   if (code !== undefined) err.code = code;
   return err;
 }
+
+/** Whether process `pid` runs on this machine (a temporary file's writer, named in its name). */
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: alive, but another user's.
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
