@@ -103,6 +103,10 @@ export async function runCleanPerInput(options: PerInputRunOptions): Promise<Per
   if (options.rejectsDir !== undefined && isRemote(options.rejectsDir)) {
     throw new UsageError("--rejects must be a local folder", `--rejects ${options.rejectsDir}`);
   }
+  // Each input's run would only see its own documents: duplicates across inputs need every output.
+  if (options.corpus?.dedup !== undefined) {
+    throw new UsageError("one output per input is deduplicated afterwards, across all outputs: run winnow dedup over them", "--dedup");
+  }
   const suffix = perInputSuffix(options.format, options.compression);
   const failed: InputFailure[] = [];
   const list = await listAll(options, failed);

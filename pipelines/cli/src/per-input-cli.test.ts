@@ -88,6 +88,11 @@ describe("winnow clean --paths-file", () => {
     ]);
     const resume = await runWinnow(["clean", "--paths-file", "warc.paths.gz", "-o", "o", "--resume", ...QUICK], dir);
     expect(resume.code).toBe(2);
+    const dedup = await runWinnow(["clean", "--paths-file", "warc.paths.gz", "-o", "o", "--dedup", "exact", ...QUICK], dir);
+    expect([dedup.code, stderrMessages(dedup.stderr, 50).join("\n")]).toEqual([
+      2,
+      "winnow: one output per input is deduplicated afterwards, across all outputs: run winnow dedup over them (--dedup)",
+    ]);
     const none = await runWinnow(["clean", "-o", "o.jsonl"], dir);
     expect([none.code, stderrMessages(none.stderr).join("\n")]).toEqual([
       2,

@@ -328,9 +328,6 @@ async function cleanPerInput(inputs: string[], flags: CleanFlags): Promise<void>
   if (flags.resume === true || flags.manifest !== undefined) {
     throw new UsageError("one output per input is resumed by its done markers: --resume and --manifest do not apply", "--resume");
   }
-  if (flags.dedup !== undefined) {
-    throw new UsageError("one output per input is deduplicated afterwards, across all outputs: run winnow dedup over them", "--dedup");
-  }
   if (flags.pathsFile === undefined && inputs.length === 0) throw new UsageError("no inputs: give them, or --paths-file", "clean");
   if (flags.baseUrl !== undefined && flags.pathsFile === undefined) throw new UsageError("--base-url goes with --paths-file", "--base-url");
   const logger = createLogger(flags.logLevel);
