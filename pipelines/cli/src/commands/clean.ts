@@ -4,7 +4,6 @@
  */
 import { availableParallelism } from "node:os";
 import { type Command, InvalidArgumentError, Option } from "commander";
-import type { Logger } from "pino";
 import { DEFAULT_MAX_PAGE_BYTES } from "@winnow/archive";
 import {
   type CleanRunSummary,
@@ -20,7 +19,7 @@ import { EXIT, InputError, UsageError } from "@winnow/errors";
 import { FILTER_NAMES, parseFilterNames, type RuleSetName } from "@winnow/filters";
 import type { Favor } from "@winnow/models";
 import { DEFAULT_RETRY, remoteOpener } from "@winnow/remote";
-import { type OutputFormat, removeTempFilesNow } from "@winnow/writers";
+import type { OutputFormat } from "@winnow/writers";
 import { EXIT_CODES_HELP, ExitWith } from "../exit-codes.js";
 import {
   addPerInputOptions,
@@ -30,9 +29,13 @@ import {
   type PerInputFlags,
   perInputSummaryLine,
 } from "./clean-per-input.js";
+import { interruptOnSignals } from "../signals.js";
 import { createLogger, LOG_LEVELS, type LogLevel } from "../logger.js";
 import { parseByteSize, parseCount, parseUnitInterval } from "../parse.js";
 import { startProgressLine } from "../progress.js";
+
+/** What the first Ctrl-C does to a clean run. */
+const STOPPING = "stopping; finishing the pages already read (send it again to quit at once, without finishing the output)";
 
 interface CleanFlags extends PerInputFlags {
   output: string;
@@ -331,7 +334,7 @@ async function cleanPerInput(inputs: string[], flags: CleanFlags): Promise<void>
   if (flags.pathsFile === undefined && inputs.length === 0) throw new UsageError("no inputs: give them, or --paths-file", "clean");
   if (flags.baseUrl !== undefined && flags.pathsFile === undefined) throw new UsageError("--base-url goes with --paths-file", "--base-url");
   const logger = createLogger(flags.logLevel);
-  const interrupt = interruptOnSignals(logger);
+  const interrupt = interruptOnSignals(logger, STOPPING);
   let summary: Awaited<ReturnType<typeof runCleanPerInput>>;
   try {
     summary = await runCleanPerInput({
@@ -369,7 +372,7 @@ async function clean(inputs: string[], flags: CleanFlags): Promise<void> {
   const logger = createLogger(flags.logLevel);
   const progress = flags.progress && process.stderr.isTTY ? startProgressLine() : undefined;
   if (flags.rejectsAll === true && flags.rejects === undefined) throw new UsageError("--rejects-all needs --rejects FILE", "--rejects-all");
-  const interrupt = interruptOnSignals(logger);
+  const interrupt = interruptOnSignals(logger, STOPPING);
   let summary: CleanRunSummary;
   try {
     summary = await runClean({
@@ -404,29 +407,6 @@ async function clean(inputs: string[], flags: CleanFlags): Promise<void> {
   if (summary.inputsFailed.length === summary.inputs) {
     throw new InputError("nothing could be read from the inputs", summary.inputsFailed.map((f) => f.input).join(", "));
   }
-}
-
-/** The first SIGINT/SIGTERM stops reading and lets the run finish cleanly; a second quits at once. */
-function interruptOnSignals(logger: Logger): { signal: AbortSignal; dispose(): void } {
-  const controller = new AbortController();
-  const onSignal = (name: NodeJS.Signals): void => {
-    if (controller.signal.aborted) {
-      // Quitting without finishing the outputs: their unfinished temporary files go too.
-      removeTempFilesNow();
-      process.exit(EXIT.interrupted);
-    }
-    logger.warn(`${name}: stopping; finishing the pages already read (send it again to quit at once, without finishing the output)`);
-    controller.abort();
-  };
-  process.on("SIGINT", onSignal);
-  process.on("SIGTERM", onSignal);
-  return {
-    signal: controller.signal,
-    dispose() {
-      process.off("SIGINT", onSignal);
-      process.off("SIGTERM", onSignal);
-    },
-  };
 }
 
 /** "wrote 5 documents to out.jsonl from 5 records in 0.8 s (6 docs/s, ...); skipped 16: ..." */

@@ -16,6 +16,7 @@ import {
 import { EXIT } from "@winnow/errors";
 import { EXIT_CODES_HELP, ExitWith } from "../exit-codes.js";
 import { createLogger } from "../logger.js";
+import { interruptOnSignals } from "../signals.js";
 import { parseCount, parseUnitInterval } from "../parse.js";
 
 interface DedupFlags {
@@ -127,14 +128,7 @@ export function registerDedup(program: Command): void {
 async function dedup(inputs: string[], flags: DedupFlags): Promise<void> {
   // One format per stream, as for clean: JSON lines where stderr is not a terminal.
   const logger = createLogger("info");
-  const controller = new AbortController();
-  const onSignal = (name: NodeJS.Signals): void => {
-    if (controller.signal.aborted) process.exit(EXIT.interrupted);
-    logger.warn(`${name}: stopping after the task under way; run the same command again to resume`);
-    controller.abort();
-  };
-  process.on("SIGINT", onSignal);
-  process.on("SIGTERM", onSignal);
+  const interrupt = interruptOnSignals(logger, "stopping after the task under way; run the same command again to resume");
   let summary: DedupSummary;
   try {
     summary = await runDedup({
@@ -145,7 +139,7 @@ async function dedup(inputs: string[], flags: DedupFlags): Promise<void> {
       shards: flags.shard,
       bands: flags.band,
       rejectsPath: flags.rejects,
-      signal: controller.signal,
+      signal: interrupt.signal,
       settings: {
         kinds: flags.kinds,
         minhash: { bands: flags.bands, rows: flags.rows, shingle: flags.shingle, seed: flags.seed },
@@ -156,8 +150,7 @@ async function dedup(inputs: string[], flags: DedupFlags): Promise<void> {
       },
     });
   } finally {
-    process.off("SIGINT", onSignal);
-    process.off("SIGTERM", onSignal);
+    interrupt.dispose();
   }
   if (flags.json === true) process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
   logger.info({ summary }, summaryLine(summary));
