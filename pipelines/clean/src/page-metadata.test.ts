@@ -122,6 +122,29 @@ describe("page metadata and structure in the output", () => {
     await expect(clean(join(dir, "links.jsonl"), { links: true })).rejects.toThrow(/--links puts links and emphasis in Markdown/);
   });
 
+  it("metadata: false (--no-metadata) writes none of the metadata fields and the same text, inline and on threads", async () => {
+    const withMetadata = join(dir, "with-metadata.jsonl");
+    await clean(withMetadata);
+    const [full] = readFileSync(withMetadata, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    for (const workers of [0, 1]) {
+      const out = join(dir, `no-metadata-${workers}.jsonl`);
+      await runClean({ inputs: [page], output: out, model: "mlp", workers, metadata: false });
+      const [doc] = readFileSync(out, "utf8")
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l));
+      for (const field of ["declared_lang", "author", "date", "sitename", "description", "canonical_url", "tags"]) {
+        expect(full).toHaveProperty(field);
+        expect(doc).not.toHaveProperty(field);
+      }
+      expect(doc.text).toBe(full.text);
+      expect(doc.title).toBe(full.title);
+    }
+  });
+
   it("--links on the sample archive's real pages: absolute links in the kept text, none without it", async () => {
     const sample = fileURLToPath(new URL("../../../fixtures/sample.warc.gz", import.meta.url));
     const withLinks = join(dir, "sample-links.md");

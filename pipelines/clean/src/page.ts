@@ -52,6 +52,8 @@ export interface PageOptions {
   keepComments?: boolean;
   /** Record links and emphasis inside blocks (Markdown's `--links`). */
   links?: boolean;
+  /** Collect the page's metadata in the segmenter's pass (default true; `--no-metadata` saves its CPU). */
+  metadata?: boolean;
 }
 
 /** What the output needs of a page segmented and handed to the scorer, once its parse is dropped. */
@@ -63,7 +65,7 @@ interface PageLeft {
   headings: Uint8Array;
   /** Per block, the structure it sits in; null when no block sits in any. */
   layouts: Array<BlockLayout | undefined> | null;
-  metadata: PageMetadata;
+  metadata: PageMetadata | undefined;
   /** Site templates only: the parse, whose subtrees the template rule reads after scoring. */
   doc?: SegmentedDocument;
 }
@@ -87,7 +89,7 @@ export async function cleanPages(
   const left: PageLeft[] = [];
   const batch = scoreBatch(classifier);
   for (let i = 0; i < inputs.length; i++) {
-    const page = await takePage(inputs[i], i, batch, siteTemplates !== undefined, options.links === true);
+    const page = await takePage(inputs[i], i, batch, siteTemplates !== undefined, options);
     if ("slot" in page) left.push(page);
     else outputs[i] = page;
   }
@@ -109,7 +111,8 @@ export async function cleanPages(
     } else {
       for (let b = 0; b < n; b++) if (s[b] >= threshold) blocks.push(outputBlock(page, b));
     }
-    const output: PageOutput = { ok: true, title: page.title, charset: page.charset, blocks, blocksTotal: n, metadata: page.metadata };
+    const output: PageOutput = { ok: true, title: page.title, charset: page.charset, blocks, blocksTotal: n };
+    if (page.metadata !== undefined) output.metadata = page.metadata;
     if (keepComments) output.comments = commentBlocks(page, s, threshold, commentScores?.[k], commentThreshold);
     outputs[page.slot] = output;
   }
@@ -142,13 +145,15 @@ function outputBlock(page: PageLeft, b: number): DocumentBlock {
 // One per thread: the segmenter feeds it page by page, and finish() readies it for the next.
 const metadataCollector = new MetadataCollector();
 
-/** Segments a page, collecting its metadata in the same pass. */
+/** Segments a page, collecting its metadata in the same pass unless `metadata` is false. */
 export function segmentWithMetadata(
   pieces: readonly string[],
   url: string,
   subtrees: boolean,
   inline = false,
-): { doc: SegmentedDocument; metadata: PageMetadata } {
+  metadata = true,
+): { doc: SegmentedDocument; metadata: PageMetadata | undefined } {
+  if (!metadata) return { doc: segmentHtml(pieces, { subtrees, inline }), metadata: undefined };
   try {
     const doc = segmentHtml(pieces, { subtrees, observer: metadataCollector, inline });
     return { doc, metadata: metadataCollector.finish(url) };
@@ -168,15 +173,15 @@ async function takePage(
   slot: number,
   batch: ScoreBatch,
   keepDoc: boolean,
-  links: boolean,
+  options: PageOptions,
 ): Promise<PageLeft | PageOutput> {
   let charset: string;
   let doc: SegmentedDocument;
-  let metadata: PageMetadata;
+  let metadata: PageMetadata | undefined;
   try {
     const decoded = decodeHtmlPieces(input.body, input.headerCharset);
     charset = decoded.charset;
-    ({ doc, metadata } = segmentWithMetadata(decoded.pieces, input.url ?? "", keepDoc, links));
+    ({ doc, metadata } = segmentWithMetadata(decoded.pieces, input.url ?? "", keepDoc, options.links === true, options.metadata !== false));
   } catch (error) {
     return { ok: false, reason: "decode-error", detail: errorMessage(error) };
   }

@@ -73,8 +73,9 @@ export async function openInlineCleaner(settings: CleanerSettings): Promise<Page
       ),
     fingerprint: async (records, keepParsed) =>
       fingerprintPages(
-        records.map((r) => ({ body: r.body, headerCharset: r.charset })),
+        records.map((r) => ({ body: r.body, headerCharset: r.charset, url: r.url })),
         keepParsed,
+        pageOptions(settings),
       ),
     close: () => classifier.close(),
     destroy: () => classifier.close(),

@@ -9,7 +9,9 @@ import { dropTemplateBlocks } from "@winnow/templates";
 import type { PageOutput } from "./page.js";
 
 /** A page as pass one left it: segmented (with subtree fingerprints), or what became of it. */
-export type ParsedPage = { ok: true; doc: SegmentedDocument; charset: string; metadata: PageMetadata } | { ok: false; output: PageOutput };
+export type ParsedPage =
+  | { ok: true; doc: SegmentedDocument; charset: string; metadata: PageMetadata | undefined }
+  | { ok: false; output: PageOutput };
 
 /** What a worker needs to apply the hosts' templates to one batch. */
 export interface SiteTemplateBatch {

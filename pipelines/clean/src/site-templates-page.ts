@@ -9,7 +9,7 @@ import { MAX_NESTING, type SegmentedDocument } from "@winnow/segment";
 import { pageFingerprints } from "@winnow/templates";
 import { errorMessage } from "@winnow/errors";
 import { scorePages } from "@winnow/models";
-import { type PageInput, type PageOutput, segmentWithMetadata } from "./page.js";
+import { type PageInput, type PageOptions, type PageOutput, segmentWithMetadata } from "./page.js";
 import type { DocumentBlock } from "@winnow/writers";
 import { applySiteTemplates, type ParsedPage, type SiteTemplateBatch } from "./site-templates-batch.js";
 
@@ -21,14 +21,19 @@ export interface FingerprintedPage {
   parsed?: ParsedPage;
 }
 
-/** Pass one in a worker: decode and segment (fingerprints on), keep only the hashes unless `keepParsed`. */
-export function fingerprintPages(inputs: readonly PageInput[], keepParsed: boolean): FingerprintedPage[] {
+/**
+ * Pass one in a worker: decode and segment (fingerprints on), keep only the hashes unless
+ * `keepParsed`; a kept parse has the links and metadata `options` ask for, as cleanPages would.
+ */
+export function fingerprintPages(inputs: readonly PageInput[], keepParsed: boolean, options: PageOptions = {}): FingerprintedPage[] {
+  const links = keepParsed && options.links === true;
+  const collect = keepParsed && options.metadata !== false;
   const out = new Array<FingerprintedPage>(inputs.length);
   for (let i = 0; i < inputs.length; i++) {
     let parsed: ParsedPage;
     try {
       const { pieces, charset } = decodeHtmlPieces(inputs[i].body, inputs[i].headerCharset);
-      const { doc, metadata } = segmentWithMetadata(pieces, inputs[i].url ?? "", true);
+      const { doc, metadata } = segmentWithMetadata(pieces, inputs[i].url ?? "", true, links, collect);
       parsed = doc.blocks.length === 0 ? { ok: false, output: noText(doc) } : { ok: true, doc, charset, metadata };
     } catch (error) {
       parsed = { ok: false, output: { ok: false, reason: "decode-error", detail: errorMessage(error) } };
@@ -76,7 +81,9 @@ export async function cleanParsedPages(
       blocks.push(layout === undefined ? { text, heading } : { text, heading, layout });
     }
     const page = parsed[i] as Extract<ParsedPage, { ok: true }>;
-    outputs[i] = { ok: true, title: doc.title, charset: page.charset, blocks, blocksTotal: doc.blocks.length, metadata: page.metadata };
+    const output: PageOutput = { ok: true, title: doc.title, charset: page.charset, blocks, blocksTotal: doc.blocks.length };
+    if (page.metadata !== undefined) output.metadata = page.metadata;
+    outputs[i] = output;
   }
   return outputs;
 }

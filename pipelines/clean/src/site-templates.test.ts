@@ -60,7 +60,11 @@ beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), "winnow-site-templates-"));
   // Every sample page dressed on one host, in shuffled URL order; one more page alone on another host.
   const records = ids.map((id, i) =>
-    warcResponse({ id: `<urn:st:${id}>`, url: `https://courier.example/story/${(i * 5) % ids.length}-${id}`, body: dress(html(id)) }),
+    warcResponse({
+      id: `<urn:st:${id}>`,
+      url: `https://courier.example/2024/05/17/story/${(i * 5) % ids.length}-${id}`,
+      body: dress(html(id)),
+    }),
   );
   records.push(warcResponse({ id: "<urn:st:alone>", url: "https://alone.example/", body: dress(html(ids[0])) }));
   warc = join(dir, "site.warc.gz");
@@ -108,11 +112,14 @@ describe("clean --site-templates on a constructed site", () => {
     expect(after).toBeGreaterThan(before);
   });
 
-  it("writes the same output in performance mode, on worker threads", async () => {
+  it("writes the same output in performance mode, on worker threads and inline", async () => {
     const memory = await clean("memory.jsonl", { siteTemplates: { mode: "memory" } });
     const performance = await clean("performance.jsonl", { siteTemplates: { mode: "performance" }, workers: 2, batchSize: 4 });
     expect(performance.siteTemplates?.mode).toBe("performance");
     expect(readFileSync(performance.output, "utf8")).toBe(readFileSync(memory.output, "utf8"));
+    // Inline, pass one parses with the record's URL and the run's options too, so nothing differs.
+    const inline = await clean("performance-inline.jsonl", { siteTemplates: { mode: "performance" }, workers: 0 });
+    expect(readFileSync(inline.output, "utf8")).toBe(readFileSync(memory.output, "utf8"));
   });
 
   it("refuses standard input, which cannot be read twice", async () => {

@@ -26,6 +26,8 @@ export interface CleanerSettings {
   comments?: boolean;
   /** Record links and emphasis inside blocks, for Markdown with `--links`. */
   links?: boolean;
+  /** Collect each page's metadata (default true; `--no-metadata`). */
+  metadata?: boolean;
 }
 
 /**
@@ -73,7 +75,7 @@ export async function cleanPagesSafely(
 
 /** What each batch is cleaned with, from the run's settings. */
 export function pageOptions(settings: CleanerSettings): PageOptions {
-  return { keepComments: settings.comments === true, links: settings.links === true };
+  return { keepComments: settings.comments === true, links: settings.links === true, metadata: settings.metadata !== false };
 }
 
 export function failedPages(count: number, detail: string): PageOutput[] {
@@ -179,7 +181,7 @@ export function applyStepsSafely(corpus: DocumentSteps, outputs: PageOutput[]): 
 
 /** Pass one of --site-templates (piscina's `name: "fingerprintTask"`): the subtree fingerprints of a batch. */
 export function fingerprintTask(task: CleanTask & { keepParsed: boolean }): FingerprintedPage[] {
-  return fingerprintPages(unpackPages(task), task.keepParsed);
+  return fingerprintPages(unpackPages(task), task.keepParsed, pageOptions(workerData as CleanWorkerData));
 }
 
 /** Run once before any batch (piscina's `name: "describeClassifier"`): loads and describes the model. */

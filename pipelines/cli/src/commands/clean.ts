@@ -42,6 +42,8 @@ interface CleanFlags extends PerInputFlags {
   format?: OutputFormat;
   markdown?: boolean;
   links?: boolean;
+  /** false with --no-metadata. */
+  metadata: boolean;
   model?: string;
   favor: Favor;
   comments?: boolean;
@@ -177,6 +179,10 @@ export function registerClean(program: Command): void {
       "Markdown (--format markdown, an .md output, or --markdown): keep links as [text](url), resolved against the page's URL, and emphasis as *em*, **strong** and `code`",
     )
     .option(
+      "--no-metadata",
+      "write no page metadata (author, date, date_modified, sitename, description, canonical_url, categories, tags, declared_lang): the segmenter then does not collect it, which saves about 3% of the CPU",
+    )
+    .option(
       "--model <model>",
       '"heuristic", "mlp" or "bilstm" (the models shipped with winnow), or a model file made by winnow train (default: mlp, or the heuristic with a warning when it is not installed); a folder of per-host models goes to --models',
     )
@@ -298,6 +304,7 @@ function runSettings(flags: CleanFlags) {
   return {
     markdown: flags.markdown === true,
     links: flags.links === true,
+    metadata: flags.metadata !== false,
     model: flags.models ?? flags.model,
     favor: flags.favor,
     comments: flags.comments === true,
