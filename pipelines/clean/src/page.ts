@@ -199,7 +199,7 @@ async function takePage(
   let layouts: Array<BlockLayout | undefined> | null = null;
   for (let b = 0; b < blocks.length; b++) {
     const block = blocks[b];
-    texts[b] = own(block.text);
+    texts[b] = block.text; // a copy of its own already (the segmenter's compactCopy)
     headings[b] = block.heading;
     const layout = block.layout;
     if (layout !== undefined) {
@@ -211,10 +211,11 @@ async function takePage(
 }
 
 /**
- * A copy of `text` that holds no other memory. Block texts are often V8 slices of the page's
- * decoded HTML, and a slice keeps its whole parent alive: the texts of 200 dev pages held 51 MB
- * that way, their copies 10 MB. Concatenating makes a new string and slicing it flattens it
- * into a fresh one; strings under 13 characters are never slices.
+ * A copy of `text` that holds no other memory. The title and pre text are often V8 slices of the
+ * page's decoded HTML, and a slice keeps its whole parent alive (block texts did too before the
+ * segmenter copied them: those of 200 dev pages held 51 MB that way, their copies 10 MB).
+ * Concatenating makes a new string and slicing it flattens it into a fresh one; strings under 13
+ * characters are never slices.
  */
 function own(text: string): string {
   return text.length < 13 ? text : `${text} `.slice(0, -1);
