@@ -618,9 +618,10 @@ export class Segmenter {
  * a string two bytes per character when its source was (a page's decoded HTML is, for one curly
  * quote anywhere in it), and then every block of the page is too, ASCII or not: toLowerCase goes
  * through ICU, regexes and charCodeAt loops run slower. Copying through UTF-16 bytes lets V8
- * narrow what fits in Latin-1; it costs about 0.07 ms a page and took feature extraction from 1.0
- * to 0.6 ms a page on WCXB dev (benchmarks/string-width.js). The copy also holds nothing of the
- * page's HTML alive, and is flat, where the text built from text nodes is a rope.
+ * narrow what fits in Latin-1. It costs about 0.08 ms a page; feature extraction over 400 WCXB
+ * dev pages went from 1.0 to 0.6 ms a page (benchmarks/string-width.js widens texts on purpose
+ * to show it again). The copy also holds nothing of the page's HTML alive, and is flat, where
+ * the text built from text nodes is a rope.
  */
 function compactCopy(s: string): string {
   return Buffer.from(s, "utf16le").toString("utf16le");
