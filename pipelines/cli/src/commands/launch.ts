@@ -5,39 +5,22 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { type Command, Option } from "commander";
 import { OutputError, systemReason } from "@winnow/errors";
-import { type CleanJob, indexedJobManifest, slurmArrayScript, submitSlurm } from "@winnow/launch";
+import { type CleanJob, indexedJobManifest, type K8sOptions, type SlurmOptions, slurmArrayScript, submitSlurm } from "@winnow/launch";
 import { createLogger } from "../logger.js";
 import { parseCount } from "../parse.js";
 
-interface LaunchFlags {
-  pathsFile: string;
-  baseUrl?: string;
-  output: string;
-  tasks: number;
-  maxRunning?: number;
-  cpusPerTask: number;
+/** The job's flags are the fields of CleanJob, but for --mem (its memory) and --write. */
+interface LaunchFlags extends Omit<CleanJob, "memory" | "cleanArgs"> {
   mem: string;
-  jobName: string;
-  winnow: string;
   write: string;
 }
 
-interface SlurmFlags extends LaunchFlags {
-  time?: string;
-  partition?: string;
-  account?: string;
-  logDir?: string;
+/** The scheduler's own flags are its options in @winnow/launch, named alike. */
+interface SlurmFlags extends LaunchFlags, SlurmOptions {
   submit?: boolean;
 }
 
-interface K8sFlags extends LaunchFlags {
-  image: string;
-  namespace?: string;
-  volumeClaim?: string;
-  mountPath: string;
-  envSecret?: string;
-  retriesPerIndex: number;
-}
+interface K8sFlags extends LaunchFlags, K8sOptions {}
 
 const LAUNCH_HELP = `
 Every task runs winnow clean --paths-file ... --world-size <tasks> and finds its rank in the
@@ -106,12 +89,7 @@ export function registerLaunch(program: Command): void {
     .option("--submit", "submit the script with sbatch and print the job id")
     .addHelpText("after", LAUNCH_HELP)
     .action(async (cleanArgs: string[], flags: SlurmFlags) => {
-      const script = slurmArrayScript(jobOf(flags, cleanArgs), {
-        time: flags.time,
-        partition: flags.partition,
-        account: flags.account,
-        logDir: flags.logDir,
-      });
+      const script = slurmArrayScript(jobOf(flags, cleanArgs), flags);
       // sbatch does not create the folder of --output, and a task whose log cannot be opened fails.
       if (flags.logDir !== undefined) {
         await mkdir(flags.logDir, { recursive: true }).catch((error: unknown) => {
@@ -139,14 +117,7 @@ export function registerLaunch(program: Command): void {
     .addOption(new Option("--retries-per-index <n>", "retries of one task before it counts as failed").argParser(parseCount(0)).default(3))
     .addHelpText("after", LAUNCH_HELP)
     .action(async (cleanArgs: string[], flags: K8sFlags) => {
-      const manifest = indexedJobManifest(jobOf(flags, cleanArgs), {
-        image: flags.image,
-        namespace: flags.namespace,
-        volumeClaim: flags.volumeClaim,
-        mountPath: flags.mountPath,
-        envSecret: flags.envSecret,
-        retriesPerIndex: flags.retriesPerIndex,
-      });
+      const manifest = indexedJobManifest(jobOf(flags, cleanArgs), flags);
       await emit(manifest, flags.write);
     });
 }
