@@ -37,7 +37,7 @@ async function build(root, pageOptions = {}) {
   const { segmentHtml } = await load("packages/segment/dist/index.js");
   // As cleanPages segments: with the metadata observer where the build has one.
   const segment = page.segmentWithMetadata ?? ((pieces) => segmentHtml(pieces));
-  const metadata = pageOptions.metadata !== false;
+  const metadata = pageOptions.metadata;
   return {
     // Page by page, holding none: all 400 decoded pages at once would be a garbage collector test.
     decode: (bodies) => {
@@ -48,7 +48,7 @@ async function build(root, pageOptions = {}) {
     segment: (bodies) => {
       let n = 0;
       for (let i = 0; i < bodies.length; i++) {
-        const r = segment(decodeHtmlPieces(bodies[i], "").pieces, urls[i], false, false, metadata);
+        const r = segment(decodeHtmlPieces(bodies[i], "").pieces, urls[i], { metadata });
         n += (r.doc ?? r).blocks.length;
       }
       return n;

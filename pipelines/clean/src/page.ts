@@ -111,8 +111,7 @@ export async function cleanPages(
     } else {
       for (let b = 0; b < n; b++) if (s[b] >= threshold) blocks.push(outputBlock(page, b));
     }
-    const output: PageOutput = { ok: true, title: page.title, charset: page.charset, blocks, blocksTotal: n };
-    if (page.metadata !== undefined) output.metadata = page.metadata;
+    const output: PageOutput = { ok: true, title: page.title, charset: page.charset, blocks, blocksTotal: n, metadata: page.metadata };
     if (keepComments) output.comments = commentBlocks(page, s, threshold, commentScores?.[k], commentThreshold);
     outputs[page.slot] = output;
   }
@@ -145,15 +144,18 @@ function outputBlock(page: PageLeft, b: number): DocumentBlock {
 // One per thread: the segmenter feeds it page by page, and finish() readies it for the next.
 const metadataCollector = new MetadataCollector();
 
-/** Segments a page, collecting its metadata in the same pass unless `metadata` is false. */
+/**
+ * Segments a page, collecting its metadata in the same pass unless `options.metadata` is false;
+ * with subtree fingerprints for site templates, and links and emphasis for `--links`.
+ */
 export function segmentWithMetadata(
   pieces: readonly string[],
   url: string,
-  subtrees: boolean,
-  inline = false,
-  metadata = true,
+  options: Pick<PageOptions, "links" | "metadata"> & { subtrees?: boolean } = {},
 ): { doc: SegmentedDocument; metadata: PageMetadata | undefined } {
-  if (!metadata) return { doc: segmentHtml(pieces, { subtrees, inline }), metadata: undefined };
+  const subtrees = options.subtrees === true;
+  const inline = options.links === true;
+  if (options.metadata === false) return { doc: segmentHtml(pieces, { subtrees, inline }), metadata: undefined };
   try {
     const doc = segmentHtml(pieces, { subtrees, observer: metadataCollector, inline });
     return { doc, metadata: metadataCollector.finish(url) };
@@ -181,7 +183,11 @@ async function takePage(
   try {
     const decoded = decodeHtmlPieces(input.body, input.headerCharset);
     charset = decoded.charset;
-    ({ doc, metadata } = segmentWithMetadata(decoded.pieces, input.url ?? "", keepDoc, options.links === true, options.metadata !== false));
+    ({ doc, metadata } = segmentWithMetadata(decoded.pieces, input.url ?? "", {
+      subtrees: keepDoc,
+      links: options.links,
+      metadata: options.metadata,
+    }));
   } catch (error) {
     return { ok: false, reason: "decode-error", detail: errorMessage(error) };
   }

@@ -26,14 +26,18 @@ export interface FingerprintedPage {
  * `keepParsed`; a kept parse has the links and metadata `options` ask for, as cleanPages would.
  */
 export function fingerprintPages(inputs: readonly PageInput[], keepParsed: boolean, options: PageOptions = {}): FingerprintedPage[] {
-  const links = keepParsed && options.links === true;
-  const collect = keepParsed && options.metadata !== false;
+  // Only a kept parse is cleaned from: the hashes alone need neither.
+  const segmentOptions = {
+    subtrees: true,
+    links: keepParsed && options.links === true,
+    metadata: keepParsed && options.metadata !== false,
+  };
   const out = new Array<FingerprintedPage>(inputs.length);
   for (let i = 0; i < inputs.length; i++) {
     let parsed: ParsedPage;
     try {
       const { pieces, charset } = decodeHtmlPieces(inputs[i].body, inputs[i].headerCharset);
-      const { doc, metadata } = segmentWithMetadata(pieces, inputs[i].url ?? "", true, links, collect);
+      const { doc, metadata } = segmentWithMetadata(pieces, inputs[i].url ?? "", segmentOptions);
       parsed = doc.blocks.length === 0 ? { ok: false, output: noText(doc) } : { ok: true, doc, charset, metadata };
     } catch (error) {
       parsed = { ok: false, output: { ok: false, reason: "decode-error", detail: errorMessage(error) } };
@@ -81,9 +85,7 @@ export async function cleanParsedPages(
       blocks.push(layout === undefined ? { text, heading } : { text, heading, layout });
     }
     const page = parsed[i] as Extract<ParsedPage, { ok: true }>;
-    const output: PageOutput = { ok: true, title: doc.title, charset: page.charset, blocks, blocksTotal: doc.blocks.length };
-    if (page.metadata !== undefined) output.metadata = page.metadata;
-    outputs[i] = output;
+    outputs[i] = { ok: true, title: doc.title, charset: page.charset, blocks, blocksTotal: doc.blocks.length, metadata: page.metadata };
   }
   return outputs;
 }
