@@ -15,3 +15,8 @@ export function exactHash(text: string): bigint {
 export function hashNormalized(normalized: string): bigint {
   return xxh3.xxh64(normalized);
 }
+
+/** XXH3-64 of raw bytes (a file's head and tail, to tell whether it changed). */
+export function hashBytes(bytes: Uint8Array): bigint {
+  return xxh3.xxh64(bytes);
+}
