@@ -62,9 +62,9 @@ export async function filterTask(plan: Plan, state: string, shard: number, outpu
   const cpu = process.cpuUsage();
   const planned = plan.inputs[shard];
   const input = planned.path;
-  await checkIdentity(input, planned);
+  const { rows, hash } = readJson<SignatureMeta>(paths.sigMeta(state, shard));
+  await checkIdentity(input, planned, hash);
   const { kinds, textField, minWords } = plan.settings;
-  const rows = readJson<SignatureMeta>(paths.sigMeta(state, shard)).rows;
   const keys = readFileSync(paths.sigFile(state, shard, "keys"));
   const drops = new Map<number, DropLine>();
   const clusterFile = paths.clusterShard(state, shard);
@@ -138,7 +138,7 @@ export async function filterTask(plan: Plan, state: string, shard: number, outpu
       await output.write(`${parquet ? JSON.stringify(doc, bigintAsNumber) : JSON.stringify(doc)}\n`);
     }
     if (row !== rows) throw changedInput(input, `it has ${row} rows, the signature pass read ${rows}`);
-    await checkIdentity(input, planned);
+    await checkIdentity(input, planned, hash);
   } catch (error) {
     await output.discard();
     rejects.discard();

@@ -1,21 +1,29 @@
 /**
- * What the plan records of each input to tell, in every later task, that it is still the file
- * the earlier tasks read: its size, modification time and an XXH3-64 of its bytes (the whole
- * file up to 1 MiB, else its first and last 64 KiB, so the check costs at most 1 MiB of reading
- * per input and task). The passes address documents by row and key (rows.ts), so a file that
- * changed and slipped past this check is still caught by the filter pass, row by row.
+ * Telling, in every task, that an input is still the file the earlier tasks read. The plan
+ * records each input's size and modification time (from the listing's own stat, so a plan of
+ * 100,000 inputs costs no reading, even when many array tasks start at once and each makes
+ * one); the signature task, which reads the whole input anyway, adds an XXH3-64 of its bytes
+ * (the whole file up to 2 MiB, else its first and last MiB) to its done marker. Every later task
+ * that reads the input checks all three before it reads and again after. The passes also address
+ * documents by row and key (rows.ts), so a change this misses is still caught by the filter pass,
+ * row by row.
  */
 import { open, stat } from "node:fs/promises";
 import { hashBytes } from "@winnow/dedup";
 import { InputError, systemReason } from "@winnow/errors";
 
-const WHOLE_UP_TO = 1 << 20;
-const END_BYTES = 64 << 10;
+const WHOLE_UP_TO = 2 << 20;
+const END_BYTES = 1 << 20;
 
-export interface InputIdentity {
+/** What the plan records of an input. */
+export interface FileStamp {
   size: number;
   mtimeMs: number;
-  /** XXH3-64, 16 hex digits, of the whole file up to 1 MiB, else of its first and last 64 KiB. */
+}
+
+/** The stamp and content hash of an input as it is now. */
+export interface InputIdentity extends FileStamp {
+  /** XXH3-64, 16 hex digits, of the whole file up to 2 MiB, else of its first and last MiB. */
   hash: string;
 }
 
@@ -52,15 +60,19 @@ async function readFully(
   }
 }
 
-/** Throws an InputError (exit 3) naming the input and what changed, when it is not the file the plan recorded. */
-export async function checkIdentity(path: string, recorded: InputIdentity): Promise<void> {
+/**
+ * The input's identity now, after checking it against the plan's stamp and, when one is known
+ * (after the signature task), its content hash. Throws an InputError (exit 3) naming the input
+ * and what changed.
+ */
+export async function checkIdentity(path: string, planned: FileStamp, hash?: string): Promise<InputIdentity> {
   const now = await identityOf(path);
   const changed: string[] = [];
-  if (now.size !== recorded.size) changed.push(`size ${recorded.size} -> ${now.size} bytes`);
-  if (now.mtimeMs !== recorded.mtimeMs)
-    changed.push(`modified ${new Date(recorded.mtimeMs).toISOString()} -> ${new Date(now.mtimeMs).toISOString()}`);
-  if (now.hash !== recorded.hash) changed.push("content hash differs");
-  if (changed.length === 0) return;
+  if (now.size !== planned.size) changed.push(`size ${planned.size} -> ${now.size} bytes`);
+  if (now.mtimeMs !== planned.mtimeMs)
+    changed.push(`modified ${new Date(planned.mtimeMs).toISOString()} -> ${new Date(now.mtimeMs).toISOString()}`);
+  if (hash !== undefined && now.hash !== hash) changed.push("content hash differs");
+  if (changed.length === 0) return now;
   throw new InputError(
     `this input changed since the dedup plan was made (${changed.join(", ")}); the state folder's files no longer describe it: ` +
       "start again with a new --state (or remove it), or put back the file as it was (a copy keeps its modification time with cp -p or rsync -t)",

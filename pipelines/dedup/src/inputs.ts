@@ -13,6 +13,7 @@ import { readdir, stat } from "node:fs/promises";
 import { basename, join, relative, resolve, sep } from "node:path";
 import { InputError, systemReason } from "@winnow/errors";
 import { doneMarkerPath } from "@winnow/writers";
+import type { FileStamp } from "./identity.js";
 import { outputName } from "./plan.js";
 
 /** Names the corpus files end in; `.rejects.jsonl` files beside them are clean's rejects. */
@@ -21,7 +22,7 @@ const REJECTS_NAME = /\.rejects\.jsonl$/i;
 /** What clean's per-input writer stages an output as before it renames it (see @winnow/writers' stagingPathFor). */
 const STAGING_NAME = /^\.(.+)\.[^.]+\.staging(\.[^/]*)?$/;
 
-export interface ListedInput {
+export interface ListedInput extends FileStamp {
   /** Absolute path. */
   path: string;
   /** The output's path relative to the output folder: a named file's name, a folder's file's path inside the folder. */
@@ -51,7 +52,7 @@ export async function listInputs(given: readonly string[], skip: readonly string
       return;
     }
     seen.add(identity);
-    listing.inputs.push({ path, name });
+    listing.inputs.push({ path, name, size: st.size, mtimeMs: st.mtimeMs });
   };
   for (const given1 of given) {
     const root = resolve(given1);

@@ -9,7 +9,7 @@ import { link, mkdir, readFile, unlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { checkMinHashParams, type MinHashParams } from "@winnow/dedup";
 import { InputError, OutputError, UsageError, systemReason } from "@winnow/errors";
-import { type InputIdentity, identityOf } from "./identity.js";
+import type { FileStamp } from "./identity.js";
 import type { ListedInput } from "./inputs.js";
 import { tempOf } from "./files.js";
 
@@ -30,7 +30,7 @@ export interface DedupSettings {
 }
 
 /** An input as the plan records it: where it is, where its output goes, and what it was. */
-export interface PlanInput extends InputIdentity {
+export interface PlanInput extends FileStamp {
   /** Absolute path. */
   path: string;
   /** The output's path relative to the output folder. */
@@ -87,8 +87,8 @@ export function checkSettings(s: DedupSettings): void {
 
 /**
  * The run's plan: read from the state folder when there is one (and `inputs`, when given, must
- * be the same files in the same order), otherwise made from `inputs`, each input's identity
- * taken, and written there. Tasks starting at once on several machines may each make one: the
+ * be the same files in the same order), otherwise made from `inputs` (each with its size and
+ * modification time) and written there. Tasks starting at once on several machines may each make one: the
  * first to land it wins (create-exclusive, never replaced), and the others check theirs agrees.
  */
 export async function openPlan(state: string, inputs: readonly ListedInput[], settings: DedupSettings): Promise<Plan> {
@@ -99,7 +99,7 @@ export async function openPlan(state: string, inputs: readonly ListedInput[], se
   if (inputs.length === 0) throw new UsageError("no inputs given, and no dedup plan in the state folder to take them from", file);
   refuseSameNames(inputs);
   const wanted: Plan = { version: 2, inputs: [], settings: wantedSettings };
-  for (const input of inputs) wanted.inputs.push({ path: input.path, name: input.name, ...(await identityOf(input.path)) });
+  for (const { path, name, size, mtimeMs } of inputs) wanted.inputs.push({ path, name, size, mtimeMs });
   const tmp = tempOf(file);
   try {
     await mkdir(state, { recursive: true });

@@ -18,6 +18,7 @@ import { InputError, UsageError } from "@winnow/errors";
 import { type CleanDocument, commitOutput, openWriter, readCorpus, stagingPathFor } from "@winnow/writers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DedupPass, type DedupSummary, runDedup, type TaskEvent } from "./index.js";
+import { identityOf } from "./identity.js";
 import { listInputs } from "./inputs.js";
 
 const fixtures = join(import.meta.dirname, "../../../fixtures");
@@ -406,14 +407,14 @@ describe("winnow dedup stage", () => {
 
     it("that slips past the file check is caught row by row: no document dropped in another's place", async () => {
       const { out, copies } = await changedBeforeFilter("changed-rows", () => {});
-      // A plain JSONL input with its rows reordered (same size), and the plan told it is the file it was.
+      // A plain JSONL input with its rows reordered (same size and time), and the signature task's record told it is the file it read.
       const plain = copies[0];
       reorder(plain);
-      const planFile = join(out, ".dedup", "plan.json");
-      const plan = JSON.parse(readFileSync(planFile, "utf8"));
-      const { identityOf } = await import("./identity.js");
-      Object.assign(plan.inputs[0], await identityOf(plain));
-      writeFileSync(planFile, JSON.stringify(plan));
+      const metaFile = join(out, ".dedup", "signatures", "0.json");
+      const meta = JSON.parse(readFileSync(metaFile, "utf8"));
+      expect(meta.hash).toMatch(/^[0-9a-f]{16}$/);
+      meta.hash = (await identityOf(plain)).hash;
+      writeFileSync(metaFile, JSON.stringify(meta));
       const run = runDedup({ inputs: [], output: out, pass: "filter", shards: [0] });
       await expect(run).rejects.toThrow(InputError);
       await expect(run).rejects.toThrow(/row 0 is not the document the signature pass read there/);

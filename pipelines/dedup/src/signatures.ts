@@ -8,7 +8,7 @@
  *   signatures/<i>.lines     (line hash, input, row) for each distinct line of each row
  *   signatures/<i>.ids       each row's id, one JSON string a line
  *   signatures/<i>.keys      each row's key (rows.ts' docKey), 64 bits, in row order
- *   signatures/<i>.json      rows and run lengths; written last, it marks the task done
+ *   signatures/<i>.json      rows, run lengths and the input's content hash; written last, it marks the task done
  *
  * Memory: one run per file being filled (DEFAULT_RUN_ENTRIES entries, 4 MiB each).
  * The input is checked against the plan's record of it before it is read and after.
@@ -21,6 +21,8 @@ import { docKey, idOf, rowsOf, TextFieldCheck, textOf } from "./rows.js";
 
 export interface SignatureMeta {
   rows: number;
+  /** The input's content hash (identity.ts) when this task read it: later tasks check the input still has it. */
+  hash: string;
   /** Run lengths of each sorted file, by its name ("band-exact", "band-0", "lines"). */
   runs: Record<string, number[]>;
   cpuMs: number;
@@ -30,7 +32,7 @@ export async function signaturesTask(plan: Plan, state: string, shard: number, r
   const cpu = process.cpuUsage();
   const planned = plan.inputs[shard];
   const input = planned.path;
-  await checkIdentity(input, planned);
+  const { hash } = await checkIdentity(input, planned);
   const { kinds, minhash, textField } = plan.settings;
   const hasher = kinds.includes("minhash") ? new MinHasher(minhash) : null;
   const opened: AtomicFile[] = [];
@@ -92,7 +94,7 @@ export async function signaturesTask(plan: Plan, state: string, shard: number, r
       row++;
     }
     fieldCheck.check(input);
-    await checkIdentity(input, planned);
+    await checkIdentity(input, planned, hash);
     const runs: Record<string, number[]> = {};
     for (const s of sorted) {
       s.writer.finish();
@@ -104,7 +106,7 @@ export async function signaturesTask(plan: Plan, state: string, shard: number, r
     keys.finish();
     sigs?.finish();
     const used = process.cpuUsage(cpu);
-    const meta: SignatureMeta = { rows: row, runs, cpuMs: (used.user + used.system) / 1000 };
+    const meta: SignatureMeta = { rows: row, hash, runs, cpuMs: (used.user + used.system) / 1000 };
     await writeJson(paths.sigMeta(state, shard), meta);
     return meta;
   }
