@@ -16,7 +16,7 @@ export function hashNormalized(normalized: string): bigint {
   return xxh3.xxh64(normalized);
 }
 
-/** XXH3-64 of raw bytes (a file's head and tail, to tell whether it changed). */
-export function hashBytes(bytes: Uint8Array): bigint {
-  return xxh3.xxh64(bytes);
+/** XXH3-64 of any string or bytes (a document's id and text, a file's head and tail), not normalised. */
+export function hashOf(data: string | Uint8Array): bigint {
+  return xxh3.xxh64(data);
 }

@@ -9,7 +9,7 @@
  * row by row.
  */
 import { open, stat } from "node:fs/promises";
-import { hashBytes } from "@winnow/dedup";
+import { hashOf } from "@winnow/dedup";
 import { InputError, systemReason } from "@winnow/errors";
 
 const WHOLE_UP_TO = 2 << 20;
@@ -36,7 +36,7 @@ export async function identityOf(path: string): Promise<InputIdentity> {
       const bytes = Buffer.alloc(whole ? st.size : 2 * END_BYTES);
       await readFully(file, bytes, 0, whole ? st.size : END_BYTES, 0);
       if (!whole) await readFully(file, bytes, END_BYTES, END_BYTES, st.size - END_BYTES);
-      return { size: st.size, mtimeMs: st.mtimeMs, hash: hashBytes(bytes).toString(16).padStart(16, "0") };
+      return { size: st.size, mtimeMs: st.mtimeMs, hash: hashOf(bytes).toString(16).padStart(16, "0") };
     } finally {
       await file.close();
     }

@@ -3,7 +3,7 @@
  * failures that are the user's to fix (a missing file, a line that is not JSON) as InputErrors
  * naming the file, and each row's id and text taken the same way in every pass.
  */
-import { hashNormalized } from "@winnow/dedup";
+import { hashOf } from "@winnow/dedup";
 import { InputError, UsageError, systemReason } from "@winnow/errors";
 import { type CorpusRow, readCorpus } from "@winnow/writers";
 
@@ -51,7 +51,7 @@ export function idOf(row: CorpusRow, input: string, index: number): string {
  * document, so the filter pass drops row r only where the key is the one the signature pass saw.
  */
 export function docKey(row: CorpusRow, input: string, index: number, textField: string): bigint {
-  return hashNormalized(`${idOf(row, input, index)}\u0000${textOf(row, textField)}`);
+  return hashOf(`${idOf(row, input, index)}\u0000${textOf(row, textField)}`);
 }
 
 /**
