@@ -63,8 +63,7 @@ export async function listInputs(given: readonly string[], skip: readonly string
     }
     const found = await walk(root, root, skipped);
     const files = found.files.sort((a, b) => Buffer.compare(Buffer.from(a.rel), Buffer.from(b.rel)));
-    if (files.length === 0 && found.staged.length === 0)
-      throw new InputError("no JSONL or Parquet files in this folder or below it", arg);
+    if (files.length === 0 && found.staged.length === 0) throw new InputError("no JSONL or Parquet files in this folder or below it", arg);
     const marked = (rel: string) => found.names.has(doneMarkerPath(rel));
     // A per-input tree: clean marks each output done last, so there an output without its marker is not complete.
     const perInput = found.staged.length > 0 || files.some((f) => marked(f.rel));
