@@ -10,6 +10,7 @@ import {
   editWords,
   estimateJaccard,
   exactHash,
+  hashOf,
   lineHashes,
   mergeRuns,
   MinHasher,
@@ -44,6 +45,13 @@ describe("normalisation and exact hashes", () => {
     expect(normalizeText("  The 3 Cafés — open 24/7!\n\tNow ")).toBe("the 0 cafes open 000 now");
     expect(exactHash("Hello, World! 2024")).toBe(exactHash("hello world 1999"));
     expect(exactHash("Hello, World!")).not.toBe(exactHash("Hello, Word!"));
+  });
+
+  it("hashes a string or its UTF-8 bytes alike, and does not normalise them", () => {
+    expect(hashOf("Café\u0000<urn:uuid:1>")).toBe(hashOf(Buffer.from("Café\u0000<urn:uuid:1>")));
+    expect(hashOf("Hello, World!")).not.toBe(hashOf("hello world"));
+    // XXH3-64 with seed 0 of the empty input, as the reference implementation gives it.
+    expect(hashOf("").toString(16)).toBe("2d06800538d394c2");
   });
 
   it("gives ASCII text (its fast path) what the Unicode path gives", () => {

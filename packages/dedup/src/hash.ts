@@ -15,3 +15,8 @@ export function exactHash(text: string): bigint {
 export function hashNormalized(normalized: string): bigint {
   return xxh3.xxh64(normalized);
 }
+
+/** XXH3-64 of any string or bytes (a document's id and text, a file's head and tail), not normalised. */
+export function hashOf(data: string | Uint8Array): bigint {
+  return xxh3.xxh64(data);
+}

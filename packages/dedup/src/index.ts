@@ -5,7 +5,7 @@
 // (streaming.ts).
 
 export { normalizeText, wordsOf } from "./normalize.js";
-export { exactHash, hashNormalized } from "./hash.js";
+export { exactHash, hashNormalized, hashOf } from "./hash.js";
 export {
   candidateProbability,
   checkMinHashParams,

@@ -5,7 +5,7 @@
  * counted (a merge of every input's sorted line runs, one document counted once per line) and
  * those in more than --line-threshold kept documents listed.
  *
- *   clusters/<i>.jsonl           per input, each dropped row: {row, of, of_input, kind}
+ *   clusters/<i>.jsonl           per input, each dropped row: {row, key, of, of_input, kind}
  *   clusters/frequent-lines.bin  the frequent line hashes, sorted 64-bit values
  *   clusters/summary.json        counts and the Jaccard sample; written last, it marks the task done
  *
@@ -44,6 +44,8 @@ export interface ClusterSummary {
 
 export interface DropLine {
   row: number;
+  /** The document's key (rows.ts' docKey, 16 hex digits): the filter pass drops the row only where it finds this key. */
+  key: string;
   of: string;
   of_input: string;
   kind: "exact" | "near";
@@ -120,14 +122,19 @@ export async function clustersTask(plan: Plan, state: string, metas: readonly Si
   }
   for (let s = 0; s < metas.length; s++) {
     const out = await AtomicFile.open(paths.clusterShard(state, s));
+    const keys = readFileSync(paths.sigFile(state, s, "keys"));
     for (let r = 0; r < metas[s].rows; r++) {
       const g = offsets[s] + r;
       if (dropped[g] === 0) continue;
       const root = uf.find(g);
       const line: DropLine = {
         row: r,
+        key: keys
+          .readBigUInt64LE(8 * r)
+          .toString(16)
+          .padStart(16, "0"),
         of: keepers.get(root) as string,
-        of_input: plan.inputs[shardOf(root)],
+        of_input: plan.inputs[shardOf(root)].path,
         kind: exact[root] === exact[g] ? "exact" : "near",
       };
       out.write(`${JSON.stringify(line)}\n`);

@@ -3,24 +3,33 @@
  * task killed midway leaves no file that looks finished; a pass's summary file, written last,
  * is its done marker.
  */
-import { closeSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { closeSync, fsyncSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
+import { hostname } from "node:os";
 import { dirname } from "node:path";
 
+/**
+ * A temporary name beside `path` that no other task uses, on this machine or on another sharing
+ * the state folder (host, pid and random bytes): two tasks doing the same item at once each
+ * write their own file, and whichever renames last leaves a whole one.
+ */
 export function tempOf(path: string): string {
-  return `${path}.tmp-${process.pid}`;
+  return `${path}.tmp-${hostname().replace(/[^A-Za-z0-9-]/g, "_")}-${process.pid}-${randomBytes(4).toString("hex")}`;
 }
 
 /** A file written in appended chunks, renamed into place by finish(). */
 export class AtomicFile {
   readonly path: string;
   readonly fd: number;
+  readonly #temp: string;
   #buffer: Buffer[] = [];
   #buffered = 0;
 
   private constructor(path: string) {
     this.path = path;
-    this.fd = openSync(tempOf(path), "w");
+    this.#temp = tempOf(path);
+    this.fd = openSync(this.#temp, "w");
   }
 
   static async open(path: string): Promise<AtomicFile> {
@@ -48,7 +57,21 @@ export class AtomicFile {
     this.flush();
     fsyncSync(this.fd);
     closeSync(this.fd);
-    renameSync(tempOf(this.path), this.path);
+    renameSync(this.#temp, this.path);
+  }
+
+  /** Closes and removes the temporary file of a task that failed. */
+  discard(): void {
+    try {
+      closeSync(this.fd);
+    } catch {
+      // Closed already.
+    }
+    try {
+      unlinkSync(this.#temp);
+    } catch {
+      // Gone already.
+    }
   }
 }
 

@@ -6,6 +6,11 @@
  *   <output>/<input name>          the kept rows, as read, in JSONL (gzip or zstd by the name)
  *   filter/<i>.rejects.jsonl       reason "duplicate", the kind, and the id of the document kept
  *   filter/<i>.json                counts; written last, it marks the task done
+ *
+ * The input is checked against the plan's record of it before it is read and after, and every
+ * row against the key the signature pass took of it (rows.ts' docKey): a row that is not the
+ * document the earlier passes saw stops the task (InputError) before the output is in place, so
+ * a changed input can never make it drop another document than the duplicate found.
  */
 import { once } from "node:events";
 import { createWriteStream, existsSync, readFileSync } from "node:fs";
@@ -14,12 +19,14 @@ import { dirname, join } from "node:path";
 import type { Writable } from "node:stream";
 import { finished } from "node:stream/promises";
 import { removeLines, wordCount } from "@winnow/dedup";
-import { OutputError, systemReason } from "@winnow/errors";
+import { InputError, OutputError, systemReason } from "@winnow/errors";
 import { compressionFor, createCompressor, isParquetPath } from "@winnow/writers";
 import type { DropLine } from "./clusters.js";
-import { AtomicFile, tempOf, writeJson } from "./files.js";
-import { outputName, type Plan, paths } from "./plan.js";
-import { idOf, rowsOf, textOf } from "./rows.js";
+import { AtomicFile, readJson, tempOf, writeJson } from "./files.js";
+import { checkIdentity } from "./identity.js";
+import { type Plan, paths } from "./plan.js";
+import { docKey, idOf, rowsOf, textOf } from "./rows.js";
+import type { SignatureMeta } from "./signatures.js";
 
 export interface FilterSummary {
   read: number;
@@ -53,8 +60,12 @@ export interface DedupRejectLine {
 
 export async function filterTask(plan: Plan, state: string, shard: number, outputDir: string): Promise<FilterSummary> {
   const cpu = process.cpuUsage();
-  const input = plan.inputs[shard];
+  const planned = plan.inputs[shard];
+  const input = planned.path;
+  const { rows, hash } = readJson<SignatureMeta>(paths.sigMeta(state, shard));
+  await checkIdentity(input, planned, hash);
   const { kinds, textField, minWords } = plan.settings;
+  const keys = readFileSync(paths.sigFile(state, shard, "keys"));
   const drops = new Map<number, DropLine>();
   const clusterFile = paths.clusterShard(state, shard);
   for (const line of readFileSync(clusterFile, "utf8").split("\n")) {
@@ -64,7 +75,7 @@ export async function filterTask(plan: Plan, state: string, shard: number, outpu
   }
   const frequent = kinds.includes("lines") ? loadFrequent(paths.frequentLines(state)) : null;
   const isFrequent = frequent === null ? null : (h: bigint) => has(frequent, h);
-  const outPath = join(outputDir, outputName(input));
+  const outPath = join(outputDir, planned.name);
   const parquet = isParquetPath(input);
   const output = await openRowOutput(outPath);
   const rejects = await AtomicFile.open(paths.filterRejects(state, shard));
@@ -74,6 +85,9 @@ export async function filterTask(plan: Plan, state: string, shard: number, outpu
     for await (const doc of rowsOf(input)) {
       const r = row++;
       summary.read++;
+      const key = docKey(doc, input, r, textField);
+      if (r >= rows) throw changedInput(input, `it has more than the ${rows} rows the signature pass read`);
+      if (key !== keys.readBigUInt64LE(8 * r)) throw changedRow(input, r);
       const base = {
         source: input,
         row: r,
@@ -82,6 +96,7 @@ export async function filterTask(plan: Plan, state: string, shard: number, outpu
         reason: "duplicate" as const,
       };
       const drop = drops.get(r);
+      if (drop !== undefined && drop.key !== key.toString(16).padStart(16, "0")) throw changedRow(input, r);
       if (drop !== undefined) {
         summary[drop.kind]++;
         const reject: DedupRejectLine = {
@@ -122,8 +137,11 @@ export async function filterTask(plan: Plan, state: string, shard: number, outpu
       summary.kept++;
       await output.write(`${parquet ? JSON.stringify(doc, bigintAsNumber) : JSON.stringify(doc)}\n`);
     }
+    if (row !== rows) throw changedInput(input, `it has ${row} rows, the signature pass read ${rows}`);
+    await checkIdentity(input, planned, hash);
   } catch (error) {
     await output.discard();
+    rejects.discard();
     throw error;
   }
   await output.close();
@@ -132,6 +150,17 @@ export async function filterTask(plan: Plan, state: string, shard: number, outpu
   summary.cpuMs = (used.user + used.system) / 1000;
   await writeJson(paths.filterSummary(state, shard), summary);
   return summary;
+}
+
+function changedRow(input: string, row: number): InputError {
+  return changedInput(input, `row ${row} is not the document the signature pass read there (its id or text differ)`);
+}
+
+function changedInput(input: string, what: string): InputError {
+  return new InputError(
+    `this input changed since the dedup plan was made: ${what}; nothing of it was written. Start again with a new --state (or remove it)`,
+    input,
+  );
 }
 
 /** Parquet's 64-bit integers come back as bigint, which JSON cannot write. */

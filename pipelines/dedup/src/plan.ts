@@ -5,10 +5,13 @@
  * or settings is refused instead of mixing files that do not belong together.
  */
 import { existsSync } from "node:fs";
-import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
-import { basename, join, resolve } from "node:path";
+import { link, mkdir, readFile, unlink, writeFile } from "node:fs/promises";
+import { join } from "node:path";
 import { checkMinHashParams, type MinHashParams } from "@winnow/dedup";
 import { InputError, OutputError, UsageError, systemReason } from "@winnow/errors";
+import type { FileStamp } from "./identity.js";
+import type { ListedInput } from "./inputs.js";
+import { tempOf } from "./files.js";
 
 export type DedupKind = "exact" | "minhash" | "lines";
 export const DEDUP_KINDS: readonly DedupKind[] = ["exact", "minhash", "lines"];
@@ -26,10 +29,18 @@ export interface DedupSettings {
   textField: string;
 }
 
+/** An input as the plan records it: where it is, where its output goes, and what it was. */
+export interface PlanInput extends FileStamp {
+  /** Absolute path. */
+  path: string;
+  /** The output's path relative to the output folder. */
+  name: string;
+}
+
 export interface Plan {
-  version: 1;
-  /** Absolute paths, in the order that decides which copy is kept. */
-  inputs: string[];
+  version: 2;
+  /** In the order that decides which copy is kept. */
+  inputs: PlanInput[];
   settings: DedupSettings;
 }
 
@@ -76,59 +87,78 @@ export function checkSettings(s: DedupSettings): void {
 
 /**
  * The run's plan: read from the state folder when there is one (and `inputs`, when given, must
- * be the same files), otherwise made from `inputs` and written there.
+ * be the same files in the same order), otherwise made from `inputs` (each with its size and
+ * modification time) and written there. Tasks starting at once on several machines may each make one: the
+ * first to land it wins (create-exclusive, never replaced), and the others check theirs agrees.
  */
-export async function openPlan(state: string, inputs: readonly string[], settings: DedupSettings): Promise<Plan> {
+export async function openPlan(state: string, inputs: readonly ListedInput[], settings: DedupSettings): Promise<Plan> {
   checkSettings(settings);
   const file = paths.plan(state);
-  const wanted: Plan = { version: 1, inputs: inputs.map((p) => resolve(p)), settings: { ...settings, kinds: [...settings.kinds] } };
-  if (existsSync(file)) {
-    let plan: Plan;
-    try {
-      plan = JSON.parse(await readFile(file, "utf8")) as Plan;
-    } catch (error) {
-      throw new InputError(`cannot read the dedup plan: ${systemReason(error)}`, file, { cause: error });
-    }
-    if (inputs.length > 0 && JSON.stringify(plan.inputs) !== JSON.stringify(wanted.inputs)) {
-      throw new UsageError(
-        "these inputs are not the ones this state folder was started with (same files, same order); use another --state",
-        file,
-      );
-    }
-    if (JSON.stringify(plan.settings) !== JSON.stringify(wanted.settings)) {
-      throw new UsageError(
-        `these settings differ from the ones this state folder was started with: ${JSON.stringify(plan.settings)}`,
-        file,
-      );
-    }
-    return plan;
-  }
+  const wantedSettings: DedupSettings = { ...settings, kinds: [...settings.kinds] };
+  if (existsSync(file)) return agreeingPlan(await readPlan(file), inputs, wantedSettings, file);
   if (inputs.length === 0) throw new UsageError("no inputs given, and no dedup plan in the state folder to take them from", file);
-  refuseSameNames(wanted.inputs);
+  refuseSameNames(inputs);
+  const wanted: Plan = { version: 2, inputs: [], settings: wantedSettings };
+  for (const { path, name, size, mtimeMs } of inputs) wanted.inputs.push({ path, name, size, mtimeMs });
+  const tmp = tempOf(file);
   try {
     await mkdir(state, { recursive: true });
-    const tmp = `${file}.tmp-${process.pid}`;
     await writeFile(tmp, `${JSON.stringify(wanted, null, 2)}\n`);
-    await rename(tmp, file);
+    // link() fails when the plan is there: a plan is never replaced, whoever wrote it.
+    await link(tmp, file);
   } catch (error) {
-    throw new OutputError(`cannot write the dedup plan: ${systemReason(error)}`, file, { cause: error });
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST")
+      throw new OutputError(`cannot write the dedup plan: ${systemReason(error)}`, file, { cause: error });
+    return agreeingPlan(await readPlan(file), inputs, wantedSettings, file);
+  } finally {
+    await unlink(tmp).catch(() => {});
   }
   return wanted;
 }
 
+async function readPlan(file: string): Promise<Plan> {
+  let plan: Plan;
+  try {
+    plan = JSON.parse(await readFile(file, "utf8")) as Plan;
+  } catch (error) {
+    throw new InputError(`cannot read the dedup plan: ${systemReason(error)}`, file, { cause: error });
+  }
+  if (plan.version !== 2)
+    throw new UsageError(
+      `this state folder was made by another version of winnow dedup (plan version ${plan.version}); use another --state`,
+      file,
+    );
+  return plan;
+}
+
+function agreeingPlan(plan: Plan, inputs: readonly ListedInput[], settings: DedupSettings, file: string): Plan {
+  const same =
+    inputs.length === plan.inputs.length &&
+    inputs.every((input, i) => input.path === plan.inputs[i].path && input.name === plan.inputs[i].name);
+  if (inputs.length > 0 && !same) {
+    throw new UsageError(
+      "these inputs are not the ones this state folder was started with (same files, same order); use another --state",
+      file,
+    );
+  }
+  if (JSON.stringify(plan.settings) !== JSON.stringify(settings)) {
+    throw new UsageError(`these settings differ from the ones this state folder was started with: ${JSON.stringify(plan.settings)}`, file);
+  }
+  return plan;
+}
+
 /** Outputs are named after their inputs, so two inputs of one name would write one file. */
-function refuseSameNames(inputs: readonly string[]): void {
+function refuseSameNames(inputs: readonly ListedInput[]): void {
   const seen = new Map<string, string>();
   for (const input of inputs) {
-    const name = outputName(input);
-    const other = seen.get(name);
-    if (other !== undefined) throw new UsageError(`two inputs would write the same output ${name}: ${other} and ${input}`, "inputs");
-    seen.set(name, input);
+    const other = seen.get(input.name);
+    if (other !== undefined)
+      throw new UsageError(`two inputs would write the same output ${input.name}: ${other} and ${input.path}`, "inputs");
+    seen.set(input.name, input.path);
   }
 }
 
-/** The output file of an input: its name, with a Parquet input written as JSONL. */
-export function outputName(input: string): string {
-  const name = basename(input);
+/** The output file's name of an input's name (or path in its folder): a Parquet input is written as JSONL. */
+export function outputName(name: string): string {
   return name.toLowerCase().endsWith(".parquet") ? `${name.slice(0, -".parquet".length)}.jsonl` : name;
 }

@@ -1,11 +1,25 @@
-import { readdirSync, readFileSync, mkdtempSync, rmSync } from "node:fs";
+import {
+  copyFileSync,
+  existsSync,
+  linkSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join, relative } from "node:path";
 import { dedupInMemory, editWords, seededRandom, normalizeText, shingleJaccard, wordCount } from "@winnow/dedup";
-import { UsageError } from "@winnow/errors";
-import { type CleanDocument, openWriter, readCorpus } from "@winnow/writers";
+import { InputError, UsageError } from "@winnow/errors";
+import { type CleanDocument, commitOutput, openWriter, readCorpus, stagingPathFor } from "@winnow/writers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type DedupSummary, runDedup, type TaskEvent } from "./index.js";
+import { type DedupPass, type DedupSummary, runDedup, type TaskEvent } from "./index.js";
+import { identityOf } from "./identity.js";
+import { listInputs } from "./inputs.js";
 
 const fixtures = join(import.meta.dirname, "../../../fixtures");
 
@@ -70,16 +84,26 @@ beforeAll(async () => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** Every output file's rows, by file name. */
+/** Every output file below `out` (not the state folder), by its path relative to `out`. */
+function outputFiles(out: string): string[] {
+  return (readdirSync(out, { recursive: true }) as string[])
+    .filter((p) => !p.split(/[/\\]/).some((part) => part.startsWith(".")) && statSync(join(out, p)).isFile())
+    .sort();
+}
+
+/** Every output file's rows, by its path relative to `out`. */
 async function outputs(out: string): Promise<Record<string, unknown[]>> {
   const all: Record<string, unknown[]> = {};
-  for (const name of readdirSync(out)
-    .filter((n) => !n.startsWith("."))
-    .sort()) {
+  for (const name of outputFiles(out)) {
     all[name] = [];
     for await (const row of readCorpus(join(out, name))) all[name].push(row);
   }
   return all;
+}
+
+/** Every output file's bytes, by its path relative to `out`. */
+function outputBytes(out: string): Record<string, string> {
+  return Object.fromEntries(outputFiles(out).map((name) => [name, readFileSync(join(out, name)).toString("base64")]));
 }
 
 function docNumber(id: string): number {
@@ -210,5 +234,191 @@ describe("winnow dedup stage", () => {
     await expect(runDedup({ inputs: [inputs[0]], output: out, pass: "signatures" })).rejects.toThrow(UsageError);
     await expect(runDedup({ inputs, output: out, settings: { minSimilarity: 0.5 } })).rejects.toThrow(/settings differ/);
     await expect(runDedup({ inputs: [join(dir, "missing.jsonl")], output: join(dir, "x") })).rejects.toThrow(/cannot open input/);
+  });
+
+  it("reads a per-input tree recursively, only outputs marked done, with the same result as the flat files", async () => {
+    // The three inputs as clean --paths-file leaves them: nested, each committed with its done marker.
+    const tree = join(dir, "tree");
+    const names = ["a.jsonl", "b/b.jsonl.gz", "c/x/c.parquet"];
+    for (let f = 0; f < names.length; f++) {
+      const output = join(tree, names[f]);
+      mkdirSync(dirname(output), { recursive: true });
+      const staged = stagingPathFor(output);
+      copyFileSync(inputs[f], staged);
+      await commitOutput(staged, output, { input: names[f], documents: 0 });
+    }
+    // What else such a tree holds: rejects and a manifest beside the outputs, a staged output of a dead task.
+    writeFileSync(join(tree, "b", "b.rejects.jsonl"), `${JSON.stringify({ url: "x", reason: "unreadable", text: "x" })}\n`);
+    writeFileSync(join(tree, "a.jsonl.manifest"), "{}\n");
+    const out = join(dir, "tree-out");
+    const summary = await runDedup({ inputs: [tree], output: out, rejectsPath: join(dir, "tree.rejects.jsonl") });
+    expect(summary.inputs).toBe(3);
+    expect(await outputs(out)).toEqual({
+      "a.jsonl": oneGoOut["a.jsonl"],
+      "b/b.jsonl.gz": oneGoOut["b.jsonl.gz"],
+      "c/x/c.jsonl": oneGoOut["c.jsonl"],
+    });
+    const rejects = (path: string) =>
+      readFileSync(path, "utf8")
+        .trim()
+        .split("\n")
+        .map((l) => (({ source: _s, duplicate_of_source: _d, ...rest }) => rest)(JSON.parse(l)));
+    expect(rejects(join(dir, "tree.rejects.jsonl"))).toEqual(rejects(join(dir, "one-go.rejects.jsonl")));
+
+    // An output without its done marker, and one still staged: refused by name (exit 3), or left out when asked.
+    const unmarked = join(tree, "d", "d.jsonl");
+    mkdirSync(dirname(unmarked));
+    copyFileSync(inputs[0], unmarked);
+    writeFileSync(join(tree, "c", ".e.jsonl.gz.otherhost-12-abcd0123.staging.jsonl.gz"), "");
+    const refused = runDedup({ inputs: [tree], output: join(dir, "tree-refused") });
+    await expect(refused).rejects.toThrow(InputError);
+    await expect(refused).rejects.toThrow(
+      /2 output\(s\) of a per-input run are not marked done .*d\/d\.jsonl, .*\.e\.jsonl\.gz\..*staging.*--skip-incomplete/,
+    );
+    expect(existsSync(join(dir, "tree-refused"))).toBe(false);
+    const skipped = await runDedup({ inputs: [tree], output: join(dir, "tree-skipped"), skipIncomplete: true });
+    expect(skipped.incomplete.map((p) => relative(tree, p))).toEqual(["d/d.jsonl", "c/.e.jsonl.gz.otherhost-12-abcd0123.staging.jsonl.gz"]);
+    expect(await outputs(join(dir, "tree-skipped"))).toEqual(await outputs(out));
+  });
+
+  it("lists a folder's files in the byte order of their paths inside it, not in a locale's", async () => {
+    const folder = join(dir, "order");
+    for (const name of ["b/x.jsonl", "a/z.jsonl", "a.jsonl", "a-b.jsonl", "B.jsonl", "a.jsonl.done.txt", "z.txt"]) {
+      mkdirSync(dirname(join(folder, name)), { recursive: true });
+      writeFileSync(join(folder, name), "{}\n");
+    }
+    const listing = await listInputs([folder]);
+    expect(listing.inputs.map((i) => i.name)).toEqual(["B.jsonl", "a-b.jsonl", "a.jsonl", "a/z.jsonl", "b/x.jsonl"]);
+    expect(listing.incomplete).toEqual([]);
+  });
+
+  it("reads a file named twice (directly, through its folder or a hard link) once", async () => {
+    const link = join(dir, "in-link.jsonl");
+    linkSync(inputs[0], link);
+    const out = join(dir, "twice");
+    const summary = await runDedup({ inputs: [join(dir, "in"), inputs[1], link], output: out });
+    expect(summary.inputs).toBe(3);
+    expect(summary.repeated).toEqual([inputs[1], link]);
+    expect(summary.documents).toBe(texts.length);
+    expect(await outputs(out)).toEqual(oneGoOut);
+  });
+
+  it("refuses a --text-field that no row has, naming the fields there are", async () => {
+    const run = runDedup({ inputs, output: join(dir, "no-field"), settings: { textField: "body" } });
+    await expect(run).rejects.toThrow(UsageError);
+    await expect(run).rejects.toThrow(/no row of .*a\.jsonl has the text field "body"; its rows have: .*\burl\b.*\bwarc_record_id\b/);
+    await expect(run).rejects.toThrow(/\btext\b/);
+    // The failed task left no file that looks finished, nor temporary ones.
+    expect(readdirSync(join(dir, "no-field", ".dedup", "signatures"))).toEqual([]);
+  });
+
+  const N = { signatures: 2, buckets: 4, clusters: 1, filter: 2 } as const;
+
+  it("runs each pass as array tasks of ranks 0..N-1, each doing items i mod N = rank, with byte-identical outputs", async () => {
+    const out = join(dir, "array");
+    const rejectsPath = join(dir, "array.rejects.jsonl");
+    const done: Record<string, string[]> = {};
+    for (const pass of ["signatures", "buckets", "clusters", "filter"] as DedupPass[]) {
+      for (let rank = 0; rank < N[pass]; rank++) {
+        const events: TaskEvent[] = [];
+        // Rank 1 from Slurm's environment, as an array job starts it; the others from the flags.
+        const fromSlurm = rank === 1;
+        const summary = await runDedup({
+          inputs: pass === "signatures" ? inputs : [],
+          output: out,
+          pass,
+          shard: fromSlurm ? {} : { rank, worldSize: N[pass] },
+          env: fromSlurm ? { SLURM_ARRAY_TASK_ID: "1", SLURM_ARRAY_TASK_COUNT: String(N[pass]) } : {},
+          rejectsPath: pass === "filter" ? rejectsPath : undefined,
+          runEntries: 16,
+          onTask: (t) => events.push(t),
+        });
+        expect(summary.shard?.rank ?? 0).toBe(rank);
+        done[`${pass}:${rank}`] = events.map((e) => e.task);
+      }
+    }
+    const bands = ["exact", ...Array.from({ length: 14 }, (_, b) => String(b))];
+    expect(done).toEqual({
+      "signatures:0": ["0", "2"],
+      "signatures:1": ["1"],
+      ...Object.fromEntries([0, 1, 2, 3].map((r) => [`buckets:${r}`, bands.filter((_, i) => i % 4 === r)])),
+      "clusters:0": [""],
+      "filter:0": ["0", "2"],
+      "filter:1": ["1"],
+    });
+    expect(outputBytes(out)).toEqual(outputBytes(join(dir, "one-go")));
+    expect(readFileSync(rejectsPath, "utf8")).toBe(readFileSync(join(dir, "one-go.rejects.jsonl"), "utf8"));
+  });
+
+  it("refuses a world size with no pass, with --shard, or above 1 for the cluster pass", async () => {
+    const out = join(dir, "array-refused");
+    await expect(runDedup({ inputs, output: out, shard: { rank: 0, worldSize: 2 } })).rejects.toThrow(/give --pass too/);
+    await expect(runDedup({ inputs, output: out, pass: "signatures", shards: [0], shard: { rank: 0, worldSize: 2 } })).rejects.toThrow(
+      /either by --shard\/--band or by --rank\/--world-size/,
+    );
+    await expect(runDedup({ inputs, output: out, pass: "clusters", shard: { rank: 0, worldSize: 2 } })).rejects.toThrow(
+      /the clusters pass is one task/,
+    );
+  });
+
+  describe("an input changed between passes", () => {
+    /** A run through the clusters pass over copies of the inputs, then `change` applied to the second. */
+    async function changedBeforeFilter(name: string, change: (path: string) => void): Promise<{ out: string; copies: string[] }> {
+      const folder = join(dir, `${name}-in`);
+      mkdirSync(folder);
+      const copies = inputs.map((p) => join(folder, p.slice(p.lastIndexOf("/") + 1)));
+      inputs.forEach((p, i) => copyFileSync(p, copies[i]));
+      // Whole seconds, so that a change can put the same modification time back exactly.
+      for (const copy of copies) utimesSync(copy, SOME_TIME, SOME_TIME);
+      const out = join(dir, name);
+      for (const pass of ["signatures", "buckets", "clusters"] as DedupPass[]) await runDedup({ inputs: copies, output: out, pass });
+      change(copies[1]);
+      return { out, copies };
+    }
+
+    const SOME_TIME = 1_700_000_000;
+
+    /** The same rows in another order: the same size and time, other documents at each row. */
+    const reorder = (path: string): void => {
+      const rows = readFileSync(path, "utf8").trim().split("\n");
+      writeFileSync(path, `${[...rows.slice(1), rows[0]].join("\n")}\n`);
+      utimesSync(path, SOME_TIME, SOME_TIME);
+    };
+
+    it("of the same size and time is refused by its content hash, nothing written", async () => {
+      const { out, copies } = await changedBeforeFilter("changed-same-size", (p) => {
+        // b.jsonl.gz: one byte of its compressed data flipped, its size and time as they were.
+        const gz = readFileSync(p);
+        gz[gz.length - 9] ^= 0xff;
+        writeFileSync(p, gz);
+        utimesSync(p, SOME_TIME, SOME_TIME);
+      });
+      const run = runDedup({ inputs: [], output: out, pass: "filter" });
+      await expect(run).rejects.toThrow(InputError);
+      await expect(run).rejects.toThrow(/this input changed since the dedup plan was made \(content hash differs\).*new --state/);
+      await expect(run).rejects.toThrow(copies[1]);
+      expect(existsSync(join(out, "b.jsonl.gz"))).toBe(false);
+    });
+
+    it("of another size is refused by its size", async () => {
+      const { out } = await changedBeforeFilter("changed-size", (p) => writeFileSync(p, readFileSync(p).subarray(0, 100)));
+      await expect(runDedup({ inputs: [], output: out, pass: "filter", shards: [1] })).rejects.toThrow(/size \d+ -> 100 bytes/);
+    });
+
+    it("that slips past the file check is caught row by row: no document dropped in another's place", async () => {
+      const { out, copies } = await changedBeforeFilter("changed-rows", () => {});
+      // A plain JSONL input with its rows reordered (same size and time), and the signature task's record told it is the file it read.
+      const plain = copies[0];
+      reorder(plain);
+      const metaFile = join(out, ".dedup", "signatures", "0.json");
+      const meta = JSON.parse(readFileSync(metaFile, "utf8"));
+      expect(meta.hash).toMatch(/^[0-9a-f]{16}$/);
+      meta.hash = (await identityOf(plain)).hash;
+      writeFileSync(metaFile, JSON.stringify(meta));
+      const run = runDedup({ inputs: [], output: out, pass: "filter", shards: [0] });
+      await expect(run).rejects.toThrow(InputError);
+      await expect(run).rejects.toThrow(/row 0 is not the document the signature pass read there/);
+      expect(existsSync(join(out, "a.jsonl"))).toBe(false);
+    });
   });
 });

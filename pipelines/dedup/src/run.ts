@@ -4,18 +4,21 @@
  * one-go mode); with a pass and some inputs or bands, only those tasks, so machines can share
  * the work (signature and filter tasks per input, bucket tasks per band, one cluster task).
  * An interrupted run (the signal, or a killed process) leaves finished tasks marked and
- * unfinished ones without a marker: the next run does only what is left.
+ * unfinished ones without a marker: the next run does only what is left. As an array task
+ * (`shard`: rank and world size from flags or the scheduler), a run does the items i of its pass
+ * with i mod worldSize = rank: inputs for signatures and filter, band tasks for buckets.
  */
 import { existsSync, readFileSync } from "node:fs";
-import { readdir, stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { DEFAULT_MINHASH, DEFAULT_MIN_SIMILARITY } from "@winnow/dedup";
 import { InputError, OutputError, UsageError, WinnowError, systemReason } from "@winnow/errors";
+import { resolveShard, type Shard, type ShardFlags, takeShard } from "@winnow/remote";
 import { bucketTask } from "./buckets.js";
 import { type ClusterSummary, clustersTask, type JaccardSample } from "./clusters.js";
 import { AtomicFile, readJson } from "./files.js";
 import { type FilterSummary, filterTask } from "./filter.js";
-import { bandNames, type DedupSettings, openPlan, outputName, type Plan, paths } from "./plan.js";
+import { type InputListing, type ListedInput, listInputs, someOf } from "./inputs.js";
+import { bandNames, type DedupSettings, openPlan, type Plan, paths } from "./plan.js";
 import { type SignatureMeta, signaturesTask } from "./signatures.js";
 
 export type DedupPass = "signatures" | "buckets" | "clusters" | "filter";
@@ -31,8 +34,13 @@ export const DEFAULT_SETTINGS: Readonly<DedupSettings> = {
 };
 
 export interface DedupRunOptions {
-  /** Files written by winnow clean (JSONL, .gz, .zst, Parquet) or folders of them; may be empty when the state has a plan. */
+  /**
+   * Files written by winnow clean (JSONL, .gz, .zst, Parquet) or folders of them, read
+   * recursively (a per-input run's tree); may be empty when the state has a plan.
+   */
   inputs: readonly string[];
+  /** Go on without the outputs of a per-input tree that are not marked done (default: refuse them). */
+  skipIncomplete?: boolean;
   /** Folder the filtered inputs are written to, one file per input, named as the input. */
   output: string;
   /** Folder of the passes' files (default <output>/.dedup). */
@@ -44,6 +52,13 @@ export interface DedupRunOptions {
   shards?: readonly number[];
   /** Bucket tasks: only these bands ("exact", "0", "1", ...). */
   bands?: readonly string[];
+  /**
+   * With `pass`: this task's share of the pass's items by --rank/--world-size, absent ones from
+   * the scheduler's environment (@winnow/remote's resolveShard). Not with `shards` or `bands`.
+   */
+  shard?: ShardFlags;
+  /** Where the scheduler's variables are read (default process.env). */
+  env?: Readonly<Record<string, string | undefined>>;
   /** Where to gather every input's rejects lines once all filter tasks are done. */
   rejectsPath?: string;
   /** Aborting stops the run after the task under way. */
@@ -63,6 +78,12 @@ export interface TaskEvent {
 
 export interface DedupSummary {
   inputs: number;
+  /** This task's rank and world size, when it runs as one of an array's tasks. */
+  shard: Shard | null;
+  /** Outputs of a per-input tree left out because they are not marked done (with skipIncomplete). */
+  incomplete: string[];
+  /** Inputs reached a second time (same device and inode) and read once. */
+  repeated: string[];
   /** Documents read by this run's filter tasks, and of them kept and dropped by kind. */
   documents: number;
   kept: number;
@@ -85,8 +106,6 @@ export interface DedupSummary {
   state: string;
 }
 
-const CORPUS_NAME = /\.(jsonl|jsonl\.gz|jsonl\.zst|parquet)$/i;
-
 export async function runDedup(options: DedupRunOptions): Promise<DedupSummary> {
   const cpu = process.cpuUsage();
   const output = resolve(options.output);
@@ -96,13 +115,18 @@ export async function runDedup(options: DedupRunOptions): Promise<DedupSummary> 
     ...options.settings,
     minhash: { ...DEFAULT_MINHASH, ...options.settings?.minhash },
   };
-  const inputs = await listInputs(options.inputs);
+  const shard = shardOf(options);
+  const listing = await listInputs(options.inputs, [output, state]);
+  refuseIncomplete(listing, options.skipIncomplete === true);
   // Before the plan is written: a refused run leaves nothing behind.
-  refuseOutputsOverInputs(inputs, output);
-  const plan = await openPlan(state, inputs, settings);
+  refuseOutputsOverInputs(listing.inputs, output);
+  const plan = await openPlan(state, listing.inputs, settings);
   refuseOutputsOverInputs(plan.inputs, output);
   const summary: DedupSummary = {
     inputs: plan.inputs.length,
+    shard,
+    incomplete: listing.incomplete,
+    repeated: listing.repeated,
     documents: 0,
     kept: 0,
     dropped: { exact: 0, near: 0, lines: 0 },
@@ -122,9 +146,9 @@ export async function runDedup(options: DedupRunOptions): Promise<DedupSummary> 
   };
   const passes = options.pass === undefined ? DEDUP_PASSES : [options.pass];
   const allShards = plan.inputs.map((_, i) => i);
-  const shards = selectShards(plan, options.shards);
+  const shards = takeShard(selectShards(plan, options.shards), shard);
   const allBands = bandNames(plan.settings);
-  const bands = selectBands(allBands, options.bands);
+  const bands = takeShard(selectBands(allBands, options.bands), shard);
   const stopped = () => options.signal?.aborted === true;
 
   const task = async (pass: DedupPass, name: string, marker: string, run: () => Promise<void>): Promise<boolean> => {
@@ -198,31 +222,43 @@ export async function runDedup(options: DedupRunOptions): Promise<DedupSummary> 
   return summary;
 }
 
-/** Given files, and the corpus files (JSONL, .gz, .zst, Parquet) in given folders, sorted by name. */
-async function listInputs(given: readonly string[]): Promise<string[]> {
-  const files: string[] = [];
-  for (const path of given) {
-    let st: Awaited<ReturnType<typeof stat>>;
-    try {
-      st = await stat(path);
-    } catch (error) {
-      throw new InputError(`cannot open input: ${systemReason(error)}`, path, { cause: error });
-    }
-    if (!st.isDirectory()) {
-      files.push(path);
-      continue;
-    }
-    const names = (await readdir(path)).filter((n) => CORPUS_NAME.test(n) && !n.startsWith(".")).sort();
-    if (names.length === 0) throw new InputError("no JSONL or Parquet files in this folder", path);
-    files.push(...names.map((n) => join(path, n)));
+/**
+ * The task's shard, for a pass run as an array of tasks: from --rank/--world-size, else from the
+ * scheduler's environment; null for the one-go mode (which runs every task of every pass), for
+ * tasks picked by --shard or --band, and for a clusters task of world size 1.
+ */
+function shardOf(options: DedupRunOptions): Shard | null {
+  const flags = options.shard ?? {};
+  const given = flags.rank !== undefined || flags.worldSize !== undefined;
+  if (options.pass === undefined) {
+    if (given) throw new UsageError("--rank and --world-size split one pass into tasks: give --pass too", "--world-size");
+    return null;
   }
-  return files;
+  if (options.shards !== undefined || options.bands !== undefined) {
+    if (given) throw new UsageError("give the tasks either by --shard/--band or by --rank/--world-size, not both", "--world-size");
+    return null;
+  }
+  if (options.pass === "clusters" && flags.rank === undefined && flags.worldSize === 1) return null;
+  const shard = resolveShard(flags, options.env ?? process.env);
+  if (options.pass === "clusters" && shard !== null && shard.worldSize > 1)
+    throw new UsageError(`the clusters pass is one task: run it with a world size of 1, not ${shard.worldSize}`, shard.source);
+  return shard;
 }
 
-function refuseOutputsOverInputs(inputs: readonly string[], output: string): void {
+/** Refuses outputs of a per-input tree that are not marked done, unless the caller goes on without them. */
+function refuseIncomplete(listing: InputListing, skip: boolean): void {
+  if (listing.incomplete.length === 0 || skip) return;
+  throw new InputError(
+    `${listing.incomplete.length} output(s) of a per-input run are not marked done (a clean task failed, was killed or is still running): ` +
+      `${someOf(listing.incomplete)}; run the clean tasks again until every input is done, or give --skip-incomplete to deduplicate without them`,
+    "inputs",
+  );
+}
+
+function refuseOutputsOverInputs(inputs: readonly ListedInput[], output: string): void {
   for (const input of inputs) {
-    if (join(output, outputName(input)) === resolve(input))
-      throw new UsageError(`the output would replace the input ${input}: choose another -o folder`, "-o");
+    if (join(output, input.name) === input.path)
+      throw new UsageError(`the output would replace the input ${input.path}: choose another -o folder`, "-o");
   }
 }
 

@@ -26,6 +26,9 @@ interface DedupFlags {
   pass?: DedupPass;
   shard?: number[];
   band?: string[];
+  rank?: number;
+  worldSize?: number;
+  skipIncomplete?: boolean;
   bands: number;
   rows: number;
   shingle: number;
@@ -52,7 +55,20 @@ Passes (docs/dedup.md):
   Without --pass every task of every pass runs, in order. A task whose done marker is in the
   state folder is skipped, so running the same command again after an interruption resumes.
   Tasks on several machines share one state folder (or copy it between passes); every task
-  checks that its inputs and settings are the plan's.`;
+  checks that its inputs and settings are the plan's, and that each input it reads is the file
+  the plan recorded (size, modification time, content hash): a changed input is exit status 3.
+
+Array tasks (--pass P --world-size N):
+  task R of N does the items i of its pass with i mod N = R: the inputs (in the plan's order)
+  for signatures and filter, the band tasks (exact, 0 .. bands-1) for buckets; clusters is one
+  task. R is --rank, or else from the scheduler: SLURM_ARRAY_TASK_ID (with SLURM_ARRAY_TASK_MIN/
+  MAX or _COUNT), JOB_COMPLETION_INDEX (Kubernetes, with --world-size), AWS_BATCH_JOB_ARRAY_INDEX
+  (with --world-size or WINNOW_WORLD_SIZE).
+
+Inputs: folders are read recursively, files in the byte order of their paths inside the folder;
+  only JSONL (.gz, .zst) and Parquet files, not done markers, manifests, rejects or hidden files.
+  In a folder written by winnow clean --paths-file, an output without its done marker (or one
+  still being staged) is refused unless --skip-incomplete. A file reached twice is read once.`;
 
 /** "exact,minhash" → kinds. */
 function parseKinds(value: string): DedupKind[] {
@@ -84,10 +100,13 @@ export function registerDedup(program: Command): void {
         "or MinHash LSH near duplicates (word 5-gram shingles, 14 bands x 8 rows, candidates checked on the whole signature); " +
         "optionally without lines found in many documents (CCNet). Works in passes over files on disk, in bounded memory.",
     )
-    .argument("[input...]", "output files of winnow clean, or folders of them; may be left out once the state folder has a plan")
+    .argument(
+      "[input...]",
+      "output files of winnow clean, or folders of them (read recursively, as winnow clean --paths-file writes them); may be left out once the state folder has a plan",
+    )
     .requiredOption(
       "-o, --output <dir>",
-      "folder the deduplicated inputs are written to, one file per input with the input's name (a Parquet input as .jsonl)",
+      "folder the deduplicated inputs are written to, one file per input with the input's name, or its path inside a folder given (a Parquet input as .jsonl)",
     )
     .option("--state <dir>", "folder of the passes' files, the plan and the done markers (default: <output>/.dedup)")
     .addOption(
@@ -98,6 +117,20 @@ export function registerDedup(program: Command): void {
     .addOption(new Option("--pass <pass>", "run only this pass (default: all, in order)").choices(DEDUP_PASSES))
     .option("--shard <n,...>", "with --pass signatures or filter: only these inputs, numbered from 0 in the plan's order", parseShards)
     .option("--band <b,...>", 'with --pass buckets: only these bands ("exact", 0 .. bands-1)', parseBands)
+    .option(
+      "--rank <r>",
+      "with --pass: this task's rank, from 0 (default: from the scheduler's environment, when there is one)",
+      parseCount(0),
+    )
+    .option(
+      "--world-size <n>",
+      "with --pass: split the pass's items (inputs, or band tasks) over this many tasks, item i to the task of rank i mod n",
+      parseCount(1),
+    )
+    .option(
+      "--skip-incomplete",
+      "go on without the outputs of a per-input run that are not marked done (default: refuse them and name them, exit status 3)",
+    )
     .option("--bands <n>", "MinHash bands", parseCount(1), DEFAULT_MINHASH.bands)
     .option("--rows <n>", "MinHash rows per band (bands x rows hash functions)", parseCount(1), DEFAULT_MINHASH.rows)
     .option("--shingle <n>", "words per shingle", parseCount(1), DEFAULT_MINHASH.shingle)
@@ -138,6 +171,8 @@ async function dedup(inputs: string[], flags: DedupFlags): Promise<void> {
       pass: flags.pass,
       shards: flags.shard,
       bands: flags.band,
+      shard: { rank: flags.rank, worldSize: flags.worldSize },
+      skipIncomplete: flags.skipIncomplete === true,
       rejectsPath: flags.rejects,
       signal: interrupt.signal,
       settings: {
@@ -152,6 +187,14 @@ async function dedup(inputs: string[], flags: DedupFlags): Promise<void> {
   } finally {
     interrupt.dispose();
   }
+  if (summary.incomplete.length > 0) {
+    logger.warn(
+      { incomplete: summary.incomplete },
+      `left out ${summary.incomplete.length} output(s) not marked done (--skip-incomplete): ${summary.incomplete.slice(0, 5).join(", ")}${summary.incomplete.length > 5 ? ", ..." : ""}`,
+    );
+  }
+  if (summary.repeated.length > 0)
+    logger.info({ repeated: summary.repeated }, `read once: ${summary.repeated.length} input(s) given twice (${summary.repeated[0]} ...)`);
   if (flags.json === true) process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
   logger.info({ summary }, summaryLine(summary));
   if (summary.interrupted) throw new ExitWith(EXIT.interrupted);
@@ -172,6 +215,7 @@ export function summaryLine(s: DedupSummary): string {
       `near duplicates' estimated Jaccard with the document kept (${j.pairs} sampled): min ${j.min.toFixed(2)}, median ${j.median.toFixed(2)}`,
     );
   }
+  if (s.shard !== null) parts.push(`task ${s.shard.rank} of ${s.shard.worldSize} (${s.shard.source})`);
   const done = s.passesDone.length === 0 ? "no pass complete" : `passes complete: ${s.passesDone.join(", ")}`;
   parts.push(`${s.tasksRun} tasks run, ${s.tasksSkipped} done before; ${done}; ${s.cpuSeconds.toFixed(1)} CPU s; output ${s.output}`);
   return `${s.interrupted ? "interrupted: " : ""}dedup: ${parts.join("; ")}`;
