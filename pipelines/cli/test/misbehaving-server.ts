@@ -19,8 +19,6 @@ export type Fault =
 export interface MisbehavingServer {
   /** http://127.0.0.1:PORT/ */
   base: string;
-  /** Whole-file GETs per path so far (Range requests and HEADs not counted). */
-  gets: Map<string, number>;
   /** Every fault played, in order: "/seg/part-02.warc.gz 500". */
   played: string[];
   /** Resolves when a "hold" fault of `path` has sent its half body. */
@@ -38,6 +36,7 @@ export async function startMisbehavingServer(
   files: ReadonlyMap<string, Buffer>,
   faults: ReadonlyMap<string, ReadonlyArray<Fault | undefined>>,
 ): Promise<MisbehavingServer> {
+  /** Whole-file GETs per path so far (Range requests and HEADs not counted): which fault is next. */
   const gets = new Map<string, number>();
   const played: string[] = [];
   const holds = new Map<string, { promise: Promise<void>; resolve: () => void }>();
@@ -145,7 +144,6 @@ export async function startMisbehavingServer(
   const { port } = server.address() as AddressInfo;
   return {
     base: `http://127.0.0.1:${port}/`,
-    gets,
     played,
     held: (path) => holdFor(path).promise,
     paired: (path) => pairs.get(path),
