@@ -88,11 +88,20 @@ running() { [[ -s "$1" ]] && kill -0 "$(cat "$1")" 2>/dev/null; }
 running /run/slurm/slurmctld.pid || slurmctld
 running /run/slurm/slurmd.pid || slurmd
 
+up=false
 for _ in $(seq 100); do
   state=$(sinfo -h -n "$host" -o %t 2>/dev/null || true)
-  [[ "$state" == idle* || "$state" == mix* || "$state" == alloc* ]] && break
+  if [[ "$state" == idle* || "$state" == mix* || "$state" == alloc* ]]; then
+    up=true
+    break
+  fi
   [[ "$state" == down* || "$state" == drain* ]] && scontrol update nodename="$host" state=resume 2>/dev/null || true
   sleep 0.2
 done
 sinfo
+# CI (.ci/run) relies on this status: a node that never comes up is a failure, not a note.
+if [[ "$up" != true ]]; then
+  echo "slurm-local.sh: the node $host did not come up within 20 s (state: ${state:-none}); see /var/log/slurm/" >&2
+  exit 1
+fi
 echo "slurm-local.sh: Slurm is up on $host ($cpus CPUs, $mem MB)"

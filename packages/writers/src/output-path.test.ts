@@ -42,11 +42,14 @@ describe("classifyOutput", () => {
     await expect(classifyOutput("-", ROLE)).rejects.toThrow(new UsageError('-o cannot be standard output ("-") here', "-o -"));
   });
 
-  it.skipIf(!existsSync("/proc/self/fd"))("writes this process's descriptors as they are, never reopening them", async () => {
-    symlinkSync("/proc/self/fd/1", at("fd1"));
-    expect(await classifyOutput(at("fd1"), ROLE)).toMatchObject({ kind: "stdout" });
-    expect(await classifyOutput("/dev/stderr", ROLE)).toMatchObject({ kind: "stream", fd: 2 });
-  });
+  it.skipIf(!existsSync("/proc/self/fd") && process.env.CI !== "true")(
+    "writes this process's descriptors as they are, never reopening them",
+    async () => {
+      symlinkSync("/proc/self/fd/1", at("fd1"));
+      expect(await classifyOutput(at("fd1"), ROLE)).toMatchObject({ kind: "stdout" });
+      expect(await classifyOutput("/dev/stderr", ROLE)).toMatchObject({ kind: "stream", fd: 2 });
+    },
+  );
 
   it("reports a file in the way of the folders, naming the path", async () => {
     writeFileSync(at("blocker"), "x");

@@ -7,7 +7,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readLabelDir } from "@winnow/labels";
 import { heuristicClassifier } from "@winnow/models";
-import { CHROMIUM_PATH, launchChromium, noteIfSkipped } from "../test/chromium.js";
+import { launchChromium, noteIfSkipped, SKIP_BROWSER_TESTS } from "../test/chromium.js";
 import { hostileSite, IMG_TEXT, SCRIPT_TEXT } from "../test/fixtures.js";
 import { loadLabelPages } from "./label-data.js";
 import { startLabelServer, type RunningLabelServer } from "./label-server.js";
@@ -20,7 +20,7 @@ function shownLabels(page: Page): Promise<number[]> {
   return page.locator("main .block").evaluateAll((nodes) => nodes.map((n) => Number((n as HTMLElement).dataset.label)));
 }
 
-describe.skipIf(CHROMIUM_PATH === undefined)("label-ui in Chromium", () => {
+describe.skipIf(SKIP_BROWSER_TESTS)("label-ui in Chromium", () => {
   let site: string;
   let labelsDir: string;
   let server: RunningLabelServer;

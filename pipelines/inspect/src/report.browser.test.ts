@@ -7,14 +7,14 @@ import { pathToFileURL } from "node:url";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { heuristicClassifier } from "@winnow/models";
-import { CHROMIUM_PATH, launchChromium, noteIfSkipped } from "../test/chromium.js";
+import { launchChromium, noteIfSkipped, SKIP_BROWSER_TESTS } from "../test/chromium.js";
 import { hostileSite, IMG_TEXT, SAMPLE_WARC, SCRIPT_TEXT } from "../test/fixtures.js";
 import { buildReportData, type ReportData } from "./report-data.js";
 import { writeInspectReport } from "./inspect.js";
 
 noteIfSkipped("report browser tests");
 
-describe.skipIf(CHROMIUM_PATH === undefined)("inspect report in Chromium", () => {
+describe.skipIf(SKIP_BROWSER_TESTS)("inspect report in Chromium", () => {
   let site: string;
   let dir: string;
   let report: string;
