@@ -7,6 +7,7 @@ export {
   type CleanSkipReason,
   CLEAN_SKIP_REASONS,
   type InputFailure,
+  type PiiSummary,
   ROUTINE_SKIP_REASONS,
 } from "./summary.js";
 export { DEFAULT_TEMPLATE_KEEP_SCORE, SITE_TEMPLATE_MODES, type SiteTemplateMode, type SiteTemplateRunOptions } from "./site-templates.js";
