@@ -89,11 +89,13 @@ function ngrams(kind: "top" | "dup", from: number, to: number): Setter {
   return (s, value, key) => {
     for (let n = from; n <= to; n++) s.rules[id(n)] = null;
     if (value === null) return;
-    if (!Array.isArray(value)) throw new FilterConfigError(`expected a list of [n, fraction] pairs (n from ${from} to ${to}), got ${describe(value)}`, key);
+    if (!Array.isArray(value))
+      throw new FilterConfigError(`expected a list of [n, fraction] pairs (n from ${from} to ${to}), got ${describe(value)}`, key);
     const seen = new Set<number>();
     value.forEach((pair, i) => {
       const at = `${key}[${i}]`;
-      if (!Array.isArray(pair) || pair.length !== 2) throw new FilterConfigError(`expected a pair [n, fraction], got ${describe(pair)}`, at);
+      if (!Array.isArray(pair) || pair.length !== 2)
+        throw new FilterConfigError(`expected a pair [n, fraction], got ${describe(pair)}`, at);
       const n = number(pair[0], `${at}[0]`, from, to, true);
       if (seen.has(n)) throw new FilterConfigError(`${n}-grams are given twice`, at);
       seen.add(n);
@@ -290,7 +292,10 @@ function applySections(s: FilterSettings, body: Record<string, unknown>, prefix:
 function unknownKey(key: string, candidates: readonly string[], prefix: string): FilterConfigError {
   let best = nearest(key, candidates);
   // A key of another section (line_punct_thr under c4) is worth naming in full.
-  const elsewhere = nearest(key, CONFIG_KEYS.map((k) => k.split(".")[1]));
+  const elsewhere = nearest(
+    key,
+    CONFIG_KEYS.map((k) => k.split(".")[1]),
+  );
   let where = prefix;
   if ((best === null || distance(key, best) > distance(key, elsewhere ?? "")) && elsewhere !== null) {
     const full = CONFIG_KEYS.find((k) => k.endsWith(`.${elsewhere}`)) ?? elsewhere;

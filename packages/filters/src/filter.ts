@@ -158,7 +158,6 @@ export class DocumentFilter {
     stats.chars = text.length;
     return { blocks: out, kept, failures, stats };
   }
-
 }
 
 /** Settings made ready for judging: the stop-word list built once. */

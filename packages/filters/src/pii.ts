@@ -27,10 +27,12 @@ const EMAIL =
   /(?<![A-Za-z0-9!#$%&'*+/=?^_`{|}~.-])[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}(?![A-Za-z0-9-])/g;
 
 /** Four dotted numbers of 0-255, not inside a longer run of digits and dots ("1.2.3.4.5") nor after a colon (an IPv6 address's tail). */
-const IPV4 = /(?<![0-9.:])(?:(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])\.){3}(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])(?![0-9]|\.[0-9])/g;
+const IPV4 =
+  /(?<![0-9.:])(?:(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])\.){3}(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])(?![0-9]|\.[0-9])/g;
 
 /** A run of hex digits, colons and dots with two colons or more: a candidate, checked by isIPv6. */
-const IPV6_CANDIDATE = /(?<![0-9A-Za-z:.])(?:[0-9A-Fa-f]{0,4}:){2,7}(?:(?:[0-9]{1,3}\.){3}[0-9]{1,3}|[0-9A-Fa-f]{1,4})?(?![0-9A-Za-z:]|\.[0-9])/g;
+const IPV6_CANDIDATE =
+  /(?<![0-9A-Za-z:.])(?:[0-9A-Fa-f]{0,4}:){2,7}(?:(?:[0-9]{1,3}\.){3}[0-9]{1,3}|[0-9A-Fa-f]{1,4})?(?![0-9A-Za-z:]|\.[0-9])/g;
 
 /** Special-purpose IPv4 blocks (IANA's registry, RFC 6890), and multicast: not one person's address. */
 const SPECIAL_V4: ReadonlyArray<[string, number]> = [

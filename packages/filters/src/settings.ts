@@ -51,7 +51,10 @@ export function defaultSettings(): FilterSettings {
   const rules: Record<string, Bounds | null> = {};
   for (const set of RULE_SETS) {
     for (const r of RULES[set]) {
-      rules[r.id] = r.min === undefined && r.max === undefined ? null : { ...(r.min !== undefined && { min: r.min }), ...(r.max !== undefined && { max: r.max }) };
+      rules[r.id] =
+        r.min === undefined && r.max === undefined
+          ? null
+          : { ...(r.min !== undefined && { min: r.min }), ...(r.max !== undefined && { max: r.max }) };
     }
   }
   return {

@@ -148,7 +148,11 @@ export class PiiStep implements DocumentStep {
       const layout = block.layout;
       const pre = layout?.pre === undefined ? null : maskPii(layout.pre);
       const hrefs = layout?.inline?.map((span) => (span.href === undefined ? null : maskPii(span.href))) ?? [];
-      if (masked.text === block.text && (pre === null || pre.text === layout?.pre) && hrefs.every((h) => h === null || h.counts.emails + h.counts.ips === 0)) {
+      if (
+        masked.text === block.text &&
+        (pre === null || pre.text === layout?.pre) &&
+        hrefs.every((h) => h === null || h.counts.emails + h.counts.ips === 0)
+      ) {
         return block;
       }
       // An address counts once, though a block's text and its preformatted form may both hold it.
