@@ -18,7 +18,7 @@ import {
   type SiteTemplateMode,
 } from "@winnow/clean";
 import { EXIT, InputError, UsageError } from "@winnow/errors";
-import { FILTER_NAMES, parseFilterNames } from "@winnow/filters";
+import { FILTER_NAMES } from "@winnow/filters";
 import type { Favor } from "@winnow/models";
 import { DEFAULT_RETRY, remoteOpener } from "@winnow/remote";
 import type { OutputFormat } from "@winnow/writers";
@@ -33,6 +33,7 @@ import {
 } from "./clean-per-input.js";
 import { interruptOnSignals } from "../signals.js";
 import { filterConfigOf } from "./filter-config.js";
+import { parseFilters } from "./filter-names.js";
 import { createLogger, LOG_LEVELS, type LogLevel } from "../logger.js";
 import { parseByteSize, parseCount, parseUnitInterval } from "../parse.js";
 import { startProgressLine } from "../progress.js";
@@ -138,18 +139,6 @@ function parseLangs(value: string): string[] {
     );
   }
   return langs.map((l) => l.toLowerCase());
-}
-
-/** "gopher,c4": checked names (the sets they stand for come with the filter config, filterConfigOf). */
-function parseFilters(value: string): string[] {
-  const names = value.split(",").filter((n) => n.trim() !== "");
-  try {
-    parseFilterNames(names);
-  } catch (error) {
-    throw new InvalidArgumentError((error as Error).message);
-  }
-  if (names.length === 0) throw new InvalidArgumentError(`expected filter names separated by commas: ${FILTER_NAMES.join(", ")}`);
-  return names;
 }
 
 /** A number in (0, 1]. */
