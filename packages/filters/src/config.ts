@@ -12,7 +12,7 @@
  * misspelling), so the command can say which file and key to fix.
  */
 import { parse } from "yaml";
-import { presetConfig } from "./presets.js";
+import { presetConfig, presetLanguages } from "./presets.js";
 import { type Bounds, FILTER_NAMES, type RuleSetName } from "./rules.js";
 import { copySettings, type FilterConfig, type FilterSettings } from "./settings.js";
 
@@ -227,13 +227,8 @@ export function parseFilterConfig(text: string, options: ConfigFileOptions = {})
   const preset = presetConfig(names);
   const settings = copySettings(preset.settings);
   applySections(settings, top, "");
-  const languages: Record<string, FilterSettings> = {};
-  // A preset's languages get the file's keys too: the file speaks for every language.
-  for (const [lang, s] of Object.entries(preset.languages)) {
-    const copy = copySettings(s);
-    applySections(copy, top, "");
-    languages[lang] = copy;
-  }
+  // A preset's own per-language figures go on top of the file's, and the file's languages on top of those.
+  const languages = presetLanguages(names, settings);
   if (top.languages !== undefined && top.languages !== null) {
     for (const [lang, body] of Object.entries(mapping(top.languages, "languages"))) {
       if (options.isLanguage !== undefined && !options.isLanguage(lang)) {
@@ -308,6 +303,9 @@ function unknownKey(key: string, candidates: readonly string[], prefix: string):
 
 /** The candidate nearest `word` in edit distance, when it is near enough to be a misspelling. */
 function nearest(word: string, candidates: readonly string[]): string | null {
+  // "gopher" for "gopher_quality": a name cut short is no misspelling, but names its key.
+  const longer = candidates.find((c) => c.startsWith(`${word}_`));
+  if (longer !== undefined) return longer;
   let best: string | null = null;
   let bestDistance = Number.POSITIVE_INFINITY;
   for (const c of candidates) {

@@ -18,7 +18,7 @@ export {
   type RuleSetName,
 } from "./rules.js";
 export { type C4LineRules, defaultSettings, type FilterConfig, type FilterSettings, type FineWebMeasures } from "./settings.js";
-export { FINEWEB2_LANGUAGES, fineWebConfig, fineWebSettings, presetConfig } from "./presets.js";
+export { FINEWEB2_LANGUAGES, fineWebConfig, fineWebSettings, presetConfig, presetLanguages } from "./presets.js";
 export { CONFIG_KEYS, type ConfigFileOptions, distance, FilterConfigError, parseFilterConfig } from "./config.js";
 export { EMAIL_REPLACEMENT, IPV4_REPLACEMENT, IPV6_REPLACEMENT, isPublicIp, type MaskedText, maskPii, type PiiCounts } from "./pii.js";
 export { DocumentFilter, type DocumentStats, type FilterOptions, type FilterOutcome, type RuleFailure } from "./filter.js";

@@ -183,9 +183,23 @@ function withFineWeb2(base: FilterSettings, v: FineWeb2Language): FilterSettings
 /** The FineWeb recipe for every language, with FineWeb 2's thresholds for those carried over. */
 export function fineWebConfig(): FilterConfig {
   const settings = fineWebSettings();
+  return { sets: parseFilterNames(["fineweb"]), settings, languages: fineWeb2Languages(settings) };
+}
+
+/** FineWeb 2's languages, each `base` with that language's thresholds in place. */
+function fineWeb2Languages(base: FilterSettings): Record<string, FilterSettings> {
   const languages: Record<string, FilterSettings> = {};
-  for (const [lang, { values }] of Object.entries(FINEWEB2_LANGUAGES)) languages[lang] = withFineWeb2(settings, values);
-  return { sets: parseFilterNames(["fineweb"]), settings, languages };
+  for (const [lang, { values }] of Object.entries(FINEWEB2_LANGUAGES)) languages[lang] = withFineWeb2(base, values);
+  return languages;
+}
+
+/**
+ * The per-language settings that `names` carry, on top of `base` (a preset's settings as a config
+ * file changed them): a file's keys reach every language, except where the preset has a
+ * language's own figure.
+ */
+export function presetLanguages(names: readonly string[], base: FilterSettings): Record<string, FilterSettings> {
+  return names.map(filterName).includes("fineweb") ? fineWeb2Languages(base) : {};
 }
 
 /**
