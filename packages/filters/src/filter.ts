@@ -80,14 +80,14 @@ export class DocumentFilter {
     this.sets = RULE_SETS.filter((s) => options.sets.includes(s));
     this.#stats = options.stats === true;
     this.#measured = this.#stats ? RULE_SETS : this.sets;
-    this.#settings = judging(options.config?.settings ?? defaultSettings());
-    this.#languages = new Map(Object.entries(options.config?.languages ?? {}).map(([lang, s]) => [lang, judging(s)]));
+    this.#settings = readyToJudge(options.config?.settings ?? defaultSettings());
+    this.#languages = new Map(Object.entries(options.config?.languages ?? {}).map(([lang, s]) => [lang, readyToJudge(s)]));
   }
 
   /** Measures `blocks` (a document's paragraphs in order) in language `lang` and judges them. */
   run(blocks: readonly string[], lang: string | undefined): FilterOutcome {
     const scratch = this.#scratch;
-    const settings = (lang !== undefined ? this.#languages.get(lang) : undefined) ?? this.#settings;
+    const judging = (lang !== undefined ? this.#languages.get(lang) : undefined) ?? this.#settings;
     const stats: DocumentStats = { words: 0, cjk_words: 0, lines: 0, chars: 0 };
     const failures: RuleFailure[] = [];
     let text = blocks.join("\n\n");
@@ -97,29 +97,29 @@ export class DocumentFilter {
     let lineDups = duplicates(lines);
     let out: readonly string[] = blocks;
     let kept: number[] | null = null;
-    /** C4 edited the text after its words were split: only the statistics need them again. */
+    /** C4 edited the text after its words were split: FineWeb's values and the statistics need them again. */
     let wordsStale = false;
     for (const set of this.#measured) {
       const decides = this.sets.includes(set);
       switch (set) {
         case "gopher_quality": {
-          const list = settings.stopWords ?? stopWordsFor(lang);
+          const list = judging.stopWords ?? stopWordsFor(lang);
           const values = gopherQuality(words, lines, text, list);
           stats.gopher_quality = values;
-          if (decides) judge(settings, set, values, failures, words.count > 0 && words.cjk / words.count >= CJK_MAJORITY, list !== null);
+          if (decides) judge(judging, set, values, failures, words.count > 0 && words.cjk / words.count >= CJK_MAJORITY, list !== null);
           break;
         }
         case "gopher_repetition": {
           const values = gopherRepetition(words, lines, lineDups, out, text, scratch);
           stats.gopher_repetition = values;
-          if (decides) judge(settings, set, values, failures, false, true);
+          if (decides) judge(judging, set, values, failures, false, true);
           break;
         }
         case "c4": {
-          const edit = c4(out, words, settings.settings.c4, decides);
+          const edit = c4(out, words, judging.settings.c4, decides);
           stats.c4 = edit.stats;
           if (decides) {
-            judge(settings, set, edit.stats, failures, false, true);
+            judge(judging, set, edit.stats, failures, false, true);
             // The line rules edit what later sets see and what is written.
             const next: string[] = [];
             kept = [];
@@ -143,9 +143,9 @@ export class DocumentFilter {
             words = splitWords(text, scratch.words);
             wordsStale = false;
           }
-          const values = fineweb(lines, lineDups, text, words.count, settings.settings.fineweb);
+          const values = fineweb(lines, lineDups, text, words.count, judging.settings.fineweb);
           stats.fineweb = values;
-          if (decides) judgeFineWeb(settings, values, failures);
+          if (decides) judgeFineWeb(judging, values, failures);
           break;
         }
       }
@@ -166,7 +166,7 @@ interface Judging {
   stopWords: StopWordList | null;
 }
 
-function judging(settings: FilterSettings): Judging {
+function readyToJudge(settings: FilterSettings): Judging {
   return { settings, stopWords: settings.stopWords === null ? null : stopWordList(settings.stopWords) };
 }
 
