@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DocumentFilter, parseFilterNames, type RuleSetName } from "./index.js";
+import { DocumentFilter, defaultSettings, parseFilterNames, type RuleSetName } from "./index.js";
 
 /** Runs one set over `blocks` and returns the set's values and the rules that failed. */
 function judge(set: RuleSetName, blocks: string[], lang = "en") {
@@ -20,7 +20,10 @@ function prose(n: number): string {
 
 describe("parseFilterNames", () => {
   it("expands gopher, keeps the fixed order and refuses unknown names", () => {
-    expect(parseFilterNames(["fineweb", "c4", "gopher"])).toEqual(["gopher_quality", "gopher_repetition", "c4", "fineweb"]);
+    expect(parseFilterNames(["fineweb_quality", "c4", "gopher"])).toEqual(["gopher_quality", "gopher_repetition", "c4", "fineweb"]);
+    expect(parseFilterNames(["fineweb_quality"])).toEqual(["fineweb"]);
+    // FineWeb's recipe holds every set.
+    expect(parseFilterNames(["fineweb"])).toEqual(["gopher_quality", "gopher_repetition", "c4", "fineweb"]);
     expect(parseFilterNames(["gopher-quality"])).toEqual(["gopher_quality"]);
     expect(() => parseFilterNames(["gopher", "refinedweb"])).toThrow(/unknown filter refinedweb/);
   });
@@ -279,26 +282,30 @@ describe("C4", () => {
 describe("FineWeb", () => {
   const long = (i: number, end: string) => `the of ${distinctWords(6, `f${i}x`).join(" ")}${end}`;
 
-  it("lines ending in punctuation: 12% passes, less fails", () => {
+  // FineWeb drops a document AT the bound ("<= 0.12", ">= 0.67", ">= 0.1": the paper and datatrove's code).
+  it("lines ending in punctuation: above 12% passes, 12% fails", () => {
     const lines = (punct: number, total: number) => Array.from({ length: total }, (_, i) => long(i, i < punct ? "." : "")).join("\n");
     const at = judge("fineweb", [lines(3, 25)]);
     expect(at.values.line_punct_ratio).toBe(0.12);
-    expect(at.failed).not.toContain("fineweb.line_punct_ratio");
-    expect(judge("fineweb", [lines(2, 25)]).failed).toContain("fineweb.line_punct_ratio");
+    expect(at.failed).toContain("fineweb.line_punct_ratio");
+    const above = judge("fineweb", [lines(13, 100)]);
+    expect(above.values.line_punct_ratio).toBe(0.13);
+    expect(above.failed).not.toContain("fineweb.line_punct_ratio");
   });
 
-  it("short lines (30 characters or less): 67% passes, more fails", () => {
+  it("short lines (30 characters or less): below 67% passes, 67% fails", () => {
     const lines = (short: number, total: number) =>
       Array.from({ length: total }, (_, i) => (i < short ? `Short line ${i}.` : long(i, "."))).join("\n");
     expect(judge("fineweb", [lines(67, 100)]).values.short_line_ratio).toBe(0.67);
-    expect(judge("fineweb", [lines(67, 100)]).failed).toEqual([]);
-    expect(judge("fineweb", [lines(68, 100)]).failed).toEqual(["fineweb.short_line_ratio"]);
+    expect(judge("fineweb", [lines(67, 100)]).failed).toEqual(["fineweb.short_line_ratio"]);
+    expect(judge("fineweb", [lines(66, 100)]).values.short_line_ratio).toBe(0.66);
+    expect(judge("fineweb", [lines(66, 100)]).failed).toEqual([]);
   });
 
-  it("characters in duplicated lines: 10% passes, more fails", () => {
+  it("characters in duplicated lines: below 10% passes, 10% or more fails", () => {
     const unique = Array.from({ length: 20 }, (_, i) => long(i, "."));
     const ok = judge("fineweb", [[...unique, unique[0], unique[1]].join("\n")]);
-    expect(ok.values.dup_line_char_frac).toBeLessThanOrEqual(0.1);
+    expect(ok.values.dup_line_char_frac).toBeLessThan(0.1);
     expect(ok.failed).toEqual([]);
     const bad = judge("fineweb", [[...unique, unique[0], unique[1], unique[2]].join("\n")]);
     expect(bad.values.dup_line_char_frac).toBeGreaterThan(0.1);
@@ -324,8 +331,17 @@ describe("DocumentFilter", () => {
     expect(out.stats).toMatchObject({ words: 2, lines: 2, chars: 10 });
   });
 
-  it("takes other thresholds by rule id", () => {
-    const filter = new DocumentFilter({ sets: ["gopher_quality"], thresholds: new Map([["gopher_quality.word_count", { min: 2 }]]) });
+  it("takes other thresholds by rule id, and rules switched off", () => {
+    const settings = defaultSettings();
+    settings.rules["gopher_quality.word_count"] = { min: 2 };
+    const filter = new DocumentFilter({ sets: ["gopher_quality"], config: { settings, languages: {} } });
     expect(filter.run(["the cat sat with the dog"], "en").failures).toEqual([]);
+    expect(new DocumentFilter({ sets: ["gopher_quality"] }).run(["the cat sat with the dog"], "en").failures.map((f) => f.rule)).toEqual([
+      "gopher_quality.word_count",
+    ]);
+    const off = defaultSettings();
+    off.rules["gopher_quality.word_count"] = null;
+    const without = new DocumentFilter({ sets: ["gopher_quality"], config: { settings: off, languages: {} } });
+    expect(without.run(["the cat sat with the dog"], "en").failures).toEqual([]);
   });
 });

@@ -16,7 +16,8 @@ import {
   Scratch,
 } from "./measure.js";
 import { passes, RULES, RULE_SETS, type Rule, type RuleSetName } from "./rules.js";
-import { stopWordsFor } from "./stop-words.js";
+import { defaultSettings, type FilterConfig, type FilterSettings } from "./settings.js";
+import { type StopWordList, stopWordList, stopWordsFor } from "./stop-words.js";
 import { splitWords } from "./words.js";
 
 /** Per-document statistics: counts of the text written, and each rule set's values. */
@@ -44,8 +45,8 @@ export interface FilterOptions {
   sets: readonly RuleSetName[];
   /** Also compute every other set's values, and the counts, for the output's statistics. */
   stats?: boolean;
-  /** Thresholds other than the published ones, by rule id. */
-  thresholds?: ReadonlyMap<string, { min?: number; max?: number }>;
+  /** Thresholds, switches and measures other than the published ones (presets.ts, config.ts), with per-language ones. */
+  config?: Pick<FilterConfig, "settings" | "languages">;
 }
 
 export interface FilterOutcome {
@@ -71,22 +72,22 @@ export class DocumentFilter {
   readonly sets: readonly RuleSetName[];
   readonly #measured: readonly RuleSetName[];
   readonly #stats: boolean;
-  readonly #rules: Readonly<Record<RuleSetName, readonly Rule[]>>;
+  readonly #settings: Judging;
+  readonly #languages: ReadonlyMap<string, Judging>;
   readonly #scratch = new Scratch();
 
   constructor(options: FilterOptions) {
     this.sets = RULE_SETS.filter((s) => options.sets.includes(s));
     this.#stats = options.stats === true;
     this.#measured = this.#stats ? RULE_SETS : this.sets;
-    const overrides = options.thresholds;
-    this.#rules = Object.fromEntries(
-      RULE_SETS.map((s) => [s, RULES[s].map((r) => (overrides?.has(r.id) ? { ...r, ...overrides.get(r.id) } : r))]),
-    ) as Record<RuleSetName, Rule[]>;
+    this.#settings = readyToJudge(options.config?.settings ?? defaultSettings());
+    this.#languages = new Map(Object.entries(options.config?.languages ?? {}).map(([lang, s]) => [lang, readyToJudge(s)]));
   }
 
   /** Measures `blocks` (a document's paragraphs in order) in language `lang` and judges them. */
   run(blocks: readonly string[], lang: string | undefined): FilterOutcome {
     const scratch = this.#scratch;
+    const judging = (lang !== undefined ? this.#languages.get(lang) : undefined) ?? this.#settings;
     const stats: DocumentStats = { words: 0, cjk_words: 0, lines: 0, chars: 0 };
     const failures: RuleFailure[] = [];
     let text = blocks.join("\n\n");
@@ -96,28 +97,29 @@ export class DocumentFilter {
     let lineDups = duplicates(lines);
     let out: readonly string[] = blocks;
     let kept: number[] | null = null;
-    /** C4 edited the text after its words were split: only the statistics need them again. */
+    /** C4 edited the text after its words were split: FineWeb's values and the statistics need them again. */
     let wordsStale = false;
     for (const set of this.#measured) {
       const decides = this.sets.includes(set);
       switch (set) {
         case "gopher_quality": {
-          const values = gopherQuality(words, lines, text, lang);
+          const list = judging.stopWords ?? stopWordsFor(lang);
+          const values = gopherQuality(words, lines, text, list);
           stats.gopher_quality = values;
-          if (decides) this.#judge(set, values, failures, words.count > 0 && words.cjk / words.count >= CJK_MAJORITY, lang);
+          if (decides) judge(judging, set, values, failures, words.count > 0 && words.cjk / words.count >= CJK_MAJORITY, list !== null);
           break;
         }
         case "gopher_repetition": {
           const values = gopherRepetition(words, lines, lineDups, out, text, scratch);
           stats.gopher_repetition = values;
-          if (decides) this.#judge(set, values, failures, false, lang);
+          if (decides) judge(judging, set, values, failures, false, true);
           break;
         }
         case "c4": {
-          const edit = c4(out, words, decides);
+          const edit = c4(out, words, judging.settings.c4, decides);
           stats.c4 = edit.stats;
           if (decides) {
-            this.#judge(set, edit.stats, failures, false, lang);
+            judge(judging, set, edit.stats, failures, false, true);
             // The line rules edit what later sets see and what is written.
             const next: string[] = [];
             kept = [];
@@ -137,9 +139,13 @@ export class DocumentFilter {
           break;
         }
         case "fineweb": {
-          const values = fineweb(lines, lineDups, text);
+          if (wordsStale) {
+            words = splitWords(text, scratch.words);
+            wordsStale = false;
+          }
+          const values = fineweb(lines, lineDups, text, words.count, judging.settings.fineweb);
           stats.fineweb = values;
-          if (decides) this.#judge(set, values, failures, false, lang);
+          if (decides) judgeFineWeb(judging, values, failures);
           break;
         }
       }
@@ -152,24 +158,42 @@ export class DocumentFilter {
     stats.chars = text.length;
     return { blocks: out, kept, failures, stats };
   }
+}
 
-  #judge(set: RuleSetName, values: object, failures: RuleFailure[], cjkMajority: boolean, lang: string | undefined): void {
-    const record = values as Record<string, number>;
-    for (const rule of this.#rules[set]) {
-      if (!applies(rule, cjkMajority, lang)) continue;
-      const value = record[rule.key];
-      if (!passes(rule, value)) failures.push({ rule: rule.id, value });
-    }
+/** Settings made ready for judging: the stop-word list built once. */
+interface Judging {
+  settings: FilterSettings;
+  stopWords: StopWordList | null;
+}
+
+function readyToJudge(settings: FilterSettings): Judging {
+  return { settings, stopWords: settings.stopWords === null ? null : stopWordList(settings.stopWords) };
+}
+
+/** Adds the rules of `set` that `values` fail (rules switched off, or not applying, are passed over). */
+function judge(s: Judging, set: RuleSetName, values: object, failures: RuleFailure[], cjkMajority: boolean, hasStopWords: boolean): void {
+  const record = values as Record<string, number>;
+  for (const rule of RULES[set]) {
+    const bounds = s.settings.rules[rule.id];
+    if (bounds === null || bounds === undefined || !applies(rule, cjkMajority, hasStopWords)) continue;
+    const value = record[rule.key];
+    if (!passes(bounds, value, rule.strict === true)) failures.push({ rule: rule.id, value });
+  }
+}
+
+/** FineWeb's rules, where a document with no line ending in punctuation may pass (line_punct_exclude_zero). */
+function judgeFineWeb(s: Judging, values: FineWebStats, failures: RuleFailure[]): void {
+  const before = failures.length;
+  judge(s, "fineweb", values, failures, false, true);
+  if (s.settings.fineweb.linePunctExcludeZero && values.line_punct_ratio === 0) {
+    const at = failures.findIndex((f, i) => i >= before && f.rule === "fineweb.line_punct_ratio");
+    if (at !== -1) failures.splice(at, 1);
   }
 }
 
 /** Rules that do not apply to some documents (docs/corpus.md, "Beyond English"). */
-function applies(rule: Rule, cjkMajority: boolean, lang: string | undefined): boolean {
+function applies(rule: Rule, cjkMajority: boolean, hasStopWords: boolean): boolean {
   if (rule.id === "gopher_quality.mean_word_length") return !cjkMajority;
-  if (rule.id === "gopher_quality.stop_words") return hasStopWords(lang);
+  if (rule.id === "gopher_quality.stop_words") return hasStopWords;
   return true;
-}
-
-function hasStopWords(lang: string | undefined): boolean {
-  return stopWordsFor(lang) !== null;
 }

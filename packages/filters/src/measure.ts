@@ -5,7 +5,8 @@
  */
 import { countSentences, type Duplicates, duplicates, endsInTerminal, nonEmptyLines } from "./lines.js";
 import { NgramCounter, type RepetitionValues } from "./ngrams.js";
-import { asciiHash, type StopWordList, stopWordsFor } from "./stop-words.js";
+import type { C4LineRules, FineWebMeasures } from "./settings.js";
+import { asciiHash, type StopWordList } from "./stop-words.js";
 import { HAS_ALNUM, HAS_LETTER, Words } from "./words.js";
 
 export interface GopherQualityStats {
@@ -54,6 +55,7 @@ export interface FineWebStats {
   line_punct_ratio: number;
   short_line_ratio: number;
   dup_line_char_frac: number;
+  new_line_ratio: number;
 }
 
 /** Values are rounded to this many decimals, before the rules compare them, so stats reproduce every verdict. */
@@ -109,13 +111,12 @@ function isWordChar(c: number): boolean {
  * they count as words for the per-word ratios, but not for the word count and mean length, as
  * datatrove counts them. Lines are the text's non-empty lines.
  */
-export function gopherQuality(words: Words, lines: readonly string[], text: string, lang: string | undefined): GopherQualityStats {
+export function gopherQuality(words: Words, lines: readonly string[], text: string, list: StopWordList | null): GopherQualityStats {
   const n = words.count;
   let alnum = 0;
   let alnumChars = 0;
   let alpha = 0;
   let stop = 0;
-  const list = stopWordsFor(lang);
   for (let i = 0; i < n; i++) {
     const f = words.flags[i];
     if (f & HAS_ALNUM) {
@@ -183,20 +184,24 @@ const CITATION = /\[\d*\]|\[edit\]|\[citation needed\]/gi;
 const POLICY = ["terms of use", "privacy policy", "cookie policy", "uses cookies", "use of cookies", "use cookies"];
 /** Any phrase the page and line rules look for, without regard to case. */
 const PHRASES = new RegExp(["lorem ipsum", "javascript", ...POLICY].join("|"), "i");
-const MAX_WORD_LENGTH = 1000;
-const MIN_WORDS_PER_LINE = 5;
 
 /**
  * C4's line rules, block by block, in the order of the C4 code (TensorFlow Datasets' c4_utils,
  * which datatrove's C4QualityFilter follows): a line is dropped when a word in it is longer than
- * 1,000 characters, when it does not end in terminal punctuation (or ends in "..."), when it has
- * fewer than 5 words, when it mentions javascript, or when it speaks of terms of use, privacy or
- * cookies; citation marks are removed first. Of the lines kept, one holding "lorem ipsum" or a
+ * `maxWordLength` characters, when it does not end in terminal punctuation (or ends in "..."), when
+ * it has fewer than `minWordsPerLine` words, when it mentions javascript, or when it speaks of
+ * terms of use, privacy or cookies; citation marks are removed first. `rules` switches each off. Of the lines kept, one holding "lorem ipsum" or a
  * curly brace marks the page, and their sentences are counted. Returns the blocks as edited
  * (null for a block with no line left; all null without `edit`, when only the values are wanted)
  * with the values.
  */
-export function c4(blocks: readonly string[], words: Words, edit = true): { blocks: Array<string | null>; stats: C4Stats } {
+export function c4(
+  blocks: readonly string[],
+  words: Words,
+  rules: C4LineRules,
+  edit = true,
+): { blocks: Array<string | null>; stats: C4Stats } {
+  const maxWordLength = rules.maxWordLength ?? Number.POSITIVE_INFINITY;
   const stats: C4Stats = {
     lines: 0,
     lines_kept: 0,
@@ -225,7 +230,7 @@ export function c4(blocks: readonly string[], words: Words, edit = true): { bloc
       let longWord = false;
       while (w < words.count && words.starts[w] < lineEnd) {
         lineWords++;
-        if (words.ends[w] - words.starts[w] > MAX_WORD_LENGTH) longWord = true;
+        if (words.ends[w] - words.starts[w] > maxWordLength) longWord = true;
         w++;
       }
       const raw = block.slice(from, to);
@@ -237,24 +242,24 @@ export function c4(blocks: readonly string[], words: Words, edit = true): { bloc
         stats.lines_long_word++;
         continue;
       }
-      if (line.includes("[")) line = line.replace(CITATION, "").trim();
-      if (!endsInTerminal(line) || line.endsWith("...")) {
+      if (rules.removeCitations && line.includes("[")) line = line.replace(CITATION, "").trim();
+      if (rules.filterNoTerminalPunct && (!endsInTerminal(line) || line.endsWith("..."))) {
         stats.lines_no_terminal_punct++;
         continue;
       }
-      if (lineWords < MIN_WORDS_PER_LINE) {
+      if (lineWords < rules.minWordsPerLine) {
         stats.lines_too_few_words++;
         continue;
       }
       // One case-blind scan finds any of the phrases; the rare line with one is looked at again.
       const lower = PHRASES.test(line) ? line.toLowerCase() : "";
       if (lower.includes("lorem ipsum")) stats.lorem_ipsum = 1;
-      if (lower.includes("javascript")) {
+      if (rules.filterJavascript && lower.includes("javascript")) {
         stats.lines_javascript++;
         continue;
       }
       if (line.includes("{")) stats.curly_brace = 1;
-      if (lower !== "" && POLICY.some((p) => lower.includes(p))) {
+      if (rules.filterPolicy && lower !== "" && POLICY.some((p) => lower.includes(p))) {
         stats.lines_policy++;
         continue;
       }
@@ -268,19 +273,25 @@ export function c4(blocks: readonly string[], words: Words, edit = true): { bloc
   return { blocks: out, stats };
 }
 
-const SHORT_LINE = 30;
-
 /**
- * FineWeb's three filters, on the text's non-empty lines: the share ending in terminal
- * punctuation (the single quote counts, as in FineWeb's code), the share of at most 30
- * characters, and the characters of repeated lines over all characters but line breaks.
+ * FineWeb's filters, on the text's non-empty lines: the share ending in terminal punctuation (the
+ * single quote counts, as in FineWeb's code), the share of at most `shortLineLength` characters,
+ * the characters of repeated lines over all characters but line breaks, and the line breaks
+ * between lines per word (datatrove counts the text's "\n" per word; its texts hold one between
+ * paragraphs, where ours hold a blank line, so the breaks between non-empty lines are counted).
  */
-export function fineweb(lines: readonly string[], lineDuplicates: Duplicates, text: string): FineWebStats {
+export function fineweb(
+  lines: readonly string[],
+  lineDuplicates: Duplicates,
+  text: string,
+  words: number,
+  measures: FineWebMeasures,
+): FineWebStats {
   let punct = 0;
   let short = 0;
   for (const line of lines) {
     if (endsInTerminal(line.trimEnd(), true)) punct++;
-    if (line.length <= SHORT_LINE) short++;
+    if (line.length <= measures.shortLineLength) short++;
   }
   let breaks = 0;
   for (let at = text.indexOf("\n"); at !== -1; at = text.indexOf("\n", at + 1)) breaks++;
@@ -288,6 +299,7 @@ export function fineweb(lines: readonly string[], lineDuplicates: Duplicates, te
     line_punct_ratio: ratio(punct, lines.length),
     short_line_ratio: ratio(short, lines.length),
     dup_line_char_frac: ratio(lineDuplicates.chars, text.length - breaks),
+    new_line_ratio: ratio(Math.max(0, lines.length - 1), words),
   };
 }
 

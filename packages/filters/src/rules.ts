@@ -4,12 +4,20 @@
  * lists them with their sources; this table is what the code and that page share.
  */
 
-/** Rule sets by the name `--filters` takes. "gopher" names both Gopher sets. */
+/**
+ * The rule sets, in the order they run. Their ids prefix the rule ids ("fineweb.short_line_ratio")
+ * and key the statistics; `--filters` names FineWeb's three rules `fineweb_quality` (datatrove's
+ * FineWebQualityFilter), since `fineweb` names FineWeb's whole recipe (presets.ts).
+ */
 export const RULE_SETS = ["gopher_quality", "gopher_repetition", "c4", "fineweb"] as const;
 export type RuleSetName = (typeof RULE_SETS)[number];
 
-/** What `--filters` accepts: the sets, and "gopher" for both Gopher sets. */
-export const FILTER_NAMES = ["gopher", ...RULE_SETS] as const;
+/**
+ * What `--filters` accepts: "gopher" for both Gopher sets, each set alone (FineWeb's three rules as
+ * fineweb_quality), and "fineweb" for FineWeb's recipe: every set, with FineWeb's settings.
+ */
+export const FILTER_NAMES = ["gopher", "gopher_quality", "gopher_repetition", "c4", "fineweb_quality", "fineweb"] as const;
+export type FilterName = (typeof FILTER_NAMES)[number];
 
 export interface Rule {
   /** "<set>.<value>": the value's key in the document statistics, and the rule's name in rejects. */
@@ -17,14 +25,16 @@ export interface Rule {
   readonly set: RuleSetName;
   /** The value's key within its set's statistics. */
   readonly key: string;
-  /** The document fails when the value is below min or above max. */
+  /** The document fails when the value is below min or above max (the published defaults; absent: no bound). */
   readonly min?: number;
   readonly max?: number;
+  /** The bound itself fails too (FineWeb's rules: "ratio <= 0.12" drops a document). */
+  readonly strict?: boolean;
   /** What the value is, in words. */
   readonly about: string;
 }
 
-function rule(set: RuleSetName, key: string, bounds: { min?: number; max?: number }, about: string): Rule {
+function rule(set: RuleSetName, key: string, bounds: { min?: number; max?: number; strict?: boolean }, about: string): Rule {
   return { id: `${set}.${key}`, set, key, ...bounds, about };
 }
 
@@ -73,12 +83,16 @@ const C4: readonly Rule[] = [
 
 /**
  * FineWeb: Penedo et al. 2024, "The FineWeb Datasets", section 3.4, the three custom filters with
- * their published thresholds.
+ * their published thresholds; the bound itself drops a document, as the paper and its code say
+ * ("<= 0.12", ">= 0.67", ">= 0.1"). The fourth value, line breaks per word, is datatrove's
+ * FineWebQualityFilter's new_line_ratio: no bound by default (the paper does not list it), set
+ * by a filter config or FineWeb 2's per-language thresholds.
  */
 const FINEWEB: readonly Rule[] = [
-  rule("fineweb", "line_punct_ratio", { min: 0.12 }, "share of lines ending in terminal punctuation"),
-  rule("fineweb", "short_line_ratio", { max: 0.67 }, "share of lines of at most 30 characters"),
-  rule("fineweb", "dup_line_char_frac", { max: 0.1 }, "characters in repeated lines, over all characters but line breaks"),
+  rule("fineweb", "line_punct_ratio", { min: 0.12, strict: true }, "share of lines ending in terminal punctuation"),
+  rule("fineweb", "short_line_ratio", { max: 0.67, strict: true }, "share of lines of at most 30 characters"),
+  rule("fineweb", "dup_line_char_frac", { max: 0.1, strict: true }, "characters in repeated lines, over all characters but line breaks"),
+  rule("fineweb", "new_line_ratio", { strict: false }, "line breaks between non-empty lines, per word"),
 ];
 
 export const RULES: Readonly<Record<RuleSetName, readonly Rule[]>> = {
@@ -91,6 +105,22 @@ export const RULES: Readonly<Record<RuleSetName, readonly Rule[]>> = {
 /** Every rule by id. */
 export const RULE_BY_ID: ReadonlyMap<string, Rule> = new Map(RULE_SETS.flatMap((s) => RULES[s].map((r) => [r.id, r] as const)));
 
+/** The sets each name of `--filters` stands for. */
+const SETS_OF: Readonly<Record<FilterName, readonly RuleSetName[]>> = {
+  gopher: ["gopher_quality", "gopher_repetition"],
+  gopher_quality: ["gopher_quality"],
+  gopher_repetition: ["gopher_repetition"],
+  c4: ["c4"],
+  fineweb_quality: ["fineweb"],
+  fineweb: RULE_SETS,
+};
+
+/** A name of `--filters` as written ("Gopher-Quality") in its canonical form, or null. */
+export function filterName(raw: string): FilterName | null {
+  const name = raw.trim().toLowerCase().replace(/-/g, "_");
+  return (FILTER_NAMES as readonly string[]).includes(name) ? (name as FilterName) : null;
+}
+
 /**
  * The sets that `--filters a,b` names, in the fixed order they run (Gopher first, as FineWeb's
  * pipeline runs them, so that C4's line edits come after the Gopher rules have seen the whole
@@ -100,22 +130,23 @@ export function parseFilterNames(names: readonly string[]): RuleSetName[] {
   const wanted = new Set<RuleSetName>();
   const unknown: string[] = [];
   for (const raw of names) {
-    const name = raw.trim().toLowerCase().replace(/-/g, "_");
-    if (name === "") continue;
-    if (name === "gopher") {
-      wanted.add("gopher_quality");
-      wanted.add("gopher_repetition");
-    } else if ((RULE_SETS as readonly string[]).includes(name)) {
-      wanted.add(name as RuleSetName);
-    } else {
-      unknown.push(raw);
-    }
+    if (raw.trim() === "") continue;
+    const name = filterName(raw);
+    if (name === null) unknown.push(raw);
+    else for (const set of SETS_OF[name]) wanted.add(set);
   }
   if (unknown.length > 0) throw new RangeError(`unknown filter ${unknown.join(", ")}: the filters are ${FILTER_NAMES.join(", ")}`);
   return RULE_SETS.filter((s) => wanted.has(s));
 }
 
-/** Whether `value` passes `rule`. */
-export function passes(rule: Rule, value: number): boolean {
-  return (rule.min === undefined || value >= rule.min) && (rule.max === undefined || value <= rule.max);
+/** A rule's bounds as a run uses them: the published ones, or a filter config's. */
+export interface Bounds {
+  readonly min?: number;
+  readonly max?: number;
+}
+
+/** Whether `value` passes `bounds` (strict: the bound itself fails). */
+export function passes(bounds: Bounds & { readonly strict?: boolean }, value: number, strict = bounds.strict === true): boolean {
+  if (strict) return (bounds.min === undefined || value > bounds.min) && (bounds.max === undefined || value < bounds.max);
+  return (bounds.min === undefined || value >= bounds.min) && (bounds.max === undefined || value <= bounds.max);
 }

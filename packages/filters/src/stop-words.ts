@@ -43,7 +43,8 @@ export function asciiHash(text: string, from: number, to: number): number {
 
 const LISTS = new Map<string, StopWordList | null>();
 
-function listOf(words: readonly string[]): StopWordList {
+/** A list of `words`, compared in lower case (a filter config's own list, or a language's). */
+export function stopWordList(words: readonly string[]): StopWordList {
   const set = new Set<string>();
   const hashes = new Set<number>();
   let longest = 0;
@@ -67,10 +68,10 @@ export function stopWordsFor(lang: string | undefined): StopWordList | null {
   let list = LISTS.get(code);
   if (list !== undefined) return list;
   const iso = code === "en" ? undefined : stopwordsIso()[code];
-  if (code === "en") list = listOf(GOPHER_STOP_WORDS);
+  if (code === "en") list = stopWordList(GOPHER_STOP_WORDS);
   else if (iso === undefined) list = null;
-  else if (code === "zh" || code === "ja") list = listOf(iso.filter((w) => [...w].length === 1));
-  else list = listOf(iso);
+  else if (code === "zh" || code === "ja") list = stopWordList(iso.filter((w) => [...w].length === 1));
+  else list = stopWordList(iso);
   LISTS.set(code, list);
   return list;
 }

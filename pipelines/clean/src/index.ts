@@ -7,8 +7,11 @@ export {
   type CleanSkipReason,
   CLEAN_SKIP_REASONS,
   type InputFailure,
+  type PiiSummary,
   ROUTINE_SKIP_REASONS,
 } from "./summary.js";
 export { DEFAULT_TEMPLATE_KEEP_SCORE, SITE_TEMPLATE_MODES, type SiteTemplateMode, type SiteTemplateRunOptions } from "./site-templates.js";
 export { type CorpusOptions, UNDETERMINED } from "./steps.js";
+// The CLI checks --langs against the labels documents can get, before a run starts.
+export { isLanguageLabel, nearestLanguageLabels } from "@winnow/langid";
 export { type PerInputRunOptions, type PerInputRunSummary, perInputSuffix, runCleanPerInput } from "./per-input.js";

@@ -6,7 +6,7 @@
 import { decodeHtmlPieces } from "@winnow/archive";
 import { errorMessage } from "@winnow/errors";
 import type { DedupKeys } from "@winnow/dedup";
-import type { DocumentStats } from "@winnow/filters";
+import type { DocumentStats, PiiCounts } from "@winnow/filters";
 import { scoreBatch, type BlockClassifier, type ScoreBatch } from "@winnow/models";
 import { MetadataCollector, type PageMetadata } from "@winnow/metadata";
 import { type BlockLayout, MAX_NESTING, segmentHtml, type SegmentedDocument } from "@winnow/segment";
@@ -39,6 +39,8 @@ export type PageOutput =
       langScore?: number;
       filterFailed?: Array<{ rule: string; value: number | string }>;
       stats?: DocumentStats;
+      /** With --pii: the e-mail and IP addresses masked in the blocks. */
+      pii?: PiiCounts;
       /** With --dedup: the hashes the writer's one-pass dedup compares (dedup.ts). */
       dedupKeys?: DedupKeys;
     }

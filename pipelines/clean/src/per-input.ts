@@ -27,7 +27,7 @@ import { type Logger, pino } from "pino";
 import { listInputs } from "./inputs.js";
 import { localStore, type OutputStore, s3Store } from "./output-store.js";
 import { type CleanRunOptions, maxWorkers, openRunCleaner, runClean, type SharedCleaner } from "./run.js";
-import type { CleanRunSummary, InputFailure } from "./summary.js";
+import type { CleanRunSummary, InputFailure, PiiSummary } from "./summary.js";
 
 export interface PerInputRunOptions
   extends Omit<CleanRunOptions, "inputs" | "output" | "format" | "rejectsPath" | "resume" | "manifestPath" | "open" | "onProgress"> {
@@ -73,6 +73,8 @@ export interface PerInputRunSummary {
   peakRssBytes: number;
   interrupted: boolean;
   outputDir: string;
+  /** With --pii: what was masked in the documents written, over every input of the run. */
+  pii?: PiiSummary;
 }
 
 const FORMAT_SUFFIX: Readonly<Record<OutputFormat, string>> = {
@@ -192,6 +194,13 @@ async function cleanShare(
       summary.recordsRead += result.summary.recordsRead;
       summary.bytesRead += result.summary.bytesRead;
       summary.peakRssBytes = Math.max(summary.peakRssBytes, result.summary.peakRssBytes);
+      const pii = result.summary.pii;
+      if (pii !== undefined) {
+        summary.pii ??= { documents: 0, emails: 0, ips: 0 };
+        summary.pii.documents += pii.documents;
+        summary.pii.emails += pii.emails;
+        summary.pii.ips += pii.ips;
+      }
     }
     if (result.outcome === "failed") summary.failed.push({ input: input.location, reason: result.reason });
     else if (result.outcome === "done") summary.done++;

@@ -282,6 +282,7 @@ export async function runClean(options: CleanRunOptions, shared?: SharedCleaner)
   summary.inputsCutShort = stages.cutShortInputs;
   if (siteTemplates !== null) summary.siteTemplates = siteTemplates.summary;
   if (dedup !== null) summary.duplicates = { ...dedup.found };
+  if (options.corpus?.pii === true) summary.pii = { ...stages.pii };
   return summary;
 }
 

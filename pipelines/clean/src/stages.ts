@@ -13,7 +13,7 @@ import { Channel, Slots } from "./flow.js";
 import type { PageOutput } from "./page.js";
 import type { PageCleaner } from "./pool.js";
 import type { RejectLine, RejectLog } from "./rejects.js";
-import { type CleanProgress, type CleanSkipReason, type InputFailure, noSkips } from "./summary.js";
+import { type CleanProgress, type CleanSkipReason, type InputFailure, noSkips, type PiiSummary } from "./summary.js";
 
 /**
  * A batch also closes at this many payload bytes: pages of modern sites run to megabytes, and 16
@@ -73,6 +73,8 @@ interface Cleaned extends Batch {
 export class Stages {
   readonly progress: CleanProgress = { recordsRead: 0, bytesRead: 0, documentsWritten: 0, skipped: 0 };
   readonly skipped = noSkips();
+  /** With --pii: what was masked in the documents written. */
+  readonly pii: PiiSummary = { documents: 0, emails: 0, ips: 0 };
   /** Inputs that opened but gave not a byte. */
   readonly unreadInputs: InputFailure[] = [];
   /** Inputs whose reading failed after some of their bytes were read: what came before was cleaned. */
@@ -297,6 +299,11 @@ export class Stages {
             stats: out.stats as CleanDocument["stats"],
             metadata: out.metadata,
           };
+          if (out.pii !== undefined && out.pii.emails + out.pii.ips > 0) {
+            this.pii.documents++;
+            this.pii.emails += out.pii.emails;
+            this.pii.ips += out.pii.ips;
+          }
           try {
             await writer.write(doc);
           } catch (error) {

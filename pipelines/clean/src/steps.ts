@@ -1,9 +1,13 @@
 /**
- * The corpus steps of the worker, after scoring: language identification, then the quality
- * filters. Each is a step of its own in a list that the run's options build (an empty list when
- * both are off), and every page a batch kept goes through the list in order:
+ * The corpus steps of the worker, after scoring: language identification, the quality filters,
+ * PII masking. Each is a step of its own in a list that the run's options build (an empty list
+ * when all are off), and every page a batch kept goes through the list in order:
  *
- *   cleanPages (decode, segment, score) -> [language] -> [filters] -> [dedup keys] -> the writer
+ *   cleanPages (decode, segment, score) -> [language] -> [filters] -> [pii] -> [dedup keys] -> the writer
+ *
+ * PII comes after the filters, so that their values are those of the text as cleaned (masking
+ * changes lengths), and before the dedup keys, so that those hash the text as written, as a
+ * later `winnow dedup` over the output reads it.
  *
  * A step records what it finds on the document (its language, the rules it failed, its
  * statistics). A document that failed a rule is dropped as a skip ("language" for --langs and
@@ -13,7 +17,7 @@
  * earlier one is decided by the writer, in order (dedup.ts).
  */
 import type { DocumentBlock } from "@winnow/writers";
-import { DocumentFilter, type DocumentStats, type RuleSetName } from "@winnow/filters";
+import { DocumentFilter, type DocumentStats, type FilterConfig, maskPii, type PiiCounts, type RuleSetName } from "@winnow/filters";
 import { type DedupKeys, DedupKeyMaker } from "@winnow/dedup";
 import { DEFAULT_MAX_CHARS, LanguageIdentifier } from "@winnow/langid";
 import type { PageOutput } from "./page.js";
@@ -28,6 +32,10 @@ export interface CorpusOptions {
   minLangScore?: number;
   /** Rule sets that decide (@winnow/filters' parseFilterNames). */
   filters: readonly RuleSetName[];
+  /** Their thresholds and switches (a preset or a --filter-config file); the published defaults when absent. */
+  filterConfig?: Pick<FilterConfig, "settings" | "languages">;
+  /** Mask e-mail addresses and public IP addresses in the text (--pii). */
+  pii?: boolean;
   /** Write each document's statistics: counts and every rule set's values. */
   stats: boolean;
   /** Write documents that fail a rule, with the rules they failed, instead of dropping them. */
@@ -53,6 +61,7 @@ export interface StepDocument {
   langScore?: number;
   failures: StepFailure[];
   stats?: DocumentStats;
+  pii?: PiiCounts;
   dedupKeys?: DedupKeys;
 }
 
@@ -98,8 +107,8 @@ export class FilterStep implements DocumentStep {
   readonly #filter: DocumentFilter;
   readonly #stats: boolean;
 
-  constructor(sets: readonly RuleSetName[], stats: boolean) {
-    this.#filter = new DocumentFilter({ sets, stats });
+  constructor(sets: readonly RuleSetName[], stats: boolean, config?: Pick<FilterConfig, "settings" | "languages">) {
+    this.#filter = new DocumentFilter({ sets, stats, config });
     this.#stats = stats;
   }
 
@@ -116,6 +125,52 @@ export class FilterStep implements DocumentStep {
     }
     for (const f of outcome.failures) doc.failures.push({ reason: "filter", rule: f.rule, value: f.value });
     if (this.#stats && outcome.stats !== null) doc.stats = outcome.stats;
+  }
+}
+
+/**
+ * Masks e-mail and public IP addresses in each block (its text, its preformatted form, its links'
+ * targets) and counts them. A block's inline spans are moved to where their text now is.
+ */
+export class PiiStep implements DocumentStep {
+  readonly name = "pii";
+
+  run(doc: StepDocument): void {
+    const counts: PiiCounts = { emails: 0, ips: 0 };
+    doc.blocks = this.maskBlocks(doc.blocks, counts);
+    doc.pii = counts;
+  }
+
+  /** `blocks` with their addresses masked (the same objects where there were none), adding to `counts`. */
+  maskBlocks(blocks: DocumentBlock[], counts: PiiCounts): DocumentBlock[] {
+    return blocks.map((block) => {
+      const masked = maskPii(block.text);
+      const layout = block.layout;
+      const pre = layout?.pre === undefined ? null : maskPii(layout.pre);
+      const hrefs = layout?.inline?.map((span) => (span.href === undefined ? null : maskPii(span.href))) ?? [];
+      if (
+        masked.text === block.text &&
+        (pre === null || pre.text === layout?.pre) &&
+        hrefs.every((h) => h === null || h.counts.emails + h.counts.ips === 0)
+      ) {
+        return block;
+      }
+      // An address counts once, though a block's text and its preformatted form may both hold it.
+      counts.emails += Math.max(masked.counts.emails, pre?.counts.emails ?? 0);
+      counts.ips += Math.max(masked.counts.ips, pre?.counts.ips ?? 0);
+      if (layout === undefined) return { ...block, text: masked.text };
+      const inline = layout.inline?.map((span, i) => ({
+        ...span,
+        start: masked.mapOffset(span.start),
+        end: masked.mapOffset(span.end),
+        ...(hrefs[i] !== null && { href: hrefs[i]?.text }),
+      }));
+      return {
+        ...block,
+        text: masked.text,
+        layout: { ...layout, ...(pre !== null && { pre: pre.text }), ...(inline !== undefined && { inline }) },
+      };
+    });
   }
 }
 
@@ -151,7 +206,8 @@ export class DocumentSteps {
     if (options === undefined) return new DocumentSteps([], { keepFiltered: false, filters: [] });
     const steps: DocumentStep[] = [];
     if (options.langId) steps.push(new LanguageStep(await LanguageIdentifier.load(), options.langs, options.minLangScore));
-    if (options.filters.length > 0 || options.stats) steps.push(new FilterStep(options.filters, options.stats));
+    if (options.filters.length > 0 || options.stats) steps.push(new FilterStep(options.filters, options.stats, options.filterConfig));
+    if (options.pii === true) steps.push(new PiiStep());
     if (options.dedup !== undefined) steps.push(new DedupKeysStep(options.dedup));
     return new DocumentSteps(steps, options);
   }
@@ -180,6 +236,12 @@ export class DocumentSteps {
       }
       if (this.#keepFiltered && this.#judges) out.filterFailed = doc.failures.map((f) => ({ rule: f.rule, value: f.value }));
       if (doc.stats !== undefined) out.stats = doc.stats;
+      if (doc.pii !== undefined) {
+        // The comments the page keeps (--comments) are written too: masked the same way.
+        const pii = this.steps.find((s): s is PiiStep => s instanceof PiiStep);
+        if (pii !== undefined && out.comments !== undefined) out.comments = pii.maskBlocks(out.comments, doc.pii);
+        out.pii = doc.pii;
+      }
       if (doc.dedupKeys !== undefined) out.dedupKeys = doc.dedupKeys;
     }
     return outputs;

@@ -79,6 +79,14 @@ export interface CleanRunSummary {
   siteTemplates?: SiteTemplateSummary;
   /** With --dedup: the "duplicate" skips by kind. */
   duplicates?: { exact: number; near: number };
+  /** With --pii: addresses masked in the documents written, and how many documents held one. */
+  pii?: PiiSummary;
+}
+
+export interface PiiSummary {
+  documents: number;
+  emails: number;
+  ips: number;
 }
 
 export interface ResumeSummary {

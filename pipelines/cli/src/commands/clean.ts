@@ -9,14 +9,16 @@ import {
   type CleanRunSummary,
   DEFAULT_BATCH_SIZE,
   DEFAULT_TEMPLATE_KEEP_SCORE,
+  isLanguageLabel,
   maxWorkers,
+  nearestLanguageLabels,
   runClean,
   runCleanPerInput,
   SITE_TEMPLATE_MODES,
   type SiteTemplateMode,
 } from "@winnow/clean";
 import { EXIT, InputError, UsageError } from "@winnow/errors";
-import { FILTER_NAMES, parseFilterNames, type RuleSetName } from "@winnow/filters";
+import { FILTER_NAMES } from "@winnow/filters";
 import type { Favor } from "@winnow/models";
 import { DEFAULT_RETRY, remoteOpener } from "@winnow/remote";
 import type { OutputFormat } from "@winnow/writers";
@@ -30,6 +32,8 @@ import {
   perInputSummaryLine,
 } from "./clean-per-input.js";
 import { interruptOnSignals } from "../signals.js";
+import { filterConfigOf } from "./filter-config.js";
+import { parseFilters } from "./filter-names.js";
 import { createLogger, LOG_LEVELS, type LogLevel } from "../logger.js";
 import { parseByteSize, parseCount, parseUnitInterval } from "../parse.js";
 import { startProgressLine } from "../progress.js";
@@ -67,7 +71,10 @@ interface CleanFlags extends PerInputFlags {
   langId: boolean;
   langs?: string[];
   minLangScore?: number;
-  filters?: RuleSetName[];
+  /** The names given to --filters, checked. */
+  filters?: string[];
+  filterConfig?: string;
+  pii?: boolean;
   stats?: boolean;
   keepFiltered?: boolean;
   dedup?: "exact" | "minhash";
@@ -101,11 +108,15 @@ const CORPUS_HELP = `
 Corpus steps (docs/corpus.md):
   After scoring, each document's language is identified (fastText lid.176, offline; --no-lang-id
   turns it off) and written as lang and lang_score. --langs and --min-lang-score drop documents
-  as "language" skips; --filters gopher,c4,fineweb applies those rule sets with their published
-  thresholds and drops failing documents as "filter" skips. --rejects names the first rule
-  failed and its value; --keep-filtered writes them instead, with filter_failed. --stats adds
-  each document's counts and every rule's value. The output may be Parquet (.parquet), zstd
-  (.zst) and templated by language: -o 'out/{lang}/part.jsonl.gz'.`;
+  as "language" skips; --filters gopher,c4,fineweb_quality applies those rule sets with their
+  published thresholds, --filters fineweb FineWeb's whole recipe (Gopher, C4 without its
+  terminal-punctuation line rule, FineWeb's rules; FineWeb 2's thresholds for zh, ja, tr, ar),
+  and drops failing documents as "filter" skips. --filter-config FILE sets any threshold or
+  switch, by datatrove's names (docs/corpus.md). --rejects names the first rule failed and its
+  value; --keep-filtered writes them instead, with filter_failed. --stats adds each document's
+  counts and every rule's value. --pii masks e-mail addresses (email@example.com) and public IP
+  addresses (192.0.2.1, 2001:db8::1) after the filters. The output may be Parquet (.parquet),
+  zstd (.zst) and templated by language: -o 'out/{lang}/part.jsonl.gz'.`;
 
 /** "en,de" → ["en", "de"]. */
 function parseLangs(value: string): string[] {
@@ -116,16 +127,18 @@ function parseLangs(value: string): string[] {
   if (langs.length === 0 || langs.some((l) => !/^[a-z]{2,3}$/i.test(l))) {
     throw new InvalidArgumentError("expected language codes separated by commas, such as en,de,zh");
   }
-  return langs.map((l) => l.toLowerCase());
-}
-
-/** "gopher,c4" → the rule sets, in the order they run. */
-function parseFilters(value: string): RuleSetName[] {
-  try {
-    return parseFilterNames(value.split(","));
-  } catch (error) {
-    throw new InvalidArgumentError((error as Error).message);
+  // A code the language model never gives would drop every document: refuse it, naming the nearest.
+  const unknown = langs.filter((l) => !isLanguageLabel(l));
+  if (unknown.length > 0) {
+    const hints = unknown.map((l) => {
+      const near = nearestLanguageLabels(l);
+      return near.length > 0 ? `${l} (did you mean ${near.join(" or ")}?)` : l;
+    });
+    throw new InvalidArgumentError(
+      `${hints.join(", ")}: not a label of the language model (lid.176 gives ISO 639-1 codes where there is one, such as en, de, zh; ISO 639-3 otherwise, such as ceb)`,
+    );
   }
+  return langs.map((l) => l.toLowerCase());
 }
 
 /** A number in (0, 1]. */
@@ -279,9 +292,14 @@ export function registerClean(program: Command): void {
     .option("--min-lang-score <x>", "keep only documents whose language score is at least this (0 to 1)", parseUnitInterval)
     .option(
       "--filters <sets>",
-      `quality rule sets that drop documents, in any order: ${FILTER_NAMES.join(", ")} (gopher is gopher_quality and gopher_repetition; default none)`,
+      `quality rule sets that drop documents, in any order: ${FILTER_NAMES.join(", ")} (gopher is gopher_quality and gopher_repetition; fineweb is FineWeb's whole recipe; default none)`,
       parseFilters,
     )
+    .option(
+      "--filter-config <file>",
+      "YAML or JSON file of filter thresholds and switches, by datatrove's names (docs/corpus.md); its filters: list names the sets unless --filters does",
+    )
+    .option("--pii", "mask e-mail addresses and public IP addresses in the text and Markdown (counted in the summary)")
     .option("--stats", "add each document's statistics: word, line and character counts and every rule's value")
     .option(
       "--keep-filtered",
@@ -300,7 +318,8 @@ export function registerClean(program: Command): void {
 }
 
 /** What a run of either kind is given besides its inputs and outputs. */
-function runSettings(flags: CleanFlags) {
+async function runSettings(flags: CleanFlags) {
+  const filterConfig = await filterConfigOf(flags);
   return {
     markdown: flags.markdown === true,
     links: flags.links === true,
@@ -325,7 +344,9 @@ function runSettings(flags: CleanFlags) {
       langId: flags.langId,
       langs: flags.langs,
       minLangScore: flags.minLangScore,
-      filters: flags.filters ?? [],
+      filters: filterConfig?.sets ?? [],
+      filterConfig,
+      pii: flags.pii === true,
       stats: flags.stats === true,
       keepFiltered: flags.keepFiltered === true,
       dedup: flags.dedup,
@@ -345,7 +366,7 @@ async function cleanPerInput(inputs: string[], flags: CleanFlags): Promise<void>
   let summary: Awaited<ReturnType<typeof runCleanPerInput>>;
   try {
     summary = await runCleanPerInput({
-      ...runSettings(flags),
+      ...(await runSettings(flags)),
       inputs,
       pathsFile: flags.pathsFile,
       baseUrl: flags.baseUrl,
@@ -383,7 +404,7 @@ async function clean(inputs: string[], flags: CleanFlags): Promise<void> {
   let summary: CleanRunSummary;
   try {
     summary = await runClean({
-      ...runSettings(flags),
+      ...(await runSettings(flags)),
       inputs,
       output: flags.output,
       format: flags.format,
@@ -439,7 +460,10 @@ function summaryLine(s: CleanRunSummary): string {
     (s.siteTemplates === undefined
       ? ""
       : `; site templates (${s.siteTemplates.mode}): ${plural(s.siteTemplates.hostsWithTemplate, "host")} with one, pass one ${s.siteTemplates.fitSeconds.toFixed(1)} s`) +
-    (s.duplicates === undefined ? "" : `; duplicates: ${s.duplicates.exact} exact, ${s.duplicates.near} near`)
+    (s.duplicates === undefined ? "" : `; duplicates: ${s.duplicates.exact} exact, ${s.duplicates.near} near`) +
+    (s.pii === undefined
+      ? ""
+      : `; PII masked: ${s.pii.emails} e-mail address${s.pii.emails === 1 ? "" : "es"}, ${s.pii.ips} IP address${s.pii.ips === 1 ? "" : "es"} in ${plural(s.pii.documents, "document")}`)
   );
 }
 

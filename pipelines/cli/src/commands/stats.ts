@@ -10,14 +10,15 @@ import { InputError, systemReason } from "@winnow/errors";
 import { CorpusSummary, type CorpusSummaryJson, type Histogram } from "@winnow/filters";
 import { type CorpusRow, readCorpus } from "@winnow/writers";
 import { EXIT_CODES_HELP } from "../exit-codes.js";
+import { addRow, addRuleOptions, type RuleFlags, ruleReportOf, ruleTable } from "./stats-rules.js";
 
-interface StatsFlags {
+interface StatsFlags extends RuleFlags {
   rejects?: string[];
   json?: boolean;
 }
 
 export function registerStats(program: Command): void {
-  program
+  const command = program
     .command("stats")
     .summary("summarise a corpus written by winnow clean: documents, words, languages, filter drops, lengths")
     .description(
@@ -28,16 +29,23 @@ export function registerStats(program: Command): void {
     .argument("<corpus...>", "output files of winnow clean (.jsonl, .jsonl.gz, .jsonl.zst, .parquet)")
     .option("--rejects <file...>", "rejects files of the same runs (winnow clean --rejects): drops by reason and by rule")
     .option("--json", "print one JSON object instead of the table")
-    .addHelpText("after", EXIT_CODES_HELP)
-    .action((corpus: string[], flags: StatsFlags) => stats(corpus, flags));
+    .addHelpText("after", EXIT_CODES_HELP);
+  addRuleOptions(command).action((corpus: string[], flags: StatsFlags) => stats(corpus, flags));
 }
 
 async function stats(corpus: string[], flags: StatsFlags): Promise<void> {
   const summary = new CorpusSummary();
-  for (const path of corpus) await each(path, (row) => summary.addDocument(row));
+  const rules = await ruleReportOf(flags);
+  for (const path of corpus)
+    await each(path, (row) => {
+      summary.addDocument(row);
+      if (rules !== null) addRow(rules, row);
+    });
   for (const path of flags.rejects ?? []) await each(path, (row) => summary.addReject(row));
-  const json = summary.toJSON();
-  process.stdout.write(flags.json === true ? `${JSON.stringify(json, null, 2)}\n` : table(json));
+  const json = rules === null ? summary.toJSON() : { ...summary.toJSON(), wouldDrop: rules.toJSON() };
+  process.stdout.write(
+    flags.json === true ? `${JSON.stringify(json, null, 2)}\n` : table(json) + (rules === null ? "" : ruleTable(rules.toJSON())),
+  );
 }
 
 /** Every row of `path`; a file that cannot be read or parsed is an InputError naming it. */
