@@ -3,7 +3,6 @@
 
 export { propagateLabels, type PropagationOptions } from "./propagate.js";
 export { heuristicSeeds } from "./seeds.js";
-export { mulberry32 } from "./graph.js";
 export {
   LabelFileError,
   blockFingerprint,
