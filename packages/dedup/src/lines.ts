@@ -48,7 +48,12 @@ export function removeLines(text: string, isFrequent: (hash: bigint) => boolean)
   return { text: removed === 0 ? text : kept.join("\n"), removed, lines };
 }
 
-/** Words in a text as the short-document rule counts them (normalised words). */
+/**
+ * Words in a text as the short-document rule counts them: the words of the normalised text that
+ * the signatures are made of (normalize.ts), so the rule and the shingles agree. Not the filters'
+ * words (@winnow/filters' splitWords) that `stats.words` holds: normalisation drops punctuation
+ * and digits first.
+ */
 export function wordCount(text: string): number {
   const norm = normalizeText(text);
   return norm === "" ? 0 : norm.split(" ").length;

@@ -4,20 +4,8 @@
  * seed gives the same corpus on every machine.
  */
 
-/**
- * Mulberry32: a small seeded generator, enough for choosing words to edit. (@winnow/labels has
- * the same one; dedup depends on no other winnow package, so it keeps these eight lines.)
- */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The seeded generator the planted edits draw from (@winnow/random's mulberry32). */
+export { mulberry32 as seededRandom } from "@winnow/random";
 
 /**
  * `text` with about `rate` of its words edited (each edited word replaced by a made-up word,

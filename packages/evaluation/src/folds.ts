@@ -1,3 +1,4 @@
+import { mulberry32 } from "@winnow/random";
 import { normaliseHost } from "@winnow/archive";
 
 /**
@@ -36,18 +37,6 @@ export function domainFolds(pages: ReadonlyArray<{ id: string; domain: string }>
     for (const index of groups.get(key)!) fold[index] = best;
   }
   return fold;
-}
-
-/** Small, well-mixed 32-bit PRNG: determinism across platforms is all that matters here. */
-function mulberry32(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 function shuffle<T>(items: T[], random: () => number): void {

@@ -20,7 +20,11 @@
 const CJK = "[\\p{scx=Han}\\p{scx=Hiragana}\\p{scx=Katakana}]";
 const WORD = new RegExp(`(?=[\\p{L}\\p{N}])${CJK}|(?:(?!${CJK})[\\p{L}\\p{N}_])+`, "gu");
 
-/** Lowercased word tokens of `text` (Han and kana one character each). */
+/**
+ * Lowercased word tokens of `text` (Han and kana one character each). The scorer's definition,
+ * fixed by the published benchmark: not the filters' words (@winnow/filters' splitWords) nor the
+ * features' (@winnow/features' countWords), which differ on "_" and punctuation.
+ */
 export function wordTokens(text: string): string[] {
   return text.toLowerCase().match(WORD) ?? [];
 }

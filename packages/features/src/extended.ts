@@ -5,7 +5,7 @@
  */
 import { CLASS_WORD_GROUPS, CLASS_WORD_GROUP_COUNT, type SegmentedDocument } from "@winnow/segment";
 import { clamp01, type FeatureSpec, type DocumentContext } from "./texrex.js";
-import { IN_TITLE, STOPWORD, WordList, countWords, type WordCounts } from "./words.js";
+import { IN_TITLE, STOPWORD, WordList, countWords, type WordCounts, wordsOf } from "./words.js";
 
 /** Ancestor elements whose presence on the tag path is a feature of its own. */
 const ANCESTOR_TAGS = [
@@ -41,13 +41,6 @@ const STOPWORDS = new Set(
     "would you your"
   ).split(" "),
 );
-const WORD = /[\p{L}\p{N}]+/gu;
-/** As WORD, but each Han or kana character a word of its own. */
-const CJK_WORD = /[\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}]|(?:(?![\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}])[\p{L}\p{N}])+/gu;
-
-function wordsOf(text: string, cjkWords: boolean): string[] {
-  return text.toLowerCase().match(cjkWords ? CJK_WORD : WORD) ?? [];
-}
 
 export const EXTENDED_SPECS: readonly FeatureSpec[] = [
   { name: "anchor_char_ratio", group: "extended", scaling: "anchor chars / block chars" },

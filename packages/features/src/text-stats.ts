@@ -81,7 +81,11 @@ function countMatches(text: string, pattern: RegExp): number {
 }
 
 /**
- * One block's statistics. With `cjkWords`, every Han, hiragana and katakana character counts as a
+ * One block's statistics. Its `words` are runs of the letters and digits of CHAR_CLASS (a code
+ * unit table, not \p{L}\p{N}: every unit from U+00C0 outside the punctuation blocks is a letter,
+ * an emoji's halves included), as the texrex features the
+ * models were trained on count them: not countWords' words (words.ts, for the title and
+ * stopword features) nor the filters' (@winnow/filters' splitWords). With `cjkWords`, every Han, hiragana and katakana character counts as a
  * word and 。！？ end sentences without a space after them, so that Chinese and Japanese blocks
  * get word and sentence counts on the scale of other languages' (a run of Han characters is a
  * clause, not a word).

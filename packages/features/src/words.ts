@@ -126,6 +126,23 @@ export function hashOf(text: string, start: number, end: number): number {
   return h;
 }
 
+const WORD = /[\p{L}\p{N}]+/gu;
+/** As WORD, but each Han or kana character a word of its own. */
+const CJK_WORD = /[\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}]|(?:(?![\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}])[\p{L}\p{N}])+/gu;
+
+/**
+ * The words of `text`, lowercased, as strings: the words countWords counts (words.test.ts holds
+ * them equal), for the few places that need the words themselves (the title's words), but for
+ * one difference kept because the shipped model's features were computed with it: with
+ * `cjkWords`, CJK punctuation such as "。" (whose scripts include Han) is a word here. Not
+ * the words of the filters' rules (@winnow/filters' splitWords: space-separated, as Gopher and C4
+ * count), nor texrex's word count (text-stats.ts), nor the scorer's tokens (@winnow/evaluation's
+ * wordTokens: Python's \w, underscore included).
+ */
+export function wordsOf(text: string, cjkWords: boolean): string[] {
+  return text.toLowerCase().match(cjkWords ? CJK_WORD : WORD) ?? [];
+}
+
 /** What countWords found: words, those in the title, those that are stopwords. */
 export interface WordCounts {
   words: number;

@@ -39,6 +39,22 @@ export interface CorpusSummaryJson {
   charsHistogram: Histogram;
 }
 
+/**
+ * Characters as readers count them: code points, so an emoji or a Han character outside the
+ * BMP is one, not the two UTF-16 units of `text.length`.
+ */
+export function codePoints(text: string): number {
+  let n = text.length;
+  for (let i = 1; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0xdc00 && c <= 0xdfff) {
+      const before = text.charCodeAt(i - 1);
+      if (before >= 0xd800 && before <= 0xdbff) n--;
+    }
+  }
+  return n;
+}
+
 function bump(map: Map<string, number>, key: string): void {
   map.set(key, (map.get(key) ?? 0) + 1);
 }
@@ -74,10 +90,11 @@ export class CorpusSummary {
     const words = typeof stats?.words === "number" ? stats.words : splitWords(text, this.#scratch).count;
     this.documents++;
     this.words += words;
-    this.chars += text.length;
+    const chars = codePoints(text);
+    this.chars += chars;
     bump(this.#languages, typeof row.lang === "string" ? row.lang : "none");
     this.#wordCounts[bucketOf(WORD_BUCKETS, words)]++;
-    this.#charCounts[bucketOf(CHAR_BUCKETS, text.length)]++;
+    this.#charCounts[bucketOf(CHAR_BUCKETS, chars)]++;
     const failed = row.filter_failed;
     if (Array.isArray(failed) && failed.length > 0) {
       this.documentsFailing++;

@@ -25,5 +25,5 @@ export { DocumentFilter, type DocumentStats, type FilterOptions, type FilterOutc
 export type { C4Stats, FineWebStats, GopherQualityStats, GopherRepetitionStats } from "./measure.js";
 export { GOPHER_STOP_WORDS, stopWordsFor } from "./stop-words.js";
 export { splitWords, Words } from "./words.js";
-export { CHAR_BUCKETS, CorpusSummary, type CorpusSummaryJson, type Histogram, WORD_BUCKETS } from "./corpus-summary.js";
+export { CHAR_BUCKETS, CorpusSummary, type CorpusSummaryJson, codePoints, type Histogram, WORD_BUCKETS } from "./corpus-summary.js";
 export { type RuleDrop, RuleReport, type RuleReportJson } from "./rule-report.js";

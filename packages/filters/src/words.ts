@@ -153,7 +153,12 @@ function pairClass(text: string, i: number): number {
   return SUPPLEMENTARY_ALNUM.test(pair) ? ALNUM : OTHER;
 }
 
-/** Splits `text` into `into` (reset first) and returns it. */
+/**
+ * Splits `text` into `into` (reset first) and returns it. These are the words of the rule sets
+ * (space-separated, as Gopher and C4 count them, Han and kana one character each), of
+ * `stats.words` and of `winnow stats`. Not the features' words (@winnow/features' countWords:
+ * letter and digit runs), dedup's (normalised text) or the scorer's (@winnow/evaluation's wordTokens).
+ */
 export function splitWords(text: string, into: Words = new Words()): Words {
   into.count = 0;
   into.cjk = 0;

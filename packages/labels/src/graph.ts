@@ -6,6 +6,8 @@
  * sequence neighbours (i, i±1), added on top when both apply. Memory stays O(n·k).
  */
 
+import { mulberry32 } from "@winnow/random";
+
 /** Undirected weighted graph; neighbours of i are col[start[i] .. start[i+1]-1] with weights w. */
 export interface BlockGraph {
   n: number;
@@ -32,18 +34,6 @@ export interface GraphOptions {
 }
 
 const GRAPH_DEFAULTS = { k: 10, window: 200, samples: 50, adjacencyWeight: 0.5, seed: 1 } as const;
-
-/** mulberry32: small, fast, seedable; good enough for sampling candidates and reveals. */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function squaredDistance(rows: ArrayLike<number>, dims: number, i: number, j: number): number {
   let s = 0;

@@ -2,8 +2,7 @@
 // seeds, and the block-label file format that winnow label and label-ui write.
 
 export { propagateLabels, type PropagationOptions } from "./propagate.js";
-export { heuristicSeeds } from "./seeds.js";
-export { mulberry32 } from "./graph.js";
+export { heuristicSeeds, wordCount } from "./seeds.js";
 export {
   LabelFileError,
   blockFingerprint,

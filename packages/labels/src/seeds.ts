@@ -16,7 +16,14 @@ const UNLABELLED = -1;
 
 const BOILERPLATE_TAGS = new Set(["nav", "footer", "aside"]);
 
-function wordCount(text: string): number {
+/**
+ * Words of a block as its markup rules count them: runs of characters above U+0020, so
+ * punctuation-only tokens count and CJK text without spaces is one word per run. The block views
+ * of winnow inspect show the same count. Not the words of the filters (@winnow/filters'
+ * splitWords), of the features (@winnow/features' countWords: letter and digit runs) or of the
+ * scorer (@winnow/evaluation's wordTokens).
+ */
+export function wordCount(text: string): number {
   let count = 0,
     inWord = false;
   for (let c = 0; c < text.length; c++) {

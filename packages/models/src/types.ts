@@ -50,7 +50,7 @@ export function thresholdFor(info: Pick<ModelInfo, "threshold" | "operatingPoint
 }
 
 export interface TrainOptions {
-  hiddenSize?: number; // default 18
+  hiddenSize?: number; // default MLP_TRAIN_DEFAULTS.hiddenSize (32)
   activation?: "tanh" | "relu"; // default tanh
   optimizer?: "adam" | "rprop"; // default adam
   epochs?: number;

@@ -2,6 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { UsageError } from "@winnow/errors";
+import { DuckDBInstance } from "@duckdb/node-api";
 import { asyncBufferFromFile, parquetMetadataAsync } from "hyparquet";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type CleanDocument, type CorpusRow, openWriter, readCorpus } from "./index.js";
@@ -42,8 +43,9 @@ function corpusDocs(n: number): CleanDocument[] {
               description: "About <this>",
               canonicalUrl: "https://example.com/c",
               dateModified: "2022-01-01T10:00:00Z",
+              date: "2023-12-31T23:30:00-02:00",
             }
-          : {},
+          : { date: "2020-06-07T08:09:10" },
     stats: {
       words: 10 + i,
       cjk_words: 0,
@@ -120,6 +122,83 @@ describe("Parquet", () => {
     await write(join(dir, "empty.parquet"), [], "parquet");
     expect(await rows(join(dir, "empty.parquet"))).toEqual([]);
     expect(readFileSync(join(dir, "empty.parquet")).subarray(0, 4).toString()).toBe("PAR1");
+  });
+});
+
+/** The rows of a query DuckDB runs (an independent reader: its own C++ Parquet code), as JSON values. */
+async function duckdb(sql: string): Promise<Array<Record<string, unknown>>> {
+  const db = await DuckDBInstance.create(":memory:");
+  const connection = await db.connect();
+  try {
+    return (await connection.runAndReadAll(sql)).getRowObjectsJson() as Array<Record<string, unknown>>;
+  } finally {
+    connection.closeSync();
+  }
+}
+
+describe("Parquet read by DuckDB", () => {
+  it("has typed columns: timestamps, dates, lists of strings, integer counts, a struct of stats", async () => {
+    const docs = corpusDocs(12);
+    await write(join(dir, "c.parquet"), docs, "parquet", 200);
+    const described = await duckdb(`DESCRIBE SELECT * FROM read_parquet('${join(dir, "c.parquet")}')`);
+    const types = Object.fromEntries(described.map((r) => [r.column_name, r.column_type]));
+    expect(types).toMatchObject({
+      url: "VARCHAR",
+      warc_date: "TIMESTAMP WITH TIME ZONE",
+      date: "DATE",
+      date_time: "TIMESTAMP WITH TIME ZONE",
+      date_iso: "VARCHAR",
+      date_modified: "DATE",
+      date_modified_time: "TIMESTAMP WITH TIME ZONE",
+      categories: "VARCHAR[]",
+      tags: "VARCHAR[]",
+      lang_score: "DOUBLE",
+      blocks_kept: "INTEGER",
+      blocks_total: "INTEGER",
+      stats:
+        "STRUCT(words INTEGER, cjk_words INTEGER, lines INTEGER, chars INTEGER, " +
+        "gopher_quality STRUCT(word_count INTEGER, mean_word_length DOUBLE), " +
+        "fineweb STRUCT(line_punct_ratio DOUBLE, short_line_ratio DOUBLE))",
+    });
+  });
+
+  it("holds the values of the JSONL output of the same documents", async () => {
+    const docs = corpusDocs(12);
+    await write(join(dir, "c.jsonl"), docs, "jsonl");
+    await write(join(dir, "c.parquet"), docs, "parquet", 200);
+    const fromJsonl = await rows(join(dir, "c.jsonl"));
+    const fromDuck = await duckdb(
+      `SELECT url, epoch_ms(warc_date) AS warc_ms, CAST(date AS VARCHAR) AS day, epoch_ms(date_time) AS date_ms, date_iso,
+        CAST(date_modified AS VARCHAR) AS modified_day, epoch_ms(date_modified_time) AS modified_ms, date_modified_iso,
+        categories, tags, blocks_kept, blocks_total, stats.words AS words, stats.gopher_quality.mean_word_length AS mwl
+       FROM read_parquet('${join(dir, "c.parquet")}')`,
+    );
+    expect(fromDuck.length).toBe(12);
+    fromJsonl.forEach((j, i) => {
+      const d = fromDuck[i];
+      expect(d.url).toBe(j.url);
+      expect(d.warc_ms === null ? null : Number(d.warc_ms)).toBe(j.warc_date === undefined ? null : Date.parse(j.warc_date as string));
+      // The DATE is the day as the page wrote it, in its own offset (2023-12-31 at 23:30 -02:00 is 01:30 UTC on Jan 1).
+      expect(d.day).toBe(j.date === undefined ? null : (j.date as string).slice(0, 10));
+      expect(d.date_iso).toBe(j.date ?? null);
+      expect(d.modified_day).toBe(j.date_modified === undefined ? null : (j.date_modified as string).slice(0, 10));
+      expect(d.date_modified_iso).toBe(j.date_modified ?? null);
+      expect(d.modified_ms === null ? null : Number(d.modified_ms)).toBe(
+        j.date_modified === undefined ? null : Date.parse(j.date_modified as string),
+      );
+      expect(d.categories).toEqual(j.categories ?? null);
+      expect(d.tags).toEqual(j.tags ?? null);
+      expect(d.blocks_kept).toBe(j.blocks_kept);
+      expect(d.blocks_total).toBe(j.blocks_total);
+      expect(d.words).toBe((j.stats as { words: number }).words);
+      expect(d.mwl).toBe(4.25);
+    });
+    // A time with an offset is an instant; a day alone, or a time with no offset, is none.
+    expect(fromDuck.map((d) => [d.day, d.date_ms === null ? null : Number(d.date_ms)]).slice(0, 3)).toEqual([
+      ["2021-03-04", null],
+      ["2023-12-31", Date.parse("2024-01-01T01:30:00Z")],
+      ["2020-06-07", null],
+    ]);
   });
 });
 

@@ -2,7 +2,8 @@
  * Reading a corpus back: the rows of a JSONL file (plain, .gz or .zst) or a Parquet file, one at
  * a time, for `winnow stats` and for tests that compare outputs. Parquet is read one row group at
  * a time with hyparquet (the reader hyparquet-writer is written against), so a large file never
- * sits in memory whole.
+ * sits in memory whole, and each row is given back in the JSONL object's shape (jsonlShape), so
+ * that callers read both formats alike.
  */
 import { createReadStream } from "node:fs";
 import { createInterface } from "node:readline";
@@ -11,6 +12,7 @@ import { createGunzip } from "node:zlib";
 import { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects } from "hyparquet";
 import { DecompressStream } from "zstd-napi";
 import { compressionFor } from "./compression.js";
+import { jsonlShape } from "./parquet-writer.js";
 
 export type CorpusRow = Record<string, unknown>;
 
@@ -31,7 +33,7 @@ async function* readParquet(path: string): AsyncGenerator<CorpusRow> {
   for (const group of metadata.row_groups) {
     const rowEnd = rowStart + Number(group.num_rows);
     const rows = (await parquetReadObjects({ file, metadata, rowStart, rowEnd })) as CorpusRow[];
-    yield* rows;
+    for (const row of rows) yield jsonlShape(row);
     rowStart = rowEnd;
   }
 }

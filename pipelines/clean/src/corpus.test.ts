@@ -5,7 +5,8 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
-import { readCorpus } from "@winnow/writers";
+import { DuckDBInstance } from "@duckdb/node-api";
+import { INTEGER_STATS, readCorpus } from "@winnow/writers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { UsageError } from "@winnow/errors";
 import { runClean, type CleanRunOptions } from "../dist/run.js";
@@ -159,7 +160,7 @@ describe("quality filters on real pages", () => {
 });
 
 describe("outputs for corpus tooling", () => {
-  it("writes Parquet with the same rows as JSONL (read back by hyparquet)", async () => {
+  it("writes Parquet with the same rows as JSONL (read back by hyparquet and by DuckDB, typed)", async () => {
     const corpus = {
       ...ALL_ON,
       filters: ["gopher_quality", "gopher_repetition", "c4", "fineweb"] as CorpusOptions["filters"],
@@ -169,12 +170,78 @@ describe("outputs for corpus tooling", () => {
     await clean({ output: join(dir, "same.jsonl"), corpus });
     await clean({ output: join(dir, "same.parquet"), corpus });
     const fromJsonl = await rows(join(dir, "same.jsonl"));
-    // Parquet has every column in every row: a field JSONL leaves out (no author, a plain file's warc_date) is null there.
-    const fromParquet = (await rows(join(dir, "same.parquet"))).map((row) =>
-      Object.fromEntries(Object.entries(row).filter(([, v]) => v !== null)),
-    );
+    // readCorpus gives a Parquet row back in the JSONL object's shape.
+    const fromParquet = await rows(join(dir, "same.parquet"));
     expect(fromParquet.length).toBe(30);
     expect(fromParquet).toEqual(fromJsonl);
+
+    const db = await DuckDBInstance.create(":memory:");
+    const connection = await db.connect();
+    const query = async (sql: string) => (await connection.runAndReadAll(sql)).getRowObjectsJson();
+    const file = join(dir, "same.parquet");
+    const types = Object.fromEntries(
+      (await query(`DESCRIBE SELECT * FROM read_parquet('${file}')`)).map((r) => [r.column_name, r.column_type]),
+    );
+    expect(types).toMatchObject({ warc_date: "TIMESTAMP WITH TIME ZONE", date: "DATE", tags: "VARCHAR[]", blocks_kept: "INTEGER" });
+    // Every stat a real run gives (38 with the four sets): the listed counts are integers in JSONL
+    // and INTEGER in Parquet, every other one DOUBLE.
+    const statTypes = new Map<string, string>();
+    const walk = (type: string, prefix: string) => {
+      const inner = /^STRUCT\((.*)\)$/.exec(type)?.[1];
+      if (inner === undefined) return void statTypes.set(prefix, type);
+      let depth = 0;
+      let start = 0;
+      for (let i = 0; i <= inner.length; i++) {
+        const c = inner[i];
+        if (c === "(") depth++;
+        else if (c === ")") depth--;
+        else if ((c === "," && depth === 0) || i === inner.length) {
+          const part = inner.slice(start, i).trim();
+          const space = part.indexOf(" ");
+          walk(part.slice(space + 1), prefix === "" ? part.slice(0, space) : `${prefix}.${part.slice(0, space)}`);
+          start = i + 1;
+        }
+      }
+    };
+    walk(types.stats as string, "");
+    expect(statTypes.size).toBeGreaterThanOrEqual(38);
+    const valuesOf = (path: string) =>
+      fromJsonl.map((d) => path.split(".").reduce<unknown>((o, k) => (o as Record<string, unknown>)[k], d.stats));
+    for (const [path, type] of statTypes) {
+      if (INTEGER_STATS.has(path)) {
+        expect(type, path).toBe("INTEGER");
+        expect(valuesOf(path).every(Number.isInteger), path).toBe(true);
+      } else {
+        expect(type, path).toBe("DOUBLE");
+      }
+    }
+    const [sums] = await query(
+      `SELECT sum(stats.words) AS words, sum(stats.chars) AS chars, sum(blocks_kept) AS kept FROM read_parquet('${file}')`,
+    );
+    const total = (key: string) => fromJsonl.reduce((n, d) => n + ((d.stats as Record<string, number>)[key] ?? 0), 0);
+    expect([Number(sums.words), Number(sums.chars)]).toEqual([total("words"), total("chars")]);
+    expect(Number(sums.kept)).toBe(fromJsonl.reduce((n, d) => n + (d.blocks_kept as number), 0));
+    connection.closeSync();
+  });
+
+  it("on the bundled sample archive, DuckDB reads each capture date as the JSONL's instant", async () => {
+    const sample = join(FIXTURES, "sample.warc.gz");
+    await runClean({ inputs: [sample], workers: 0, output: join(dir, "sample.jsonl") });
+    await runClean({ inputs: [sample], workers: 0, output: join(dir, "sample.parquet") });
+    const fromJsonl = await rows(join(dir, "sample.jsonl"));
+    expect(fromJsonl.length).toBeGreaterThan(5);
+    expect(await rows(join(dir, "sample.parquet"))).toEqual(fromJsonl);
+    const connection = await (await DuckDBInstance.create(":memory:")).connect();
+    const fromDuck = (
+      await connection.runAndReadAll(
+        `SELECT url, epoch_ms(warc_date) AS ms, typeof(warc_date) AS type, blocks_kept, typeof(blocks_kept) AS kept_type
+         FROM read_parquet('${join(dir, "sample.parquet")}')`,
+      )
+    ).getRowObjectsJson();
+    connection.closeSync();
+    expect(fromDuck.map((d) => [d.url, Number(d.ms), d.type, d.blocks_kept, d.kept_type])).toEqual(
+      fromJsonl.map((j) => [j.url, Date.parse(j.warc_date as string), "TIMESTAMP WITH TIME ZONE", j.blocks_kept, "INTEGER"]),
+    );
   });
 
   it("writes one zstd file per language with -o 'DIR/{lang}/part.jsonl.zst'", async () => {

@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { UsageError } from "@winnow/errors";
+import { DuckDBInstance } from "@duckdb/node-api";
 import { readCorpus } from "@winnow/writers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runClean } from "../dist/run.js";
@@ -85,8 +86,26 @@ describe("page metadata and structure in the output", () => {
     await clean(parquet, { markdown: true });
     const rows = [];
     for await (const row of readCorpus(parquet)) rows.push(row);
-    expect(rows[0]).toMatchObject({ author: "Erika Mustermann", sitename: "Tagesblatt", warc_date: null, content_type: null });
+    expect(rows[0]).toMatchObject({ author: "Erika Mustermann", sitename: "Tagesblatt", date: "2024-03-05T08:30:00+01:00" });
+    expect(rows[0]).not.toHaveProperty("warc_date");
     expect(rows[0].markdown).toContain("| Jahr | Förderung in Milliarden Euro |");
+    // DuckDB reads the typed columns: the page's day, its instant in UTC, the tags as a list.
+    const connection = await (await DuckDBInstance.create(":memory:")).connect();
+    const [typed] = (
+      await connection.runAndReadAll(
+        `SELECT CAST(date AS VARCHAR) AS day, epoch_ms(date_time) AS ms, date_iso, tags, warc_date, typeof(tags) AS tags_type
+         FROM read_parquet('${parquet}')`,
+      )
+    ).getRowObjectsJson();
+    connection.closeSync();
+    expect(typed).toEqual({
+      day: "2024-03-05",
+      ms: String(Date.parse("2024-03-05T07:30:00Z")),
+      date_iso: "2024-03-05T08:30:00+01:00",
+      tags: ["Energie", "Förderung"],
+      warc_date: null,
+      tags_type: "VARCHAR[]",
+    });
     const xml = join(dir, "out.xml");
     await clean(xml, { markdown: true });
     const written = readFileSync(xml, "utf8");

@@ -36,7 +36,7 @@ export interface PageCleaner {
   /**
    * Pass one of --site-templates: each page's subtree fingerprints (and, with `keepParsed`, the
    * parsed page). Takes ownership of the payloads as clean does. Never rejects: a failed batch
-   * gives pages without fingerprints.
+   * gives pages without fingerprints, each `failed` with the reason, for pass one to count and log.
    */
   fingerprint(records: ArchiveRecord[], keepParsed: boolean): Promise<FingerprintedPage[]>;
   /** Waits for running batches, then frees threads and native resources. */
@@ -181,9 +181,10 @@ export async function openPoolCleaner(options: PoolCleanerOptions): Promise<Page
     fingerprint(records, keepParsed) {
       const task = { ...packPages(records), keepParsed };
       for (let i = 0; i < records.length; i++) records[i].body = EMPTY;
-      return run<FingerprintedPage[]>(task, { name: "fingerprintTask", transferList: task.transfer }).catch(() =>
-        records.map((): FingerprintedPage => ({ fingerprints: null })),
-      );
+      return run<FingerprintedPage[]>(task, { name: "fingerprintTask", transferList: task.transfer }).catch((error: unknown) => {
+        const failed = `worker failed: ${errorMessage(error)}`;
+        return records.map((): FingerprintedPage => ({ fingerprints: null, failed }));
+      });
     },
     close: () => pool.close(),
     destroy: () => pool.destroy(),

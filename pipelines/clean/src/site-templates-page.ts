@@ -18,6 +18,8 @@ export type { ParsedPage, SiteTemplateBatch };
 /** Pass one's answer for one page: its fingerprints (null when it has no text), and, when asked, the parsed page. */
 export interface FingerprintedPage {
   fingerprints: Float64Array | null;
+  /** Set when the worker fingerprinting the page's batch failed: why (the page then has no fingerprints). */
+  failed?: string;
   parsed?: ParsedPage;
 }
 

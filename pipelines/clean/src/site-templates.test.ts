@@ -4,11 +4,15 @@
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { gunzipSync } from "node:zlib";
+import { pino } from "pino";
 import { wordScores } from "@winnow/evaluation";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { UsageError } from "@winnow/errors";
+import { openInlineCleaner } from "../dist/pool.js";
 import { runClean, type CleanRunOptions } from "../dist/run.js";
+import { fitSiteTemplates } from "../dist/site-templates.js";
 import { gzipEach, warcResponse } from "../test/test-warcs.js";
 
 const SAMPLE = new URL("../../../fixtures/wcxb-sample/", import.meta.url);
@@ -120,6 +124,63 @@ describe("clean --site-templates on a constructed site", () => {
     // Inline, pass one parses with the record's URL and the run's options too, so nothing differs.
     const inline = await clean("performance-inline.jsonl", { siteTemplates: { mode: "performance" }, workers: 0 });
     expect(readFileSync(inline.output, "utf8")).toBe(readFileSync(memory.output, "utf8"));
+  });
+
+  it("counts and logs pages whose fingerprinting worker failed, one line for the batch", async () => {
+    // winnow's own worker, except that fingerprinting a batch holding the marked page throws.
+    const worker = pathToFileURL(fileURLToPath(new URL("../dist/worker.js", import.meta.url))).href;
+    const workerModule = join(dir, "faulty-fingerprints.mjs");
+    writeFileSync(
+      workerModule,
+      `import cleanTask, { describeClassifier, fingerprintTask as real } from ${JSON.stringify(worker)};
+export { describeClassifier };
+export default cleanTask;
+export function fingerprintTask(task) {
+  if (Buffer.concat(task.bodies).toString("latin1").includes("WINNOW-TEST-FINGERPRINT")) throw new Error("injected fault");
+  return real(task);
+}
+`,
+    );
+    const marked = join(dir, "marked.warc.gz");
+    const body = dress(html(ids[1])).replace("</body>", "<p>WINNOW-TEST-FINGERPRINT</p></body>");
+    writeFileSync(marked, gzipEach([warcResponse({ id: "<urn:st:marked>", url: "https://courier.example/marked", body })]).file);
+    const warnings: string[] = [];
+    const logger = pino({ level: "warn" }, { write: (line: string) => warnings.push(JSON.parse(line).msg as string) });
+    const summary = await runClean({
+      inputs: [warc, marked],
+      output: join(dir, "faulty.jsonl"),
+      workers: 2,
+      batchSize: 1,
+      workerModule,
+      logger,
+      siteTemplates: {},
+    });
+    expect(summary.siteTemplates).toMatchObject({ pages: ids.length + 1, fingerprintFailures: 1, unreadInputs: 0, hostsWithTemplate: 1 });
+    expect(warnings).toEqual([
+      `site templates: fingerprinting 1 page failed, left out of the templates: worker failed: injected fault (${marked}, from https://courier.example/marked)`,
+    ]);
+    // Pass two cleans the page all the same.
+    expect(readLines(summary.output).some((l) => l.url === "https://courier.example/marked")).toBe(true);
+  });
+
+  it("counts and logs an input pass one cannot read (gone since the run checked it), and fits from the rest", async () => {
+    const warnings: string[] = [];
+    const logger = pino({ level: "warn" }, { write: (line: string) => warnings.push(JSON.parse(line).msg as string) });
+    const gone = join(dir, "gone.warc.gz");
+    const cleaner = await openInlineCleaner({ model: "heuristic" });
+    try {
+      const fit = await fitSiteTemplates(
+        [gone, warc],
+        cleaner,
+        {},
+        { batchSize: 8, maxPageBytes: undefined, inFlight: 1, signal: undefined, logger },
+      );
+      expect(fit.summary).toMatchObject({ pages: ids.length + 1, hostsWithTemplate: 1, unreadInputs: 1, fingerprintFailures: 0 });
+    } finally {
+      await cleaner.close();
+    }
+    expect(warnings.length).toBe(1);
+    expect(warnings[0]).toMatch(/^site templates: pass one cannot read .*no such file.*\(.*gone\.warc\.gz\)$/i);
   });
 
   it("refuses standard input, which cannot be read twice", async () => {

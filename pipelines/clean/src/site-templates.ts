@@ -13,6 +13,7 @@
  */
 import { type ArchiveRecord, type InputOpener, readRecords } from "@winnow/archive";
 import { SiteTemplateFitter, type SiteTemplateOptions, type SiteTemplates } from "@winnow/templates";
+import { errorMessage } from "@winnow/errors";
 import type { Logger } from "pino";
 import { Slots } from "./flow.js";
 import type { PageCleaner } from "./pool.js";
@@ -48,6 +49,10 @@ export interface SiteTemplateSummary {
   nearDuplicates: number;
   /** Fingerprints held between reading and fitting (8 bytes each). */
   fingerprintsHeld: number;
+  /** Pages whose fingerprinting failed (a worker died or threw): they count toward no template. */
+  fingerprintFailures: number;
+  /** Inputs pass one could not open or read to the end (pass two reports what it then makes of them). */
+  unreadInputs: number;
   /** Wall time of pass one and the fit. */
   fitSeconds: number;
 }
@@ -75,8 +80,9 @@ const recordKey = (record: { source: string; offset: number }): string => `${rec
 
 /**
  * Pass one over `files`: fingerprints by host, then each host's template. Records the reader
- * skips are left to pass two to count and report; an input that cannot be read is passed over
- * here for the same reason.
+ * skips are left to pass two to count and report. An input that cannot be read, and a batch
+ * whose fingerprinting fails, are logged (one line each) and counted in the summary: the
+ * templates are then found from fewer pages, which the summary has to say.
  */
 export async function fitSiteTemplates(
   files: readonly string[],
@@ -92,13 +98,22 @@ export async function fitSiteTemplates(
   const slots = new Slots(context.inFlight);
   const running = new Set<Promise<void>>();
   const stopped = (): boolean => context.signal?.aborted === true;
+  let fingerprintFailures = 0;
+  let unreadInputs = 0;
 
-  const dispatch = async (batch: ArchiveRecord[]): Promise<void> => {
+  const dispatch = async (batch: ArchiveRecord[], file: string): Promise<void> => {
     const wait = slots.acquire();
     if (wait) await wait;
     const urls = batch.map((r) => r.url);
     const keys = parsed === null ? null : batch.map(recordKey);
     const done = cleaner.fingerprint(batch, keepParsed).then((pages) => {
+      const failed = pages.filter((p) => p.failed !== undefined);
+      if (failed.length > 0) {
+        fingerprintFailures += failed.length;
+        context.logger.warn(
+          `site templates: fingerprinting ${failed.length} page${failed.length === 1 ? "" : "s"} failed, left out of the templates: ${failed[0].failed} (${file}, from ${urls[0]})`,
+        );
+      }
       for (let i = 0; i < pages.length; i++) {
         const fingerprints = pages[i].fingerprints;
         if (fingerprints !== null) fitter.add(urls[i], fingerprints);
@@ -120,16 +135,18 @@ export async function fitSiteTemplates(
         batch.push(record);
         batchBytes += record.body.byteLength;
         if (batch.length === context.batchSize || batchBytes >= MAX_BATCH_BYTES) {
-          await dispatch(batch);
+          await dispatch(batch, file);
           batch = [];
           batchBytes = 0;
         }
         if (stopped()) break;
       }
-    } catch {
-      // Cannot be opened or read: pass two reports it.
+    } catch (error) {
+      // Pass two reads it again and reports what it makes of it (skipped, or the run's error).
+      unreadInputs++;
+      context.logger.warn(`site templates: pass one cannot read ${errorMessage(error)} (${file})`);
     }
-    if (batch.length > 0) await dispatch(batch);
+    if (batch.length > 0) await dispatch(batch, file);
   }
   await Promise.all(running);
 
@@ -152,12 +169,16 @@ export async function fitSiteTemplates(
     pairsCompared,
     nearDuplicates,
     fingerprintsHeld: fitter.fingerprints,
+    fingerprintFailures,
+    unreadInputs,
     fitSeconds: (performance.now() - started) / 1000,
   };
   context.logger.info(
     { siteTemplates: summary },
     `site templates (${mode} mode): ${fitter.pages} pages fingerprinted, ${hostsWithTemplate} hosts with a template ` +
-      `(${pairsCompared} page pairs compared, ${nearDuplicates} near duplicates skipped) in ${summary.fitSeconds.toFixed(1)} s`,
+      `(${pairsCompared} page pairs compared, ${nearDuplicates} near duplicates skipped` +
+      `${fingerprintFailures > 0 ? `, ${fingerprintFailures} pages failed` : ""}${unreadInputs > 0 ? `, ${unreadInputs} inputs unread` : ""}) ` +
+      `in ${summary.fitSeconds.toFixed(1)} s`,
   );
   return { templates, parsed, keepScore: options.keepScore ?? DEFAULT_TEMPLATE_KEEP_SCORE, summary };
 }

@@ -341,3 +341,22 @@ describe("flag parsers", () => {
     expect(() => parseByteSize("16 M")).toThrow();
   });
 });
+
+describe("winnow help", () => {
+  it("shows every command's help as COMMAND --help does, launch's subcommands too", async () => {
+    const commands = ["clean", "stats", "dedup", "eval", "train", "label", "inspect", "label-ui", "launch"];
+    for (const args of [...commands.map((c) => [c]), ["launch", "slurm"], ["launch", "k8s"]]) {
+      const [viaHelp, viaFlag] = await Promise.all([winnow(["help", ...args]), winnow([...args, "--help"])]);
+      expect(viaHelp.code, args.join(" ")).toBe(0);
+      expect(viaHelp.stdout).toMatch(new RegExp(`^Usage: winnow ${args.join(" ")} `));
+      expect(viaHelp.stdout).toBe(viaFlag.stdout);
+    }
+    const root = await winnow(["help"]);
+    expect(root.code).toBe(0);
+    expect(root.stdout).toMatch(/^Usage: winnow \[options\] \[command\]/);
+    expect(root.stdout).toContain("winnow help COMMAND (or winnow COMMAND --help) shows a command's help.");
+    const unknown = await winnow(["help", "claen"]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/^winnow: unknown command 'claen'/);
+  });
+});

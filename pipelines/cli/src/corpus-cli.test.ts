@@ -1,6 +1,6 @@
 // `winnow clean`'s corpus flags and `winnow stats`: one run with filters into Parquet, its
 // summary read back, and one clear line for each mistake.
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -45,6 +45,39 @@ describe("winnow clean with corpus flags, then winnow stats", () => {
     expect(table.stdout).toContain("languages\n");
     expect(table.stdout).toContain("documents dropped, by the first rule they failed (--rejects)");
     expect(table.stdout).toContain("words per document\n");
+  });
+
+  it("refuses a rejects file or a manifest given as the corpus, and a corpus given as rejects (exit 3, naming it)", async () => {
+    writeFileSync(join(dir, "c.jsonl"), `${JSON.stringify({ url: "https://a.example/", text: "Ein Text 😀." })}\n`);
+    writeFileSync(
+      join(dir, "r2.jsonl"),
+      `${JSON.stringify({ source: "x.warc", offset: 0, record_id: "<urn:x>", url: "u", reason: "not-html" })}\n`,
+    );
+    writeFileSync(join(dir, "c.jsonl.manifest"), `${JSON.stringify({ type: "input", run: "r1", part: "c.jsonl", path: "x.warc" })}\n`);
+    const cases: Array<[string[], string]> = [
+      [
+        ["stats", "r2.jsonl"],
+        "winnow: not a corpus written by winnow clean: this looks like a rejects file (winnow clean --rejects; give it with --rejects) (row 1) (r2.jsonl)",
+      ],
+      [
+        ["stats", "c.jsonl.manifest"],
+        "winnow: not a corpus written by winnow clean: this looks like a run manifest (winnow clean --resume) (row 1) (c.jsonl.manifest)",
+      ],
+      [
+        ["stats", "c.jsonl", "--rejects", "c.jsonl"],
+        "winnow: not a rejects file of winnow clean: this looks like a corpus (give it as an argument, not with --rejects) (row 1) (c.jsonl)",
+      ],
+    ];
+    for (const [args, line] of cases) {
+      const r = await runWinnow(args, dir);
+      expect(r.code, args.join(" ")).toBe(3);
+      expect(r.stderr.trim()).toBe(line);
+      expect(r.stdout).toBe("");
+    }
+    // Characters are code points: "Ein Text 😀." is 11, not 12 UTF-16 units.
+    const ok = await runWinnow(["stats", "c.jsonl", "--json"], dir);
+    expect(ok.code).toBe(0);
+    expect(JSON.parse(ok.stdout)).toMatchObject({ documents: 1, chars: 11 });
   });
 
   it.each([

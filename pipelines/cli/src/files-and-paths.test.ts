@@ -426,5 +426,8 @@ describe("train and eval without gold text (#21.12)", () => {
     expect(label.code).toBe(0);
     const withLabels = await winnow(["train", "--data", "plain-html", "--labels", "plain-labels", "-o", "plain.onnx", ...QUICK]);
     expect(withLabels.code).toBe(0);
+    // A handful of pages trains, but not without a word.
+    expect(withLabels.stderr).toMatch(/training an MLP on texrex37\+ext\+ctx \(133 features\)/);
+    expect(withLabels.stderr).toMatch(/"level":40,[^\n]*training on only \d pages: a model learnt from fewer than 100/);
   });
 });

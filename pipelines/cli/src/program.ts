@@ -42,7 +42,7 @@ export async function createProgram(argv: readonly string[] = []): Promise<Comma
     // Commander's "error: ..." becomes "winnow: ...", like winnow's own messages.
     .configureOutput({ outputError: (text, write) => write(text.replace(/^error: /, "winnow: ")) })
     .showHelpAfterError("(add --help for usage)")
-    .addHelpText("after", EXIT_CODES_HELP);
+    .addHelpText("after", `\nwinnow help COMMAND (or winnow COMMAND --help) shows a command's help.\n${EXIT_CODES_HELP}`);
   // Settings above are copied into subcommands when they are created, so these come after.
   const first = argv[0];
   const named = COMMANDS.filter(([name]) => name === first);
@@ -53,13 +53,27 @@ export async function createProgram(argv: readonly string[] = []): Promise<Comma
 }
 
 /**
+ * `winnow help [COMMAND [SUBCOMMAND]]` as `winnow [COMMAND [SUBCOMMAND]] --help`, so that every
+ * command's help is reached the same way, `winnow help launch slurm` as well as `winnow launch
+ * help slurm` (commander's own help command takes one name only, and is off at the top level).
+ */
+export function helpAsFlag(argv: readonly string[]): readonly string[] {
+  if (argv[0] !== "help") return argv;
+  const rest = argv.slice(1);
+  // A name winnow does not know is left as it is, to be refused with a suggestion (--help would show the root help).
+  if (rest.length > 0 && !COMMANDS.some(([name]) => name === rest[0])) return rest;
+  return [...rest, "--help"];
+}
+
+/**
  * Runs winnow on `argv` (the arguments after the program name) and returns its exit status.
  * Expected failures print one "winnow: <what> (<where>)" line per problem and no stack; an
  * output whose reader went away (EPIPE) ends quietly with EXIT.brokenPipe.
  */
 export async function runCli(argv: readonly string[]): Promise<number> {
   try {
-    await (await createProgram(argv)).parseAsync(argv as string[], { from: "user" });
+    const args = helpAsFlag(argv);
+    await (await createProgram(args)).parseAsync(args as string[], { from: "user" });
     return EXIT.ok;
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode === 0 ? EXIT.ok : EXIT.usage; // already printed

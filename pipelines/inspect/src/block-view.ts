@@ -2,6 +2,7 @@
  * What the report and the labelling page show about a block: its text, its score and decision,
  * and the handful of features that best explain a decision to a person.
  */
+import { wordCount } from "@winnow/labels";
 import type { Block, SegmentedDocument } from "@winnow/segment";
 
 /** The features shown on hover or expand; all come straight from the segmenter. */
@@ -30,7 +31,8 @@ export interface BlockView {
 
 function blockFeatures(block: Block): BlockFeatures {
   return {
-    words: countWords(block.text),
+    // The count the heuristic seeds judge a block by.
+    words: wordCount(block.text),
     linkDensity: round(block.textChars === 0 ? 0 : block.anchorChars / block.textChars),
     links: block.anchorCount,
     container: block.container,
@@ -49,12 +51,6 @@ export function blockViews(doc: SegmentedDocument, scores: ArrayLike<number>, ke
     kept: kept[i] === 1 ? 1 : 0,
     features: blockFeatures(block),
   }));
-}
-
-function countWords(text: string): number {
-  let n = 0;
-  for (const _ of text.matchAll(/\S+/g)) n++;
-  return n;
 }
 
 function round(x: number): number {

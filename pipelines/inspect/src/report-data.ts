@@ -4,7 +4,7 @@
  * that a report of a large crawl stays a file a browser can open.
  */
 import { decodeHtmlPieces, expandInputs, readRecords, type ArchiveRecord } from "@winnow/archive";
-import { mulberry32 } from "@winnow/labels";
+import { mulberry32 } from "@winnow/random";
 import type { BlockClassifier } from "@winnow/models";
 import { scorePages } from "@winnow/models";
 import { segmentHtml, type SegmentedDocument } from "@winnow/segment";

@@ -20,3 +20,4 @@ export { evaluatePropagation } from "./propagation-eval.js";
 export { crossValidateBiLstm, trainBiLstmModel } from "./train-bilstm-model.js";
 export { MODEL_FILE_ROLE, trainedOnPages, trainModel } from "./train-mlp-model.js";
 export { LabelMismatchError, labelsFromFiles, type PageLabels, pagesWithLabelFiles, withTrainingLabels } from "./training-labels.js";
+export { DEFAULT_FEATURE_SETS, SMALL_TRAINING_SET, smallTrainingSetWarning } from "./recipe.js";

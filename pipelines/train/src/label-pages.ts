@@ -12,13 +12,13 @@ import {
   heuristicSeeds,
   labelMismatch,
   makeLabelFile,
-  mulberry32,
   propagateLabels,
   writeLabelFile,
   type BlockLabel,
   type BlockLabelFile,
   type PropagationOptions,
 } from "@winnow/labels";
+import { mulberry32 } from "@winnow/random";
 import type { Dataset } from "./dataset.js";
 import { PROPAGATION_THRESHOLD, revealSeeds } from "./propagation-eval.js";
 import { LabelMismatchError, type PageLabels } from "./training-labels.js";

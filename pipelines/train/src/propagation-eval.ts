@@ -3,7 +3,8 @@
  * blocks (a random share of the gold labels, or the markup heuristic), propagate over the page's
  * block graph and score the blocks that were not seeds.
  */
-import { heuristicSeeds, mulberry32, propagateLabels, type PropagationOptions } from "@winnow/labels";
+import { heuristicSeeds, propagateLabels, type PropagationOptions } from "@winnow/labels";
+import { mulberry32 } from "@winnow/random";
 import type { Dataset } from "./dataset.js";
 
 export type PropagationEvalOptions =

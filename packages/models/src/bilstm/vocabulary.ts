@@ -50,6 +50,8 @@ function isWordUnit(c: number): boolean {
 /**
  * Calls `onWord` for each word of `text` (a maximal run of isWordUnit), lower-cased. This is the
  * definition: buildVocabulary counts with it, and BlockEncoder's faster scan must agree with it.
+ * Not @winnow/features' words (\p{L}\p{N} runs): isWordUnit takes every code unit from U+00C0 but
+ * a few punctuation blocks, and the shipped BiLSTM's vocabulary was learnt with it.
  */
 export function forEachWord(text: string, onWord: (word: string) => void): void {
   let start = -1;

@@ -1,8 +1,10 @@
 /**
- * Small seeded PRNG (mulberry32): 32-bit state, fast, and good enough for
- * weight init and shuffling. We need our own because Math.random cannot be
- * seeded and training must be bit-reproducible.
+ * The generator training draws from: @winnow/random's mulberry32 (32-bit state, fast, good
+ * enough for weight init and shuffling; Math.random cannot be seeded and training must be
+ * bit-reproducible), with the integer and normal draws training needs on top.
  */
+import { mulberry32 } from "@winnow/random";
+
 export interface Prng {
   /** Uniform float in [0, 1). */
   next(): number;
@@ -13,15 +15,7 @@ export interface Prng {
 }
 
 export function createPrng(seed: number): Prng {
-  let state = seed >>> 0;
-  const nextUint32 = (): number => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return (t ^ (t >>> 14)) >>> 0;
-  };
-  const next = (): number => nextUint32() / 4294967296;
+  const next = mulberry32(seed);
   return {
     next,
     // Floor of a scaled float has negligible bias at the sizes we shuffle (< 2^24).

@@ -71,8 +71,8 @@ describe("trainMlp", () => {
     expect(w.inputFactor[2]).toBe(1);
     expect(Math.abs(w.inputShift[0])).toBeLessThan(0.1);
     expect(w.inputFactor[0]).toBeGreaterThan(1.5); // 1/std of U(-1,1) is about 1.73
-    expect(w.w1.length).toBe(18 * 4);
-    expect(w.hiddenSize).toBe(18);
+    expect(w.w1.length).toBe(32 * 4);
+    expect(w.hiddenSize).toBe(32);
   });
 
   it("is deterministic for a seed and differs across seeds", () => {

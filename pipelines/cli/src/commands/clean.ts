@@ -459,7 +459,8 @@ function summaryLine(s: CleanRunSummary): string {
     `model ${s.model}, ${s.workers === 0 ? "inline" : plural(s.workers, "worker")}` +
     (s.siteTemplates === undefined
       ? ""
-      : `; site templates (${s.siteTemplates.mode}): ${plural(s.siteTemplates.hostsWithTemplate, "host")} with one, pass one ${s.siteTemplates.fitSeconds.toFixed(1)} s`) +
+      : `; site templates (${s.siteTemplates.mode}): ${plural(s.siteTemplates.hostsWithTemplate, "host")} with one, pass one ${s.siteTemplates.fitSeconds.toFixed(1)} s` +
+        siteTemplateFailures(s.siteTemplates)) +
     (s.duplicates === undefined ? "" : `; duplicates: ${s.duplicates.exact} exact, ${s.duplicates.near} near`) +
     (s.pii === undefined
       ? ""
@@ -469,6 +470,14 @@ function summaryLine(s: CleanRunSummary): string {
 
 function plural(n: number, noun: string): string {
   return `${n} ${noun}${n === 1 ? "" : "s"}`;
+}
+
+/** What went wrong in pass one of --site-templates, when something did: its templates come from fewer pages. */
+function siteTemplateFailures(s: { fingerprintFailures: number; unreadInputs: number }): string {
+  const parts: string[] = [];
+  if (s.fingerprintFailures > 0) parts.push(`${plural(s.fingerprintFailures, "page")} not fingerprinted`);
+  if (s.unreadInputs > 0) parts.push(`${plural(s.unreadInputs, "input")} unread`);
+  return parts.length === 0 ? "" : ` (${parts.join(", ")})`;
 }
 
 function total(counts: Record<string, number>): number {

@@ -33,6 +33,7 @@ import {
   DATA_HELP,
   SEEDS_HELP,
   dataInputs,
+  featureSetFor,
   featureSetOption,
   labelFolderInputs,
   loadPages,
@@ -149,11 +150,11 @@ async function evaluate(flags: EvalFlags): Promise<void> {
     throw new UsageError("--labels and --seeds train models, so they need --folds K or --loso");
   }
   if (trains) {
-    const featureSet = featureSetByName(flags.featureSet);
-    const data = await withLabelSource(buildDataset(pages, featureSet, { headline: flags.headline }), flags, logger);
-    reports.push(evaluateAllText(data));
     const kind = flags.model ?? "mlp";
     if (kind !== "mlp" && kind !== "bilstm") throw new UsageError(`with --folds or --loso, --model must be mlp or bilstm, not "${kind}"`);
+    const featureSet = featureSetFor(flags, kind);
+    const data = await withLabelSource(buildDataset(pages, featureSet, { headline: flags.headline }), flags, logger);
+    reports.push(evaluateAllText(data));
     const how = flags.loso ? `leaving one of ${data.sources.length} sources out` : `over ${flags.folds} domain folds`;
     logger.info(`cross-validating the ${kind === "mlp" ? `MLP (${featureSet.name})` : "BiLSTM"} ${how} of ${pages.length} pages`);
     const started = Date.now();

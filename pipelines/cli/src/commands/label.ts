@@ -3,7 +3,7 @@
  * page's block graph, written as one label file per page for `winnow train --labels`.
  */
 import type { Command } from "commander";
-import { featureSetByName } from "@winnow/features";
+import { featureSetByName, TEXREX_EXTENDED } from "@winnow/features";
 import { OutputError, WinnowError, systemReason } from "@winnow/errors";
 import { buildDataset, propagateDatasetLabels, writePropagatedLabels } from "@winnow/train";
 import { refuseOutputsOverInputs } from "@winnow/writers";
@@ -49,7 +49,8 @@ export function registerLabel(program: Command): void {
     .option("--seed <n>", "random seed of reveal:F", parseCount(0), 1)
     .option("--limit <n>", "use only the first N pages", parseCount(1))
     .addHelpText("after", KERNEL_HELP);
-  featureSetOption(command);
+  // Propagation's features: the set it was tuned on, whatever the shipped models read.
+  featureSetOption(command, TEXREX_EXTENDED.name);
   command.action((flags: LabelFlags) => label(flags));
 }
 

@@ -4,16 +4,26 @@ import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { type Command, Option } from "commander";
 import type { Logger } from "pino";
-import { TEXREX_CONTEXT, TEXREX37, TEXREX_EXTENDED } from "@winnow/features";
+import { type FeatureSet, featureSetByName, TEXREX_CONTEXT, TEXREX37, TEXREX_EXTENDED } from "@winnow/features";
+import { MLP_TRAIN_DEFAULTS } from "@winnow/models";
 import { OutputError } from "@winnow/errors";
 import { type LabelledPage, labelledDataPaths, loadLabelledSources, requireGoldText, sourceName } from "@winnow/evaluation";
 import { readLabelDir } from "@winnow/labels";
 import { classifyOutput, type NamedPath, type OutputRole } from "@winnow/writers";
-import { DEFAULT_HEADLINE_RULE, DEFAULT_SOURCE_BALANCE, type HeadlineRule, parseSeedSource, type SeedSource } from "@winnow/train";
+import {
+  BILSTM_DEFAULTS,
+  DEFAULT_FEATURE_SETS,
+  DEFAULT_HEADLINE_RULE,
+  DEFAULT_SOURCE_BALANCE,
+  type HeadlineRule,
+  parseSeedSource,
+  type SeedSource,
+} from "@winnow/train";
 import { parseCount, parseUnitInterval } from "../parse.js";
 
 export interface TrainingFlags {
-  featureSet: string;
+  /** Absent: the shipped model's for the kind trained (featureSetFor). */
+  featureSet?: string;
   sourceBalance: number;
   headline: HeadlineRule;
   /** --no-comment-head sets it false. */
@@ -43,16 +53,25 @@ export const DATA_HELP =
   "labelled pages: folders in the WCXB layout (html/, ground-truth/, metadata.json), JSONL files of {url, html, text}, " +
   "or, with no gold, what clean reads: .html and .html.gz files, WARC/ARC archives or folders of them; several sets may be given, each one a source (named after its folder or file)";
 
-export function featureSetOption(command: Command): void {
-  command.addOption(
-    new Option(
-      "--feature-set <name>",
-      `block features the MLP reads: ${TEXREX37.name} (the paper's 37), ${TEXREX_EXTENDED.name} (${TEXREX_EXTENDED.size} values) ` +
-        `or ${TEXREX_CONTEXT.name} (${TEXREX_CONTEXT.size}: also page context and language-independent cues)`,
-    )
-      .choices([TEXREX37.name, TEXREX_EXTENDED.name, TEXREX_CONTEXT.name])
-      .default(TEXREX_EXTENDED.name),
-  );
+/**
+ * --feature-set. Left out, train and eval take the shipped model's (DEFAULT_FEATURE_SETS, by
+ * model kind: featureSetFor); label gives its own fixed default.
+ */
+export function featureSetOption(command: Command, fixedDefault?: string): void {
+  const option = new Option(
+    "--feature-set <name>",
+    `block features the MLP reads: ${TEXREX37.name} (the paper's 37), ${TEXREX_EXTENDED.name} (${TEXREX_EXTENDED.size} values) ` +
+      `or ${TEXREX_CONTEXT.name} (${TEXREX_CONTEXT.size}: also page context and language-independent cues)` +
+      (fixedDefault === undefined
+        ? ` (default: ${DEFAULT_FEATURE_SETS.mlp} for the MLP, ${DEFAULT_FEATURE_SETS.bilstm} for the BiLSTM: the shipped models')`
+        : ""),
+  ).choices([TEXREX37.name, TEXREX_EXTENDED.name, TEXREX_CONTEXT.name]);
+  command.addOption(fixedDefault === undefined ? option : option.default(fixedDefault));
+}
+
+/** The feature set a train or eval run reads: --feature-set, else the shipped model's for its kind. */
+export function featureSetFor(flags: { featureSet?: string }, kind: "mlp" | "bilstm"): FeatureSet {
+  return featureSetByName(flags.featureSet ?? DEFAULT_FEATURE_SETS[kind]);
 }
 
 export function trainingOptions(command: Command): void {
@@ -77,7 +96,7 @@ export function trainingOptions(command: Command): void {
     )
     .option(
       "--hidden <n>",
-      "hidden units of the MLP (default: 18, the paper's rule), or per direction of the BiLSTM, which also sets its projection width (default: 32)",
+      `hidden units of the MLP (default: ${MLP_TRAIN_DEFAULTS.hiddenSize}, as the shipped model), or per direction of the BiLSTM, which also sets its projection width (default: ${BILSTM_DEFAULTS.hiddenSize})`,
       parseCount(1),
     )
     .option(

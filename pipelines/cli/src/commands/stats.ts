@@ -37,29 +37,60 @@ async function stats(corpus: string[], flags: StatsFlags): Promise<void> {
   const summary = new CorpusSummary();
   const rules = await ruleReportOf(flags);
   for (const path of corpus)
-    await each(path, (row) => {
+    await each(path, corpusRowProblem, (row) => {
       summary.addDocument(row);
       if (rules !== null) addRow(rules, row);
     });
-  for (const path of flags.rejects ?? []) await each(path, (row) => summary.addReject(row));
+  for (const path of flags.rejects ?? []) await each(path, rejectsRowProblem, (row) => summary.addReject(row));
   const json = rules === null ? summary.toJSON() : { ...summary.toJSON(), wouldDrop: rules.toJSON() };
   process.stdout.write(
     flags.json === true ? `${JSON.stringify(json, null, 2)}\n` : table(json) + (rules === null ? "" : ruleTable(rules.toJSON())),
   );
 }
 
-/** Every row of `path`; a file that cannot be read or parsed is an InputError naming it. */
-async function each(path: string, add: (row: CorpusRow) => void): Promise<void> {
+/**
+ * Every row of `path`; a file that cannot be read or parsed is an InputError naming it, and so is
+ * one whose rows are not what the slot takes (`problem`: a rejects file given as the corpus, ...).
+ */
+async function each(path: string, problem: (row: CorpusRow) => string | null, add: (row: CorpusRow) => void): Promise<void> {
   try {
     await stat(path);
   } catch (error) {
     throw new InputError(`cannot read: ${systemReason(error)}`, path, { cause: error });
   }
+  let n = 0;
   try {
-    for await (const row of readCorpus(path)) add(row);
+    for await (const row of readCorpus(path)) {
+      n++;
+      const wrong = problem(row);
+      if (wrong !== null) throw new InputError(`${wrong} (row ${n})`, path);
+      add(row);
+    }
   } catch (error) {
+    if (error instanceof InputError) throw error;
     throw new InputError(`not a winnow output (JSONL or Parquet): ${(error as Error).message}`, path, { cause: error });
   }
+}
+
+/** What a file whose rows are not documents looks like, to say so: the other outputs winnow writes beside a corpus. */
+function lookalike(row: CorpusRow): string | null {
+  if (typeof row.reason === "string" && "record_id" in row) return "a rejects file (winnow clean --rejects; give it with --rejects)";
+  if ((row.type === "input" || row.type === "part") && typeof row.run === "string") return "a run manifest (winnow clean --resume)";
+  return null;
+}
+
+/** Why a row of a corpus argument is no document of winnow clean's, or null. */
+function corpusRowProblem(row: CorpusRow): string | null {
+  if (typeof row.text === "string" && typeof row.url === "string") return null;
+  const like = lookalike(row);
+  return `not a corpus written by winnow clean: ${like === null ? "a row without url and text" : `this looks like ${like}`}`;
+}
+
+/** Why a row of a --rejects file is no rejects line, or null. */
+function rejectsRowProblem(row: CorpusRow): string | null {
+  if (typeof row.reason === "string") return null;
+  const like = typeof row.text === "string" ? "a corpus (give it as an argument, not with --rejects)" : lookalike(row);
+  return `not a rejects file of winnow clean: ${like === null ? "a row without a reason" : `this looks like ${like}`}`;
 }
 
 const number = (n: number): string => n.toLocaleString("en-US");

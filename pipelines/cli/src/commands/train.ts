@@ -5,7 +5,7 @@
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { type Command, Option } from "commander";
-import { featureSetByName } from "@winnow/features";
+
 import type { LabelledPage } from "@winnow/evaluation";
 import { OutputError, UsageError } from "@winnow/errors";
 import {
@@ -13,6 +13,7 @@ import {
   DEFAULT_MIN_HELD_OUT,
   MODEL_FILE_ROLE,
   pagesWithLabelFiles,
+  smallTrainingSetWarning,
   trainBiLstmModel,
   trainModel,
   type PageLabels,
@@ -27,6 +28,7 @@ import { formatBreakdown, formatReports } from "./eval.js";
 import {
   checkFolderOutput,
   dataInputs,
+  featureSetFor,
   featureSetOption,
   labelFolderInputs,
   loadPages,
@@ -112,7 +114,7 @@ async function train(flags: TrainFlags): Promise<void> {
   const logger = createLogger("info");
   await checkPaths(flags);
   const { pages, labels, skipped } = await pagesAndLabels(flags, logger);
-  const featureSet = featureSetByName(flags.featureSet);
+  const featureSet = featureSetFor(flags, "mlp");
   const started = Date.now();
   if (flags.perHost)
     return trainHosts(
@@ -160,7 +162,7 @@ async function trainBiLstm(flags: TrainFlags): Promise<void> {
   const logger = createLogger("info");
   await checkPaths(flags);
   const { pages, labels, skipped } = await pagesAndLabels(flags, logger);
-  const featureSet = featureSetByName(flags.featureSet);
+  const featureSet = featureSetFor(flags, "bilstm");
   const started = Date.now();
   const options = bilstmOptionsFrom(flags);
   logger.info(
@@ -190,6 +192,11 @@ async function trainBiLstm(flags: TrainFlags): Promise<void> {
   );
 }
 
+function warnIfSmall(pages: number, logger: Logger): void {
+  const warning = smallTrainingSetWarning(pages);
+  if (warning !== null) logger.warn(warning);
+}
+
 /** The pages to train on, and with --labels their labels: pages without a label file are left out, with a count. */
 async function pagesAndLabels(
   flags: TrainFlags,
@@ -200,6 +207,7 @@ async function pagesAndLabels(
   if (files === undefined) {
     // Labels come from aligning blocks with the gold text: without it every block is boilerplate.
     requireGoldTextPerSet(all, flags.data, (warning) => logger.warn(warning));
+    warnIfSmall(all.length, logger);
     return { pages: all, skipped: 0 };
   }
   const chosen = pagesWithLabelFiles(all, files);
@@ -207,6 +215,7 @@ async function pagesAndLabels(
   logger.info(
     `training on the labels of ${chosen.pages.length} pages; skipped ${chosen.skipped} pages without a label file (${flags.labels})`,
   );
+  warnIfSmall(chosen.pages.length, logger);
   return chosen;
 }
 
