@@ -34,8 +34,16 @@ export class Retryable extends Error {
 /** Asks for the object from byte `from` on; "end" when nothing lies there (416). Throws Retryable, or anything else to give up. */
 export type RangeRequest = (from: number, signal: AbortSignal) => Promise<RangeResponse | "end">;
 
+/** How long a request may wait for its answer, or a body for its next bytes, before it counts as a failure (--read-timeout). */
+export const DEFAULT_READ_TIMEOUT_MS = 30_000;
+
 export interface ResumableOptions {
   retry: RetryPolicy;
+  /**
+   * A request unanswered, or a body that sends nothing, for this long is given up and retried
+   * (from the last byte read, with Range) like a dropped connection (default 30 s).
+   */
+  readTimeoutMs?: number;
   /** Called with each retry, for the log. */
   onRetry?: (what: string, attempt: number, delayMs: number) => void;
 }
@@ -49,9 +57,10 @@ export async function openResumable(
   onError: (err: unknown) => void,
 ): Promise<OpenedInput> {
   const abort = new AbortController();
+  const timeoutMs = options.readTimeoutMs ?? DEFAULT_READ_TIMEOUT_MS;
   let first: RangeResponse | "end";
   try {
-    first = await withRetries(() => request(0, abort.signal), options, abort.signal);
+    first = await withRetries(requestWithin(request, 0, abort.signal, timeoutMs), options, abort.signal);
   } catch (error) {
     throw new ArchiveOpenError(input, (error as Error).message ?? String(error), { cause: error });
   }
@@ -74,7 +83,7 @@ export async function openResumable(
     for (;;) {
       if (response === null) {
         try {
-          const next = await withRetries(() => request(pos, abort.signal), options, abort.signal);
+          const next = await withRetries(requestWithin(request, pos, abort.signal, timeoutMs), options, abort.signal);
           if (next === "end") return;
           response = next;
         } catch (error) {
@@ -86,7 +95,11 @@ export async function openResumable(
       const before = pos;
       try {
         let skip = response.skip;
-        for await (const piece of response.body) {
+        const body = response.body[Symbol.asyncIterator]();
+        for (;;) {
+          const next = await withinTime(body.next(), timeoutMs, response.cancel, "no bytes came");
+          if (next.done === true) break;
+          const piece = next.value;
           let chunk = Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength);
           if (skip > 0) {
             const dropped = Math.min(skip, chunk.length);
@@ -117,6 +130,44 @@ export async function openResumable(
       response = null;
     }
   }
+}
+
+/** Rejects with Retryable when `promise` is not settled within `ms` (a stall), after calling `onStall`. */
+function withinTime<T>(promise: Promise<T>, ms: number, onStall: () => void, what: string): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      // The abandoned promise settles later, when the stalled body is cancelled: nobody waits for it.
+      promise.catch(() => {});
+      onStall();
+      reject(new Retryable(`${what} for ${seconds(ms)} (--read-timeout)`));
+    }, ms);
+    promise.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
+  });
+}
+
+function seconds(ms: number): string {
+  return `${Number((ms / 1000).toFixed(3))} s`;
+}
+
+/** A request that gets no answer within the read timeout is cancelled and counts as a retryable failure. */
+function requestWithin(request: RangeRequest, from: number, signal: AbortSignal, timeoutMs: number): () => Promise<RangeResponse | "end"> {
+  return () => {
+    const attempt = new AbortController();
+    const stop = () => attempt.abort();
+    signal.addEventListener("abort", stop, { once: true });
+    return withinTime(request(from, attempt.signal), timeoutMs, stop, "no answer came").finally(() =>
+      signal.removeEventListener("abort", stop),
+    );
+  };
 }
 
 async function withRetries<T>(attempt: () => Promise<T>, options: ResumableOptions, signal: AbortSignal): Promise<T> {
