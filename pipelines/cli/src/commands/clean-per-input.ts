@@ -49,9 +49,10 @@ One output per input (--paths-file, --rank/--world-size, --per-input; docs/scale
   -> out/crawl-data/.../x.jsonl.gz), written under a name unique to the host and process, renamed
   into place when complete and followed by a done marker (x.jsonl.gz.done, JSON). Inputs marked
   done are skipped, so running a task again redoes only what it had not finished. http:// and
-  https:// inputs are streamed; throttling (429), server errors (5xx) and connections dropped
-  mid-body are retried with exponential backoff and jitter, reading on with a Range request from
-  the last byte read; s3:// inputs the same (SlowDown included). -o s3://bucket/prefix/ uploads
+  https:// inputs are streamed; throttling (429), server errors (5xx), connections dropped
+  mid-body and reads stalled for --read-timeout are retried with exponential backoff and jitter,
+  reading on with a Range request from the last byte read; s3:// inputs the same (SlowDown
+  included). A URL's user, password and signatures are never shown (REDACTED). -o s3://bucket/prefix/ uploads
   each output (multipart) and then its marker. An input that still cannot be read is not marked done, is named in its
   --rejects file (a folder here: <name>.rejects.jsonl) and in the log, the task goes on with the
   others, and the exit status is 3.`;
