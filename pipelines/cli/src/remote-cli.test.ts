@@ -178,6 +178,18 @@ describe("a remote input cut short after its retries", () => {
     expect(fromCut).toBeLessThan(sources.filter((s) => s === ok).length);
   });
 
+  it("a remote input that cannot be opened at all fails a plain run too (exit 3), the others written", async () => {
+    const work = mkdtempSync(join(dir, "missing-plain-"));
+    const ok = `http://${origin}/sample.warc.gz`;
+    const missing = `http://${origin}/missing.warc.gz`;
+    const result = await runWinnow(["clean", ok, missing, "-o", "out.jsonl", ...FAST_RETRIES, ...QUICK], work);
+    expect(result.code).toBe(3);
+    expect(stderrMessages(result.stderr, 50)).toEqual([
+      `winnow: 1 of 2 inputs could not be read, so the output lacks them; run again to read them (${missing}: HTTP 404 Not Found)`,
+    ]);
+    expect(jsonLines(readFileSync(join(work, "out.jsonl"), "utf8")).length).toBeGreaterThan(10);
+  });
+
   it("leaves a per-input task's output undone (no output, no done marker), exit 3, so a resubmission redoes it", async () => {
     const work = mkdtempSync(join(dir, "cut-per-input-"));
     const url = `http://${origin}/cut-then-down.warc.gz`;

@@ -18,7 +18,7 @@ import {
 import { EXIT, InputError, UsageError } from "@winnow/errors";
 import { FILTER_NAMES, parseFilterNames, type RuleSetName } from "@winnow/filters";
 import type { Favor } from "@winnow/models";
-import { DEFAULT_RETRY, remoteOpener } from "@winnow/remote";
+import { DEFAULT_RETRY, isRemote, remoteOpener } from "@winnow/remote";
 import type { OutputFormat } from "@winnow/writers";
 import { EXIT_CODES_HELP, ExitWith } from "../exit-codes.js";
 import {
@@ -425,6 +425,15 @@ async function clean(inputs: string[], flags: CleanFlags): Promise<void> {
     throw new InputError(
       `${summary.inputsCutShort.length} of ${summary.inputs} inputs were cut short, so the output lacks their end; run again to read them whole`,
       summary.inputsCutShort.map((f) => `${f.input}: ${f.reason}`).join("; "),
+    );
+  }
+  // A local file that cannot be opened is the user's to fix and the others are cleaned; a remote one
+  // given up after its retries is passing trouble, and a batch job must see it to run the task again.
+  const remoteFailed = summary.inputsFailed.filter((f) => isRemote(f.input));
+  if (remoteFailed.length > 0) {
+    throw new InputError(
+      `${remoteFailed.length} of ${summary.inputs} inputs could not be read, so the output lacks them; run again to read them`,
+      remoteFailed.map((f) => `${f.input}: ${f.reason}`).join("; "),
     );
   }
 }
