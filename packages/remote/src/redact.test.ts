@@ -31,6 +31,15 @@ describe("redactUrl", () => {
 });
 
 describe("redactUrlsIn", () => {
+  it("keeps a JSON line JSON: a quoted URL stops at its escaped quote", () => {
+    const line = JSON.stringify({ msg: 'cannot open "https://u:p@h/a?token=T"', input: "s3://b/k?X-Amz-Signature=S" });
+    const redacted = redactUrlsIn(line);
+    expect(JSON.parse(redacted)).toEqual({
+      msg: `cannot open "https://${REDACTED}@h/a?token=${REDACTED}"`,
+      input: `s3://b/k?X-Amz-Signature=${REDACTED}`,
+    });
+  });
+
   it("redacts every URL inside a message and nothing else", () => {
     const message = "cannot open input: HTTP 403 (https://u:pw@h/a?sig=S) and (http://h/b?token=T, /tmp/x)";
     expect(redactUrlsIn(message)).toBe(

@@ -73,10 +73,11 @@ export function redactUrl(url: string): string {
 }
 
 /**
- * A URL inside free text: a scheme, "://", and everything up to white space or a closing mark,
- * less the punctuation of the sentence around it ("a, b; c.").
+ * A URL inside free text: a scheme, "://", and everything up to white space, a closing mark or
+ * a backslash (so a URL quoted in a JSON string stops before its escaped quote), less the
+ * punctuation of the sentence around it ("a, b; c.").
  */
-const URL_IN_TEXT = /[a-z][a-z0-9+.-]*:\/\/[^\s"'<>()[\]{}`]*[^\s"'<>()[\]{}`.,;:!?]/gi;
+const URL_IN_TEXT = /[a-z][a-z0-9+.-]*:\/\/[^\s"'<>()[\]{}`\\]*[^\s"'<>()[\]{}`\\.,;:!?]/gi;
 
 /** `text` with every URL in it redacted (an error message, a log line). */
 export function redactUrlsIn(text: string): string {
