@@ -45,7 +45,7 @@ export interface ResumableOptions {
    */
   readTimeoutMs?: number;
   /** Called with each retry, for the log. */
-  onRetry?: (what: string, attempt: number, delayMs: number) => void;
+  onRetry?: (what: string, attempt: number, delayMs: number, input: string) => void;
 }
 
 /** Opens `input` through `request`: rejects with ArchiveOpenError when the first bytes cannot be had within the tries. */
@@ -58,9 +58,11 @@ export async function openResumable(
 ): Promise<OpenedInput> {
   const abort = new AbortController();
   const timeoutMs = options.readTimeoutMs ?? DEFAULT_READ_TIMEOUT_MS;
+  // Each retry is reported with the input it is for.
+  const retried: Retried = (what, attempt, delayMs) => options.onRetry?.(what, attempt, delayMs, input);
   let first: RangeResponse | "end";
   try {
-    first = await withRetries(requestWithin(request, 0, abort.signal, timeoutMs), options, abort.signal);
+    first = await withRetries(requestWithin(request, 0, abort.signal, timeoutMs), options.retry, retried, abort.signal);
   } catch (error) {
     throw new ArchiveOpenError(input, (error as Error).message ?? String(error), { cause: error });
   }
@@ -83,7 +85,7 @@ export async function openResumable(
     for (;;) {
       if (response === null) {
         try {
-          const next = await withRetries(requestWithin(request, pos, abort.signal, timeoutMs), options, abort.signal);
+          const next = await withRetries(requestWithin(request, pos, abort.signal, timeoutMs), options.retry, retried, abort.signal);
           if (next === "end") return;
           response = next;
         } catch (error) {
@@ -120,7 +122,7 @@ export async function openResumable(
           return;
         }
         const delay = backoffDelay(drops - 1, options.retry);
-        options.onRetry?.(`connection dropped at byte ${pos} (${(error as Error).message})`, drops, delay);
+        retried(`connection dropped at byte ${pos} (${(error as Error).message})`, drops, delay);
         await sleep(delay, abort.signal);
         response = null;
         continue;
@@ -170,16 +172,18 @@ function requestWithin(request: RangeRequest, from: number, signal: AbortSignal,
   };
 }
 
-async function withRetries<T>(attempt: () => Promise<T>, options: ResumableOptions, signal: AbortSignal): Promise<T> {
+type Retried = (what: string, attempt: number, delayMs: number) => void;
+
+async function withRetries<T>(attempt: () => Promise<T>, retry: RetryPolicy, retried: Retried, signal: AbortSignal): Promise<T> {
   for (let failures = 0; ; ) {
     try {
       return await attempt();
     } catch (error) {
       if (!(error instanceof Retryable) || signal.aborted) throw error;
       failures++;
-      if (failures >= options.retry.tries) throw new Error(`${error.message} (gave up after ${failures} tries)`, { cause: error });
-      const delay = backoffDelay(failures - 1, options.retry, error.retryAfterMs);
-      options.onRetry?.(error.message, failures, delay);
+      if (failures >= retry.tries) throw new Error(`${error.message} (gave up after ${failures} tries)`, { cause: error });
+      const delay = backoffDelay(failures - 1, retry, error.retryAfterMs);
+      retried(error.message, failures, delay);
       await sleep(delay, signal);
     }
   }

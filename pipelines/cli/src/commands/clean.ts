@@ -18,7 +18,7 @@ import {
 import { EXIT, InputError, UsageError } from "@winnow/errors";
 import { FILTER_NAMES, parseFilterNames, type RuleSetName } from "@winnow/filters";
 import type { Favor } from "@winnow/models";
-import { DEFAULT_RETRY, isRemote, remoteOpener } from "@winnow/remote";
+import { DEFAULT_RETRY, isRemote, redactUrl, remoteOpener } from "@winnow/remote";
 import type { OutputFormat } from "@winnow/writers";
 import { EXIT_CODES_HELP, ExitWith } from "../exit-codes.js";
 import {
@@ -397,7 +397,8 @@ async function clean(inputs: string[], flags: CleanFlags): Promise<void> {
         {
           retry: { ...DEFAULT_RETRY, tries: flags.retries, baseDelayMs: flags.retryDelay },
           readTimeoutMs: flags.readTimeout * 1000,
-          onRetry: (what, attempt, delayMs) => logger.warn(`${what}: try ${attempt + 1} in ${Math.round(delayMs)} ms`),
+          onRetry: (what, attempt, delayMs, input) =>
+            logger.warn({ input: redactUrl(input) }, `${what}: try ${attempt + 1} in ${Math.round(delayMs)} ms (${redactUrl(input)})`),
         },
         { endpoint: flags.s3Endpoint },
       ),
