@@ -15,6 +15,8 @@ import { runWinnow, stderrMessages } from "../test/run-winnow.js";
 
 const SAMPLE = fileURLToPath(new URL("../../../fixtures/sample.warc.gz", import.meta.url));
 const DATA = readFileSync(SAMPLE);
+const PAGE_DIR = fileURLToPath(new URL("../../../fixtures/wcxb-sample/html/", import.meta.url));
+const PAGE = gunzipSync(readFileSync(join(PAGE_DIR, readdirSync(PAGE_DIR).sort()[0])));
 const QUICK = ["--model", "heuristic", "--workers", "0", "--no-lang-id", "--log-level", "info"];
 const FAST_RETRIES = ["--retries", "2", "--retry-delay", "1"];
 
@@ -68,6 +70,9 @@ beforeAll(async () => {
       case "/private/sample.warc.gz":
       case "/sample.warc.gz":
         return honest(req, res);
+      case "/private/page.html":
+        // One page read whole: its record id and URL are made of the input's URL.
+        return void res.writeHead(200, { "content-type": "text/html", "content-length": PAGE.length }).end(PAGE);
       case "/private/cut-then-down.warc.gz":
       case "/cut-then-down.warc.gz":
         // 60000 bytes, then the server stays down: the input is cut short after the retries.
@@ -120,10 +125,24 @@ describe("a URL's secrets", () => {
     const good = secret("/private/sample.warc.gz");
     const broken = secret("/private/cut-then-down.warc.gz");
     const missing = secret("/private/missing.warc.gz");
+    const page = secret("/private/page.html");
     const runs = [
       // One output, resumable (a manifest), with rejects: the cut input fails the run.
       await runWinnow(
-        ["clean", good, broken, "-o", "one.jsonl", "--resume", "--rejects", "rejects.jsonl", "--rejects-all", ...FAST_RETRIES, ...QUICK],
+        [
+          "clean",
+          good,
+          page,
+          broken,
+          "-o",
+          "one.jsonl",
+          "--resume",
+          "--rejects",
+          "rejects.jsonl",
+          "--rejects-all",
+          ...FAST_RETRIES,
+          ...QUICK,
+        ],
         work,
       ),
       // One output per input, done markers and rejects per input; one input cut, one missing.
@@ -147,6 +166,10 @@ describe("a URL's secrets", () => {
     expect(new Set(docs.map((d) => d.source))).toEqual(new Set([shown]));
     expect(JSON.parse(files.get(join(work, "out/private/sample.jsonl.gz.done")) ?? "{}")).toMatchObject({ input: shown });
     expect(jsonLines(files.get(join(work, "rejects.jsonl")) ?? "").map((r) => r.source)).toContain(shown);
+    const shownPage = shown.replace("sample.warc.gz", "page.html");
+    expect(jsonLines(files.get(join(work, "one.jsonl")) ?? "").filter((d) => d.source === shownPage)).toEqual([
+      expect.objectContaining({ url: shownPage, warc_record_id: `<file:${shownPage}>` }),
+    ]);
     expect(files.get(join(work, "one.jsonl.manifest"))).toContain(shown);
     // The logs still say which input failed, without its secrets.
     expect(stderrMessages(runs[0].stderr, 50).join("\n")).toContain(`http://REDACTED@${origin}/private/cut-then-down.warc.gz`);
