@@ -13,7 +13,8 @@ export async function* readHtmlFile(ctx: ReadContext, trustName: boolean): Async
   const meta = {
     offset: 0,
     recordId: `<file:${ctx.source}>`,
-    url: isStdin ? "" : pathToFileURL(path.resolve(ctx.source)).href,
+    // A page fetched whole from a URL (https://, s3://) is known by that URL.
+    url: isStdin ? "" : /^[a-z][a-z0-9+.-]*:\/\//i.test(ctx.source) ? ctx.source : pathToFileURL(path.resolve(ctx.source)).href,
     // No capture date: a file's mtime says when it was copied, not when the page was fetched.
     date: "",
   };

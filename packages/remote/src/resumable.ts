@@ -34,10 +34,18 @@ export class Retryable extends Error {
 /** Asks for the object from byte `from` on; "end" when nothing lies there (416). Throws Retryable, or anything else to give up. */
 export type RangeRequest = (from: number, signal: AbortSignal) => Promise<RangeResponse | "end">;
 
+/** How long a request may wait for its answer, or a body for its next bytes, before it counts as a failure (--read-timeout). */
+export const DEFAULT_READ_TIMEOUT_MS = 30_000;
+
 export interface ResumableOptions {
   retry: RetryPolicy;
+  /**
+   * A request unanswered, or a body that sends nothing, for this long is given up and retried
+   * (from the last byte read, with Range) like a dropped connection (default 30 s).
+   */
+  readTimeoutMs?: number;
   /** Called with each retry, for the log. */
-  onRetry?: (what: string, attempt: number, delayMs: number) => void;
+  onRetry?: (what: string, attempt: number, delayMs: number, input: string) => void;
 }
 
 /** Opens `input` through `request`: rejects with ArchiveOpenError when the first bytes cannot be had within the tries. */
@@ -49,9 +57,12 @@ export async function openResumable(
   onError: (err: unknown) => void,
 ): Promise<OpenedInput> {
   const abort = new AbortController();
+  const timeoutMs = options.readTimeoutMs ?? DEFAULT_READ_TIMEOUT_MS;
+  // Each retry is reported with the input it is for.
+  const retried: Retried = (what, attempt, delayMs) => options.onRetry?.(what, attempt, delayMs, input);
   let first: RangeResponse | "end";
   try {
-    first = await withRetries(() => request(0, abort.signal), options, abort.signal);
+    first = await withRetries(requestWithin(request, 0, abort.signal, timeoutMs), options.retry, retried, abort.signal);
   } catch (error) {
     throw new ArchiveOpenError(input, (error as Error).message ?? String(error), { cause: error });
   }
@@ -74,7 +85,7 @@ export async function openResumable(
     for (;;) {
       if (response === null) {
         try {
-          const next = await withRetries(() => request(pos, abort.signal), options, abort.signal);
+          const next = await withRetries(requestWithin(request, pos, abort.signal, timeoutMs), options.retry, retried, abort.signal);
           if (next === "end") return;
           response = next;
         } catch (error) {
@@ -86,7 +97,11 @@ export async function openResumable(
       const before = pos;
       try {
         let skip = response.skip;
-        for await (const piece of response.body) {
+        const body = response.body[Symbol.asyncIterator]();
+        for (;;) {
+          const next = await withinTime(body.next(), timeoutMs, response.cancel, "no bytes came");
+          if (next.done === true) break;
+          const piece = next.value;
           let chunk = Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength);
           if (skip > 0) {
             const dropped = Math.min(skip, chunk.length);
@@ -107,7 +122,7 @@ export async function openResumable(
           return;
         }
         const delay = backoffDelay(drops - 1, options.retry);
-        options.onRetry?.(`connection dropped at byte ${pos} (${(error as Error).message})`, drops, delay);
+        retried(`connection dropped at byte ${pos} (${(error as Error).message})`, drops, delay);
         await sleep(delay, abort.signal);
         response = null;
         continue;
@@ -119,16 +134,56 @@ export async function openResumable(
   }
 }
 
-async function withRetries<T>(attempt: () => Promise<T>, options: ResumableOptions, signal: AbortSignal): Promise<T> {
+/** Rejects with Retryable when `promise` is not settled within `ms` (a stall), after calling `onStall`. */
+function withinTime<T>(promise: Promise<T>, ms: number, onStall: () => void, what: string): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      // The abandoned promise settles later, when the stalled body is cancelled: nobody waits for it.
+      promise.catch(() => {});
+      onStall();
+      reject(new Retryable(`${what} for ${seconds(ms)} (--read-timeout)`));
+    }, ms);
+    promise.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
+  });
+}
+
+function seconds(ms: number): string {
+  return `${Number((ms / 1000).toFixed(3))} s`;
+}
+
+/** A request that gets no answer within the read timeout is cancelled and counts as a retryable failure. */
+function requestWithin(request: RangeRequest, from: number, signal: AbortSignal, timeoutMs: number): () => Promise<RangeResponse | "end"> {
+  return () => {
+    const attempt = new AbortController();
+    const stop = () => attempt.abort();
+    signal.addEventListener("abort", stop, { once: true });
+    return withinTime(request(from, attempt.signal), timeoutMs, stop, "no answer came").finally(() =>
+      signal.removeEventListener("abort", stop),
+    );
+  };
+}
+
+type Retried = (what: string, attempt: number, delayMs: number) => void;
+
+async function withRetries<T>(attempt: () => Promise<T>, retry: RetryPolicy, retried: Retried, signal: AbortSignal): Promise<T> {
   for (let failures = 0; ; ) {
     try {
       return await attempt();
     } catch (error) {
       if (!(error instanceof Retryable) || signal.aborted) throw error;
       failures++;
-      if (failures >= options.retry.tries) throw new Error(`${error.message} (gave up after ${failures} tries)`, { cause: error });
-      const delay = backoffDelay(failures - 1, options.retry, error.retryAfterMs);
-      options.onRetry?.(error.message, failures, delay);
+      if (failures >= retry.tries) throw new Error(`${error.message} (gave up after ${failures} tries)`, { cause: error });
+      const delay = backoffDelay(failures - 1, retry, error.retryAfterMs);
+      retried(error.message, failures, delay);
       await sleep(delay, signal);
     }
   }

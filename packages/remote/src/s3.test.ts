@@ -98,6 +98,19 @@ describe("s3:// inputs", () => {
     expect(gets.get("/crawl/seg/none.warc.gz")).toBe(1);
   });
 
+  it("a store that refuses connections (no HTTP answer, but passing trouble) is retried, then given up", async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const retries: string[] = [];
+    const open = remoteOpener({ retry: FAST, onRetry: (what) => retries.push(what) }, { endpoint: `http://127.0.0.1:${port}` });
+    await expect(readRecords("s3://crawl/seg/sample.warc.gz", { open }).next()).rejects.toThrow(
+      /S3 request failed: ECONNREFUSED \(gave up after 4 tries\)/,
+    );
+    expect(retries).toHaveLength(3);
+  });
+
   it("uploads an output, then its marker", async () => {
     const settings = { endpoint };
     expect(await s3Exists("s3://crawl/out/x.jsonl.gz.done", settings, FAST)).toBe(false);

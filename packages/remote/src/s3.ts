@@ -97,9 +97,10 @@ function s3Range(url: string, settings: S3Settings): RangeRequest {
       if (from > 0 && (e.name === "InvalidRange" || status === 416)) return "end";
       if (e.name === "PreconditionFailed" || status === 412)
         throw new Error("the object changed while it was read (ETag no longer matches)");
-      if (RETRY_NAMES.has(e.name ?? "") || (status !== undefined && RETRY_STATUS.has(status)) || status === undefined) {
-        throw new Retryable(`S3 ${e.name ?? "request failed"}${status === undefined ? `: ${e.message ?? ""}` : ` (HTTP ${status})`}`);
+      if (RETRY_NAMES.has(e.name ?? "") || (status !== undefined && RETRY_STATUS.has(status))) {
+        throw new Retryable(`S3 ${e.name ?? "request failed"} (HTTP ${status ?? "none"})`);
       }
+      if (status === undefined) throw unanswered(error);
       throw new Error(`S3 ${e.name ?? "error"}: ${e.message ?? ""} (HTTP ${status})`);
     }
     if (from === 0) etag = response.ETag;
@@ -119,6 +120,39 @@ function s3Range(url: string, settings: S3Settings): RangeRequest {
       cancel: () => body.destroy(),
     };
   };
+}
+
+/** Connection failures that passing trouble explains: worth a retry. */
+const NETWORK_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ECONNABORTED",
+  "ETIMEDOUT",
+  "EPIPE",
+  "EAI_AGAIN",
+  "ENETUNREACH",
+  "EHOSTUNREACH",
+  "ENETDOWN",
+]);
+const NETWORK_NAMES = new Set(["TimeoutError", "RequestTimeout", "NetworkingError"]);
+
+/**
+ * A request that got no HTTP answer: a connection that failed is Retryable; anything else
+ * (no credentials, no region, a malformed endpoint) failed before a request could be sent, and
+ * no wait mends it, so it is an Error at once, named for people.
+ */
+function unanswered(error: unknown): Error {
+  const e = error as { name?: string; code?: string; message?: string };
+  if (NETWORK_NAMES.has(e.name ?? "") || NETWORK_CODES.has(e.code ?? "")) {
+    return new Retryable(`S3 request failed: ${e.code ?? e.name}`);
+  }
+  if (e.name === "CredentialsProviderError") {
+    return new Error(
+      `no AWS credentials found (environment, shared credentials and config files, SSO, instance or task role): ${e.message ?? ""}`,
+      { cause: error },
+    );
+  }
+  return new Error(`S3 ${e.name ?? "error"}: ${e.message ?? String(error)} (no HTTP answer)`, { cause: error });
 }
 
 /** Whether an object exists (HeadObject); other errors throw. */

@@ -14,6 +14,8 @@ import { InputError, OutputError, UsageError, systemReason } from "@winnow/error
 import {
   isRemote,
   type ListedInput,
+  redactUrl,
+  redactUrlsIn,
   readPathsList,
   remoteOpener,
   resolveShard,
@@ -52,6 +54,8 @@ export interface PerInputRunOptions
   /** Pass over inputs whose output is marked done (default true). */
   skipDone?: boolean;
   retry: RetryPolicy;
+  /** A remote request or body that stalls this long is retried (default @winnow/remote's DEFAULT_READ_TIMEOUT_MS). */
+  readTimeoutMs?: number;
 }
 
 export interface PerInputRunSummary {
@@ -202,7 +206,7 @@ async function cleanShare(
         summary.pii.ips += pii.ips;
       }
     }
-    if (result.outcome === "failed") summary.failed.push({ input: input.location, reason: result.reason });
+    if (result.outcome === "failed") summary.failed.push({ input: redactUrl(input.location), reason: result.reason });
     else if (result.outcome === "done") summary.done++;
     else {
       summary.interrupted = true;
@@ -232,7 +236,9 @@ async function cleanOne(
       throw new OutputError(`cannot create the rejects folder: ${systemReason(error)}`, rejects, { cause: error });
     });
   }
-  const retryLog = logger.child({ input: input.location });
+  // Where the input is named in a log, a rejects line or a done marker, it is named without secrets.
+  const shown = redactUrl(input.location);
+  const retryLog = logger.child({ input: shown });
   const {
     inputs: _i,
     pathsFile: _p,
@@ -244,6 +250,7 @@ async function cleanOne(
     rejectsDir: _r,
     skipDone: _d,
     retry,
+    readTimeoutMs,
     s3Endpoint,
     ...run
   } = options;
@@ -256,7 +263,11 @@ async function cleanOne(
         output: staged,
         rejectsPath: stagedRejects,
         open: remoteOpener(
-          { retry, onRetry: (what, attempt, delayMs) => retryLog.warn(`${what}: try ${attempt + 1} in ${Math.round(delayMs)} ms`) },
+          {
+            retry,
+            readTimeoutMs,
+            onRetry: (what, attempt, delayMs) => retryLog.warn(`${what}: try ${attempt + 1} in ${Math.round(delayMs)} ms`),
+          },
           { endpoint: s3Endpoint },
         ),
         logger,
@@ -267,16 +278,17 @@ async function cleanOne(
     await Promise.all([store.drop(staged), stagedRejects === undefined ? undefined : dropStaged(stagedRejects)]);
     // An input that cannot be opened, or holds no record: reported, and the task goes on.
     if (!(error instanceof InputError)) throw error;
-    logger.warn({ input: input.location }, `input failed, not marked done: ${error.what}`);
-    if (rejects !== undefined) await writeFailureLine(rejects, input.location, error.what);
-    return { outcome: "failed", reason: error.what, summary: null };
+    const reason = redactUrlsIn(error.what);
+    logger.warn({ input: shown }, `input failed, not marked done: ${reason}`);
+    if (rejects !== undefined) await writeFailureLine(rejects, shown, reason);
+    return { outcome: "failed", reason, summary: null };
   }
   const problem = summary.inputsFailed[0] ?? summary.inputsCutShort[0];
   if (summary.interrupted || problem !== undefined) {
     await store.drop(staged);
     if (stagedRejects !== undefined && rejects !== undefined) await rename(stagedRejects, rejects);
     if (summary.interrupted) return { outcome: "interrupted", summary };
-    logger.warn({ input: input.location }, `input failed, not marked done: ${problem.reason}`);
+    logger.warn({ input: shown }, `input failed, not marked done: ${problem.reason}`);
     return { outcome: "failed", reason: problem.reason, summary };
   }
   if (stagedRejects !== undefined && rejects !== undefined) {
@@ -285,7 +297,7 @@ async function cleanOne(
     });
   }
   await store.commit(staged, name, {
-    input: input.location,
+    input: shown,
     documents: summary.documentsWritten,
     records: summary.recordsRead,
     bytes_read: summary.bytesRead,

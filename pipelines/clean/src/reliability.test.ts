@@ -416,7 +416,7 @@ describe("the CLI", () => {
     if (!existsSync("/proc/self/mem") && process.env.CI !== "true") return;
     const unreadable = await winnow(["clean", "/proc/self/mem", "-o", "cli-unreadable.jsonl", "--model", "heuristic", "--workers", "0"]);
     expect(unreadable.code).toBe(3);
-    expect(stderrMessages(unreadable.stderr)).toContain("winnow: nothing could be read from the inputs (/proc/self/mem)");
+    expect(stderrMessages(unreadable.stderr)).toContain("winnow: cannot read input: read failed: EIO: i/o error, read (/proc/self/mem)");
   });
 
   it("exits 4 when the output cannot be written", async () => {

@@ -5,6 +5,7 @@
 import { stat } from "node:fs/promises";
 import { basename, dirname, resolve, sep } from "node:path";
 import { fsPath } from "@winnow/archive";
+import { isRemote, redactUrl } from "@winnow/remote";
 import type { Logger } from "pino";
 import { checkParts, ManifestLog, partPath, readManifest, ResumeProblem, syncDirectory } from "./manifest.js";
 
@@ -56,7 +57,7 @@ export async function planResume(output: string, manifestPath: string, inputs: r
   plan.partPath = partPath(output, plan.part);
   const seen = new Set<string>();
   for (const file of inputs) {
-    const path = resolve(file);
+    const path = manifestKey(file);
     // The manifest knows inputs by path, so one given twice would be counted as one.
     if (seen.has(path)) {
       logger.warn({ input: file }, `input given twice; resumable runs read it once (${file})`);
@@ -125,7 +126,7 @@ export class ResumeLog {
     void this.#manifest.append({
       type: "input",
       part: this.#part,
-      path: resolve(plan.files[index]),
+      path: manifestKey(plan.files[index]),
       ...plan.stamps[index],
       complete: outcome.complete,
       records: plan.passOver[index] + outcome.read,
@@ -147,4 +148,12 @@ export class ResumeLog {
     }
     await this.#manifest.close();
   }
+}
+
+/**
+ * How the manifest knows an input: a file by its absolute path, a URL as given less its secrets
+ * (a presigned URL signed again for a later run is the same input).
+ */
+function manifestKey(input: string): string {
+  return isRemote(input) ? redactUrl(input) : resolve(input);
 }

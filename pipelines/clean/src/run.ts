@@ -9,6 +9,7 @@ import { sep } from "node:path";
 import type { InputOpener } from "@winnow/archive";
 import { InputError, ModelError, OutputError, UsageError, WinnowError, errorMessage, systemReason } from "@winnow/errors";
 import { type Favor, type ModelSpec, resolveModelSpec } from "@winnow/models";
+import { redactUrl } from "@winnow/remote";
 import {
   type NamedPath,
   type OutputFormat,
@@ -269,7 +270,7 @@ export async function runClean(options: CleanRunOptions, shared?: SharedCleaner)
     });
   }
 
-  inputsFailed.push(...stages.unreadInputs);
+  inputsFailed.push(...stages.unreadInputs.map(shownFailure));
   const summary = summarize({
     ...summaryOf,
     output: outputPath,
@@ -279,7 +280,7 @@ export async function runClean(options: CleanRunOptions, shared?: SharedCleaner)
     skipped: stages.skipped,
     interrupted: stages.interrupted,
   });
-  summary.inputsCutShort = stages.cutShortInputs;
+  summary.inputsCutShort = stages.cutShortInputs.map(shownFailure);
   if (siteTemplates !== null) summary.siteTemplates = siteTemplates.summary;
   if (dedup !== null) summary.duplicates = { ...dedup.found };
   if (options.corpus?.pii === true) summary.pii = { ...stages.pii };
@@ -395,9 +396,14 @@ async function removeStaleTempFilesOf(output: string, rejects: string | undefine
   }
 }
 
+/** A failed input as the summary shows it: a URL without its secrets. */
+function shownFailure(failure: InputFailure): InputFailure {
+  return { ...failure, input: redactUrl(failure.input) };
+}
+
 /** "a.warc", "a.warc, b.warc and c.warc", "a.warc, b.warc, c.warc and 7 more". */
 function namedInputs(inputs: readonly string[]): string {
-  const names = inputs.map((input) => (input === "-" ? "standard input" : input));
+  const names = inputs.map((input) => (input === "-" ? "standard input" : redactUrl(input)));
   if (names.length === 1) return names[0];
   if (names.length <= NAMED_INPUTS) return `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`;
   return `${names.slice(0, NAMED_INPUTS).join(", ")} and ${names.length - NAMED_INPUTS} more`;

@@ -5,6 +5,7 @@
  * Memory stays flat whatever the input size.
  */
 import { type ArchiveRecord, ArchiveOpenError, type InputOpener, readRecords, type SkipEvent } from "@winnow/archive";
+import { redactUrl } from "@winnow/remote";
 import { errorMessage } from "@winnow/errors";
 import type { CleanDocument, CorpusWriter } from "@winnow/writers";
 import type { Logger } from "pino";
@@ -201,16 +202,16 @@ export class Stages {
       // readRecords throws only when the input cannot be opened; anything else is reported the same way.
       const reason = error instanceof ArchiveOpenError ? error.reason : `reading failed: ${errorMessage(error)}`;
       this.unreadInputs.push({ input, reason });
-      this.#parts.logger.warn({ input }, `cannot read input: ${reason} (${input})`);
+      this.#parts.logger.warn({ input: redactUrl(input) }, `cannot read input: ${reason} (${redactUrl(input)})`);
     }
     if (batch.length > 0) await out.push({ input: index, records: batch });
     if (this.#parts.ordered) out.close();
     if (unreadable !== null && inputBytes === 0 && tally.read === 0) {
       this.unreadInputs.push({ input, reason: unreadable });
-      this.#parts.logger.warn({ input }, `cannot read input: ${unreadable} (${input})`);
+      this.#parts.logger.warn({ input: redactUrl(input) }, `cannot read input: ${unreadable} (${redactUrl(input)})`);
     } else if (unreadable !== null) {
       this.cutShortInputs.push({ input, reason: unreadable });
-      this.#parts.logger.warn({ input }, `input cut short: ${unreadable} (${input})`);
+      this.#parts.logger.warn({ input: redactUrl(input) }, `input cut short: ${unreadable} (${redactUrl(input)})`);
     }
     tally.readingEnded = true;
     tally.complete = !cutShort && unreadable === null;
@@ -282,9 +283,10 @@ export class Stages {
             this.#skip(record, "duplicate", duplicate.detail, undefined, duplicate);
             continue;
           }
+          const shown = shownRecord(record);
           const doc: CleanDocument = {
-            url: record.url,
-            recordId: record.recordId,
+            url: shown.url,
+            recordId: shown.recordId,
             date: record.date,
             contentType: record.contentType,
             charset: out.charset,
@@ -292,7 +294,7 @@ export class Stages {
             blocks: out.blocks,
             blocksTotal: out.blocksTotal,
             comments: out.comments,
-            source: record.source,
+            source: shown.source,
             lang: out.lang,
             langScore: out.langScore,
             filterFailed: out.filterFailed,
@@ -330,7 +332,8 @@ export class Stages {
   ): void {
     this.skipped[reason]++;
     this.progress.skipped++;
-    const line: RejectLine = { source: record.source, offset: record.offset, recordId: record.recordId, url: record.url, reason, detail };
+    const shown = shownRecord(record);
+    const line: RejectLine = { source: shown.source, offset: record.offset, recordId: shown.recordId, url: shown.url, reason, detail };
     if (failed !== undefined) {
       line.rule = failed.rule;
       line.value = failed.value;
@@ -353,4 +356,15 @@ function isRecordSkip(event: SkipEvent): boolean {
   if (event.reason === "unreadable" || event.recordId === "") return false;
   const wholeFile = event.recordId === `<file:${event.source}>`;
   return !(wholeFile && (event.reason === "not-html" || event.reason === "empty"));
+}
+
+/**
+ * What a document or a rejects line may say of where a record came from: its input's URL
+ * without secrets (@winnow/remote's redactUrl), and so the id and URL of a page read whole from
+ * that URL, which are made of it.
+ */
+function shownRecord(record: { source: string; recordId: string; url: string }): { source: string; recordId: string; url: string } {
+  const source = redactUrl(record.source);
+  if (source === record.source) return record;
+  return { source, recordId: record.recordId.replace(record.source, source), url: record.url === record.source ? source : record.url };
 }

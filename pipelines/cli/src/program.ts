@@ -7,6 +7,7 @@ import { Command, CommanderError } from "commander";
 import { BrokenPipeError, EXIT, WinnowError } from "@winnow/errors";
 import { EXIT_CODES_HELP, ExitWith } from "./exit-codes.js";
 import { reportFailure } from "./logger.js";
+import { redactUrlsIn } from "@winnow/remote/redact";
 
 /**
  * One module per subcommand under src/commands/, each adding itself with program.command(). They
@@ -40,7 +41,8 @@ export async function createProgram(argv: readonly string[] = []): Promise<Comma
     // Thrown rather than exiting, so runCli maps it to winnow's exit statuses.
     .exitOverride()
     // Commander's "error: ..." becomes "winnow: ...", like winnow's own messages.
-    .configureOutput({ outputError: (text, write) => write(text.replace(/^error: /, "winnow: ")) })
+    // A flag's value may be a URL with secrets: it is quoted without them.
+    .configureOutput({ outputError: (text, write) => write(redactUrlsIn(text.replace(/^error: /, "winnow: "))) })
     .showHelpAfterError("(add --help for usage)")
     .addHelpText("after", `\nwinnow help COMMAND (or winnow COMMAND --help) shows a command's help.\n${EXIT_CODES_HELP}`);
   // Settings above are copied into subcommands when they are created, so these come after.
@@ -84,7 +86,7 @@ export async function runCli(argv: readonly string[]): Promise<number> {
       reportFailure(error.message);
       return error.exitCode;
     }
-    process.stderr.write(`winnow: internal error: ${(error as Error)?.stack ?? String(error)}\n`);
+    process.stderr.write(redactUrlsIn(`winnow: internal error: ${(error as Error)?.stack ?? String(error)}\n`));
     return EXIT.internal;
   }
 }

@@ -5,7 +5,7 @@
  */
 import { type Command, InvalidArgumentError, Option } from "commander";
 import type { PerInputRunSummary } from "@winnow/clean";
-import { DEFAULT_RETRY } from "@winnow/remote";
+import { DEFAULT_READ_TIMEOUT_MS, DEFAULT_RETRY } from "@winnow/remote";
 import type { Compression } from "@winnow/writers";
 import { parseCount } from "../parse.js";
 
@@ -19,6 +19,8 @@ export interface PerInputFlags {
   skipDone: boolean;
   retries: number;
   retryDelay: number;
+  /** Seconds. */
+  readTimeout: number;
   s3Endpoint?: string;
 }
 
@@ -47,9 +49,10 @@ One output per input (--paths-file, --rank/--world-size, --per-input; docs/scale
   -> out/crawl-data/.../x.jsonl.gz), written under a name unique to the host and process, renamed
   into place when complete and followed by a done marker (x.jsonl.gz.done, JSON). Inputs marked
   done are skipped, so running a task again redoes only what it had not finished. http:// and
-  https:// inputs are streamed; throttling (429), server errors (5xx) and connections dropped
-  mid-body are retried with exponential backoff and jitter, reading on with a Range request from
-  the last byte read; s3:// inputs the same (SlowDown included). -o s3://bucket/prefix/ uploads
+  https:// inputs are streamed; throttling (429), server errors (5xx), connections dropped
+  mid-body and reads stalled for --read-timeout are retried with exponential backoff and jitter,
+  reading on with a Range request from the last byte read; s3:// inputs the same (SlowDown
+  included). A URL's user, password and signatures are never shown (REDACTED). -o s3://bucket/prefix/ uploads
   each output (multipart) and then its marker. An input that still cannot be read is not marked done, is named in its
   --rejects file (a folder here: <name>.rejects.jsonl) and in the log, the task goes on with the
   others, and the exit status is 3.`;
@@ -94,9 +97,22 @@ export function addPerInputOptions(command: Command): Command {
       DEFAULT_RETRY.baseDelayMs,
     )
     .option(
+      "--read-timeout <seconds>",
+      "a remote request unanswered, or a body that sends nothing, for this long counts as a failed try: it is retried from the last byte read",
+      parseSeconds,
+      DEFAULT_READ_TIMEOUT_MS / 1000,
+    )
+    .option(
       "--s3-endpoint <url>",
       "for s3:// inputs and -o s3:// (one output per input): an S3-compatible store (MinIO, Ceph, R2) instead of AWS; credentials and region come from the usual AWS settings (AWS_ACCESS_KEY_ID, ~/.aws, the instance role, AWS_REGION)",
     );
+}
+
+/** A positive number of seconds, fractions allowed: 30, 2.5. */
+function parseSeconds(value: string): number {
+  const n = /^\d*\.?\d+$/.test(value) ? Number(value) : NaN;
+  if (!(n > 0)) throw new InvalidArgumentError("expected a number of seconds above 0, such as 30 or 2.5");
+  return n;
 }
 
 /** "task 3 of 16 (SLURM_ARRAY_TASK_ID): 12 of 190 inputs; 9 done now, 2 done before, 1 failed; ..." */

@@ -20,7 +20,7 @@ import {
 import { EXIT, InputError, UsageError } from "@winnow/errors";
 import { FILTER_NAMES } from "@winnow/filters";
 import type { Favor } from "@winnow/models";
-import { DEFAULT_RETRY, remoteOpener } from "@winnow/remote";
+import { DEFAULT_RETRY, isRemote, redactUrl, remoteOpener } from "@winnow/remote";
 import type { OutputFormat } from "@winnow/writers";
 import { EXIT_CODES_HELP, ExitWith } from "../exit-codes.js";
 import {
@@ -377,6 +377,7 @@ async function cleanPerInput(inputs: string[], flags: CleanFlags): Promise<void>
       rejectsDir: flags.rejects,
       skipDone: flags.skipDone,
       retry: { ...DEFAULT_RETRY, tries: flags.retries, baseDelayMs: flags.retryDelay },
+      readTimeoutMs: flags.readTimeout * 1000,
       s3Endpoint: flags.s3Endpoint,
       logger,
       signal: interrupt.signal,
@@ -416,7 +417,9 @@ async function clean(inputs: string[], flags: CleanFlags): Promise<void> {
       open: remoteOpener(
         {
           retry: { ...DEFAULT_RETRY, tries: flags.retries, baseDelayMs: flags.retryDelay },
-          onRetry: (what, attempt, delayMs) => logger.warn(`${what}: try ${attempt + 1} in ${Math.round(delayMs)} ms`),
+          readTimeoutMs: flags.readTimeout * 1000,
+          onRetry: (what, attempt, delayMs, input) =>
+            logger.warn({ input: redactUrl(input) }, `${what}: try ${attempt + 1} in ${Math.round(delayMs)} ms (${redactUrl(input)})`),
         },
         { endpoint: flags.s3Endpoint },
       ),
@@ -432,8 +435,28 @@ async function clean(inputs: string[], flags: CleanFlags): Promise<void> {
   // Once, in the stream's one format: a JSON line with the summary's fields, or a line for people.
   logger.info({ summary }, summaryLine(summary));
   if (summary.interrupted) throw new ExitWith(EXIT.interrupted);
+  if (summary.inputs === 1 && summary.inputsFailed.length === 1) {
+    const [failed] = summary.inputsFailed;
+    throw new InputError(`cannot read input: ${failed.reason}`, failed.input);
+  }
   if (summary.inputsFailed.length === summary.inputs) {
     throw new InputError("nothing could be read from the inputs", summary.inputsFailed.map((f) => f.input).join(", "));
+  }
+  // What came before the cut is written, but the corpus lacks the rest: a batch job must see a failure and run it again.
+  if (summary.inputsCutShort.length > 0) {
+    throw new InputError(
+      `${summary.inputsCutShort.length} of ${summary.inputs} inputs were cut short, so the output lacks their end; run again to read them whole`,
+      summary.inputsCutShort.map((f) => `${f.input}: ${f.reason}`).join("; "),
+    );
+  }
+  // A local file that cannot be opened is the user's to fix and the others are cleaned; a remote one
+  // given up after its retries is passing trouble, and a batch job must see it to run the task again.
+  const remoteFailed = summary.inputsFailed.filter((f) => isRemote(f.input));
+  if (remoteFailed.length > 0) {
+    throw new InputError(
+      `${remoteFailed.length} of ${summary.inputs} inputs could not be read, so the output lacks them; run again to read them`,
+      remoteFailed.map((f) => `${f.input}: ${f.reason}`).join("; "),
+    );
   }
 }
 
@@ -445,6 +468,7 @@ function summaryLine(s: CleanRunSummary): string {
     .map(([reason, n]) => `${n} ${reason}`);
   const skipped = skips.length === 0 ? "none skipped" : `skipped ${total(s.skipped)} (${skips.join(", ")})`;
   const failed = s.inputsFailed.length > 0 ? `; ${s.inputsFailed.length} of ${s.inputs} inputs unreadable` : "";
+  const cut = s.inputsCutShort.length > 0 ? `; ${s.inputsCutShort.length} of ${s.inputs} inputs cut short` : "";
   if (s.resume?.part === 0)
     return `nothing left to do: earlier runs read all ${plural(s.inputs - s.inputsFailed.length, "input")} (manifest ${s.resume.manifest})`;
   const resumed =
@@ -453,7 +477,7 @@ function summaryLine(s: CleanRunSummary): string {
       : "";
   return (
     `${s.interrupted ? "interrupted: " : ""}wrote ${plural(s.documentsWritten, "document")} (${s.format}) to ${s.output} ` +
-    `from ${plural(s.recordsRead, "HTML record")}, ${(s.bytesRead / 1e6).toFixed(1)} MB read; ${skipped}${failed}${resumed}; ` +
+    `from ${plural(s.recordsRead, "HTML record")}, ${(s.bytesRead / 1e6).toFixed(1)} MB read; ${skipped}${failed}${cut}${resumed}; ` +
     `${s.elapsedSeconds.toFixed(1)} s, ${s.documentsPerSecond.toFixed(0)} docs/s, ` +
     `${s.cpuSeconds.toFixed(1)} CPU s, peak RSS ${(s.peakRssBytes / 1e6).toFixed(0)} MB, ` +
     `model ${s.model}, ${s.workers === 0 ? "inline" : plural(s.workers, "worker")}` +
