@@ -11,4 +11,10 @@ export {
 } from "./summary.js";
 export { DEFAULT_TEMPLATE_KEEP_SCORE, SITE_TEMPLATE_MODES, type SiteTemplateMode, type SiteTemplateRunOptions } from "./site-templates.js";
 export { type CorpusOptions, UNDETERMINED } from "./steps.js";
-export { type PerInputRunOptions, type PerInputRunSummary, perInputSuffix, runCleanPerInput } from "./per-input.js";
+export {
+  checkPerInputRun,
+  type PerInputRunOptions,
+  type PerInputRunSummary,
+  perInputSuffix,
+  runCleanPerInput,
+} from "./per-input.js";
