@@ -312,8 +312,10 @@ describe("winnow launch slurm", () => {
     );
     expect(toS3.code).toBe(0);
     expect(toS3.stdout).toContain("emptyDir:");
-    const help = await runWinnow(["launch", "k8s", "clean", "--help"], dir);
-    expect(help.stdout).toMatch(/Dockerfile/);
+    for (const verb of [[], ["clean"], ["dedup"]]) {
+      const help = await runWinnow(["launch", "k8s", ...verb, "--help"], dir);
+      expect(help.stdout).toMatch(/--image[\s\S]*Dockerfile at the root/);
+    }
   });
 
   it("slurm dedup writes the passes as jobs chained with afterok, read with dedup's own parser", async () => {

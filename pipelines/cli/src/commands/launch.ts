@@ -81,6 +81,11 @@ const IMAGE_HELP =
   "the container image with winnow installed: build it from the Dockerfile at the root of winnow's repository " +
   "(docker build -t REGISTRY/winnow:VERSION .; docs/scale-out.md) and push it where the cluster pulls from";
 
+const IMAGE_NOTE = `
+The image (--image): build it from the Dockerfile at the root of winnow's repository
+(docker build -t REGISTRY/winnow:VERSION .; docs/scale-out.md) and push it where the
+cluster pulls from.`;
+
 /** "key=value" flags, collected. */
 function parseLabel(value: string, previous: Record<string, string> = {}): Record<string, string> {
   const match = /^([^=]+)=(.*)$/.exec(value);
@@ -324,7 +329,11 @@ export function registerLaunch(program: Command): void {
     .description("Write Slurm array scripts or Kubernetes Indexed Jobs whose tasks each clean, or deduplicate, their share.")
     .addHelpText("after", LAUNCH_HELP);
 
-  const slurm = launch.command("slurm").description("write sbatch array scripts (and submit them with --submit)");
+  const slurm = launch
+    .command("slurm")
+    .description("write sbatch array scripts (and submit them with --submit)")
+    .helpCommand(false)
+    .addHelpText("after", LAUNCH_HELP);
   const slurmClean = slurmOptions(cleanCommand(slurm, "slurm", "winnow-clean.sbatch")).option(
     "--submit",
     "submit the script with sbatch and print the job id",
@@ -346,7 +355,11 @@ export function registerLaunch(program: Command): void {
     if (flags.submit === true) process.stdout.write(`${(await submitSlurmChain(submitPath(flags.write))).join("\n")}\n`);
   });
 
-  const k8s = launch.command("k8s").description("write Kubernetes Indexed Jobs (kubectl apply -f them)");
+  const k8s = launch
+    .command("k8s")
+    .description("write Kubernetes Indexed Jobs (kubectl apply -f them)")
+    .helpCommand(false)
+    .addHelpText("after", `${IMAGE_NOTE}\n${LAUNCH_HELP}`);
   const k8sClean = k8sOptions(cleanCommand(k8s, "k8s", "winnow-clean-job.yaml"));
   k8sClean.action(async (args: string[], flags: CleanLaunchFlags & K8sFlags) => {
     const manifest = indexedJobManifest(await checkedCleanJob(k8sClean, "k8s", args, flags), k8sOf(flags));
