@@ -2,7 +2,7 @@
 // with its SLURM_ARRAY_* variables), cleans every input once; killed and run again, it redoes
 // only what was lost. The same with a real Slurm is slurm-e2e.test.ts.
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, linkSync, mkdtempSync, readFileSync, rmSync, unlinkSync } from "node:fs";
+import { copyFileSync, existsSync, linkSync, mkdirSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DuckDBInstance } from "@duckdb/node-api";
@@ -378,4 +378,69 @@ describe("winnow launch slurm", () => {
     expect(ok.code).toBe(0);
     expect(ok.stdout.match(/^kubectl apply -f - <<'WINNOW_MANIFEST_END'$/gm)).toHaveLength(4);
   });
+  it("a task sent SIGTERM (Slurm's --signal=B:TERM, to the batch shell winnow was exec'ed into) stops cleanly; run again, it finishes", async () => {
+    mkdirSync(join(dir, "many"), { recursive: true });
+    const names = Array.from({ length: 30 }, (_, i) => `s${String(i).padStart(2, "0")}.warc.gz`);
+    for (const name of names) copyFileSync(join(dir, "mirror", "seg", "sample.warc.gz"), join(dir, "many", name));
+    writeFileSync(join(dir, "many.paths"), names.map((n) => `many/${n}`).join("\n"));
+    const script = join(dir, "term.sbatch");
+    const out = join(dir, "out-term");
+    const r = await runWinnow(
+      [
+        "launch",
+        "slurm",
+        "--paths-file",
+        "many.paths",
+        "-o",
+        out,
+        "--tasks",
+        "1",
+        "--cpus-per-task",
+        "1",
+        "--winnow",
+        `${process.execPath} ${BIN}`,
+        "--write",
+        script,
+        "--",
+        "--model",
+        "heuristic",
+        "--no-lang-id",
+        "--compress",
+        "none",
+      ],
+      dir,
+    );
+    expect(r.code).toBe(0);
+    const env = {
+      ...process.env,
+      SLURM_ARRAY_TASK_ID: "0",
+      SLURM_ARRAY_TASK_MIN: "0",
+      SLURM_ARRAY_TASK_MAX: "0",
+      SLURM_CPUS_PER_TASK: "1",
+    };
+    const task = spawn("bash", [script], { env, cwd: dir, stdio: ["ignore", "ignore", "pipe"] });
+    let log = "";
+    // Once the first input is done, winnow is running with its signal handlers: SIGTERM to the script's process.
+    task.stderr.on("data", (d: Buffer) => {
+      log += d;
+      if (log.includes("task 0 of 1") && !task.killed && existsSync(out) && doneOutputs(out).files.length > 0) task.kill("SIGTERM");
+    });
+    const code = await new Promise<number | null>((resolve) => task.on("close", resolve));
+    expect(code).toBe(130);
+    const partly = doneOutputs(out).files.length;
+    expect(partly).toBeGreaterThan(0);
+    expect(partly).toBeLessThan(30);
+    // Requeued (or submitted again): only the rest is cleaned, and every output is whole.
+    expect(await runTask(script, 0, 1)).toBe(0);
+    const { files, documents } = doneOutputs(out);
+    expect(files).toHaveLength(30);
+    const one = join(dir, "one-sample.jsonl");
+    const single = await runWinnow(["clean", join(dir, "many", names[0]), "-o", one, "--model", "heuristic", "--no-lang-id"], dir);
+    expect(single.code).toBe(0);
+    const perInput = readFileSync(one, "utf8")
+      .split("\n")
+      .filter((l) => l !== "").length;
+    expect(perInput).toBeGreaterThan(0);
+    expect(documents).toHaveLength(30 * perInput);
+  }, 240_000);
 });

@@ -170,7 +170,7 @@ describe("slurmArrayScript", () => {
     expect(() => slurmArrayScript({ ...JOB, jobName: "Big Job" })).toThrow(/job name must be lowercase/);
   });
 
-  it.runIf(slurmUp || process.env.CI === "true")("sbatch --test-only accepts the script", () => {
+  it.runIf(slurmUp || process.env.CI === "true")("sbatch --test-only accepts the clean script and each dedup pass's", () => {
     const file = join(dir, "test-only.sbatch");
     writeFileSync(
       file,
@@ -178,6 +178,10 @@ describe("slurmArrayScript", () => {
     );
     const r = spawnSync("sbatch", ["--test-only", file], { encoding: "utf8" });
     expect(r.stderr).toMatch(/to start at/);
+    for (const { pass, script } of slurmDedupScripts({ ...DEDUP, memory: "100M", cpusPerTask: 1 }, { logDir: dir, time: "5" })) {
+      writeFileSync(file, script.replace(/^#SBATCH --chdir=.*$/m, `#SBATCH --chdir=${dir}`));
+      expect(spawnSync("sbatch", ["--test-only", file], { encoding: "utf8" }).stderr, pass).toMatch(/to start at/);
+    }
   });
 });
 
