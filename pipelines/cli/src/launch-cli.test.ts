@@ -2,7 +2,18 @@
 // with its SLURM_ARRAY_* variables), cleans every input once; killed and run again, it redoes
 // only what was lost. The same with a real Slurm is slurm-e2e.test.ts.
 import { spawn, spawnSync } from "node:child_process";
-import { copyFileSync, existsSync, linkSync, mkdirSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  linkSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  unlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DuckDBInstance } from "@duckdb/node-api";
@@ -28,6 +39,9 @@ function runTask(script: string, rank: number, tasks: number): Promise<number | 
   };
   return new Promise((resolve) => spawn("bash", [script], { env, cwd: dir, stdio: "ignore" }).on("close", resolve));
 }
+
+/** A slurmctld answers here (CI starts one with scripts/slurm-local.sh). */
+const slurmUp = spawnSync("scontrol", ["ping"], { encoding: "utf8" }).stdout?.includes("UP") === true;
 
 /** All tasks of the array at once, as Slurm starts them. */
 const runArray = (script: string, tasks: number) => Promise.all(Array.from({ length: tasks }, (_, rank) => runTask(script, rank, tasks)));
@@ -443,4 +457,39 @@ describe("winnow launch slurm", () => {
     expect(perInput).toBeGreaterThan(0);
     expect(documents).toHaveLength(30 * perInput);
   }, 240_000);
+  it.runIf(slurmUp || process.env.CI === "true")(
+    "slurm dedup --submit on a real Slurm runs the passes in order, each after the one before",
+    async () => {
+      // The tasks run a recorder in place of winnow: what is checked here is the chain, not dedup.
+      const record = join(dir, "record.sh");
+      const log = join(dir, "passes.txt");
+      writeFileSync(record, `#!/bin/bash\necho "\${SLURM_ARRAY_TASK_ID:--} $*" >> '${log}'\n`);
+      chmodSync(record, 0o755);
+      const r = await runWinnow(
+        [
+          ...["launch", "slurm", "dedup", "--tasks", "2", "--cpus-per-task", "1", "--mem", "100M", "--time", "5"],
+          ...["--winnow", record, "--log-dir", join(dir, "dedup-logs"), "--write", join(dir, "chain.sh"), "--submit"],
+          ...["--", "out", "-o", "deduped", "--state", "dedup-state"],
+        ],
+        dir,
+      );
+      expect(r.code).toBe(0);
+      const ids = r.stdout.trim().split("\n");
+      expect(ids).toHaveLength(4);
+      for (const id of ids) expect(id).toMatch(/^\d+$/);
+      for (let polls = 0; spawnSync("squeue", ["-h", "-j", ids.join(",")], { encoding: "utf8" }).stdout.trim() !== ""; polls++) {
+        if (polls > 600) throw new Error("the dedup jobs were still queued after 2 minutes");
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      const ran = readFileSync(log, "utf8").trim().split("\n");
+      const passes = ran.map((line) => /--pass (\w+)/.exec(line)?.[1]);
+      expect(passes).toEqual(["signatures", "signatures", "buckets", "buckets", "clusters", "filter", "filter"]);
+      expect(ran.filter((l) => l.includes("--pass filter")).sort()).toEqual([
+        "0 dedup out -o deduped --state dedup-state --pass filter --world-size 2",
+        "1 dedup out -o deduped --state dedup-state --pass filter --world-size 2",
+      ]);
+      expect(ran.find((l) => l.includes("--pass clusters"))).toBe("- dedup out -o deduped --state dedup-state --pass clusters");
+    },
+    240_000,
+  );
 });
