@@ -4,7 +4,7 @@
  * submits them). Before writing anything it reads the arguments for the tasks with the tasks' own
  * parser and refuses what they would refuse. The writing is in @winnow/launch.
  */
-import { mkdir, stat, writeFile } from "node:fs/promises";
+import { mkdir, stat } from "node:fs/promises";
 import { type Command, InvalidArgumentError, Option } from "commander";
 import { InputError, OutputError, systemReason, UsageError } from "@winnow/errors";
 import {
@@ -28,7 +28,7 @@ import {
   submitSlurmChain,
 } from "@winnow/launch";
 import { readPathsList } from "@winnow/remote";
-import { type NamedPath, refuseOutputsOverInputs } from "@winnow/writers";
+import { type NamedPath, refuseOutputsOverInputs, writeOutputFile } from "@winnow/writers";
 import { createLogger } from "../logger.js";
 import { parseCount } from "../parse.js";
 import { type CleanFlags, checkPerInputFlags, registerClean } from "./clean.js";
@@ -154,16 +154,11 @@ function k8sOf(flags: K8sFlags): K8sOptions {
   return { ...flags, ttlSeconds: flags.ttl, deadlineSeconds: flags.deadline, labels: flags.label };
 }
 
+/** Writes the job as winnow writes any output: atomically over a file, "-" to standard output. */
 async function emit(text: string, path: string): Promise<void> {
-  if (path === "-") {
-    process.stdout.write(text);
-    return;
-  }
-  await writeFile(path, text, { mode: 0o755 }).catch((error: unknown) => {
-    throw new OutputError(`cannot write the job: ${systemReason(error)}`, path, { cause: error });
-  });
+  await writeOutputFile(path, text, { what: "the job", flag: "--write", stdout: true });
   // One format per stream, as for clean: a JSON line where stderr is not a terminal.
-  createLogger("info").info({ path }, `wrote ${path}`);
+  if (path !== "-") createLogger("info").info({ path }, `wrote ${path}`);
 }
 
 /** The job file must not replace the paths list or an input (same file: device and inode, or real path). */
