@@ -213,6 +213,7 @@ describe("winnow launch slurm", () => {
     ],
     ["a newline in a value", ["--partition", "cpu\nrm -rf ~"], 2, /may not hold a newline or control character/],
     ["a time sbatch would refuse", ["--time", "one day"], 2, /the time limit must be as sbatch takes it/],
+    ["--submit without a script file", ["--submit", "--write", "-"], 2, /--submit needs the script in a file: give --write <file>/],
   ];
 
   for (const [what, extra, code, message] of REFUSALS) {
@@ -234,8 +235,7 @@ describe("winnow launch slurm", () => {
           "out",
           ...flags,
           ...before,
-          "--write",
-          write,
+          ...(before.includes("--write") ? [] : ["--write", write]),
           ...after,
         ],
         dir,
@@ -243,6 +243,7 @@ describe("winnow launch slurm", () => {
       expect(stderrMessages(r.stderr).join("\n")).toMatch(message);
       expect(r.code).toBe(code);
       expect(existsSync(write)).toBe(false);
+      expect(r.stdout).toBe("");
     });
   }
 

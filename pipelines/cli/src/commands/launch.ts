@@ -334,20 +334,22 @@ export function registerLaunch(program: Command): void {
     "submit the script with sbatch and print the job id",
   );
   slurmClean.action(async (args: string[], flags: CleanLaunchFlags & SlurmFlags) => {
+    const submit = flags.submit === true ? submitPath(flags.write) : undefined;
     const script = slurmArrayScript(await checkedCleanJob(slurmClean, "slurm", args, flags), flags);
     await createLogDir(flags.logDir);
     await emit(script, flags.write);
-    if (flags.submit === true) process.stdout.write(`${await submitSlurm(submitPath(flags.write))}\n`);
+    if (submit !== undefined) process.stdout.write(`${await submitSlurm(submit)}\n`);
   });
   const slurmDedup = slurmOptions(dedupCommand(slurm, "slurm", "winnow-dedup.sh"))
     .option("--after <jobid>", "start the first pass once this job (the clean job) ended well")
     .option("--submit", "run the script: submit the passes with sbatch and print their job ids, one a line");
   slurmDedup.action(async (args: string[], flags: DedupLaunchFlags & SlurmFlags) => {
+    const submit = flags.submit === true ? submitPath(flags.write) : undefined;
     const { job } = await checkedDedupJob(slurmDedup, "slurm", args, flags);
     const script = slurmDedupChain(job, flags);
     await createLogDir(flags.logDir);
     await emit(script, flags.write);
-    if (flags.submit === true) process.stdout.write(`${(await submitSlurmChain(submitPath(flags.write))).join("\n")}\n`);
+    if (submit !== undefined) process.stdout.write(`${(await submitSlurmChain(submit)).join("\n")}\n`);
   });
 
   const k8s = launch
