@@ -2,7 +2,7 @@
 
 export { type CleanJob, checkJob, cleanArguments, CLEAN_LAUNCHER_FLAGS, refuseLauncherFlags } from "./job.js";
 export { DEDUP_LAUNCHER_FLAGS, DEDUP_PASS_ORDER, type DedupJob, type DedupPassName, dedupPasses } from "./dedup.js";
-export { checkValue, shellQuote } from "./values.js";
+export { checkValue, isUrl, shellQuote } from "./values.js";
 export { cleanMemoryMib, memoryString } from "./resources.js";
 export {
   DEFAULT_SIGNAL_SECONDS,

@@ -18,6 +18,7 @@ import {
   DEFAULT_TTL_SECONDS,
   IMAGE_PULL_POLICIES,
   indexedJobManifest,
+  isUrl,
   type K8sOptions,
   k8sDedupChain,
   refuseLauncherFlags,
@@ -164,10 +165,6 @@ async function emit(text: string, path: string): Promise<void> {
 /** The job file must not replace the paths list or an input (same file: device and inode, or real path). */
 async function refuseWriteOverInputs(write: string, inputs: NamedPath[]): Promise<void> {
   if (write !== "-") await refuseOutputsOverInputs([{ path: write, flag: "--write" }], inputs);
-}
-
-function isUrl(path: string): boolean {
-  return /^[a-z][a-z0-9+.-]*:\/\//i.test(path);
 }
 
 /**
