@@ -1,6 +1,7 @@
 # winnow in a container, for Kubernetes (winnow launch k8s --image) and any node without Node.js.
 #   docker build -t REGISTRY/winnow:0.1.0 .
-#   docker run --rm -v "$PWD:/data" REGISTRY/winnow:0.1.0 clean /data/crawl.warc.gz -o /data/out.jsonl.gz
+#   docker run --rm --user "$(id -u):$(id -g)" -v "$PWD:/data" REGISTRY/winnow:0.1.0 \
+#     clean /data/crawl.warc.gz -o /data/out.jsonl.gz
 # Three stages: build the workspace and pack it (scripts/pack-cli.js: one tarball with the
 # private @winnow/* packages bundled, the models inside), install that tarball with production
 # dependencies only, and copy the installed tree into a slim image that runs as a user of its own.
