@@ -14,4 +14,10 @@ export { DEFAULT_TEMPLATE_KEEP_SCORE, SITE_TEMPLATE_MODES, type SiteTemplateMode
 export { type CorpusOptions, UNDETERMINED } from "./steps.js";
 // The CLI checks --langs against the labels documents can get, before a run starts.
 export { isLanguageLabel, nearestLanguageLabels } from "@winnow/langid";
-export { type PerInputRunOptions, type PerInputRunSummary, perInputSuffix, runCleanPerInput } from "./per-input.js";
+export {
+  checkPerInputRun,
+  type PerInputRunOptions,
+  type PerInputRunSummary,
+  perInputSuffix,
+  runCleanPerInput,
+} from "./per-input.js";

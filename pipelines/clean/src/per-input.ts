@@ -98,12 +98,14 @@ export function perInputSuffix(format: OutputFormat, compression: Compression | 
   return FORMAT_SUFFIX[format] + (compression === null ? "" : COMPRESSION_SUFFIX[compression]);
 }
 
-export async function runCleanPerInput(options: PerInputRunOptions): Promise<PerInputRunSummary> {
-  const startTime = performance.now();
-  const startCpu = process.cpuUsage();
-  const logger = options.logger ?? pino({ enabled: false });
-  const toS3 = /^s3:\/\//i.test(options.outputDir);
-  if (options.outputDir === "-" || (isRemote(options.outputDir) && !toS3)) {
+/**
+ * Refuses settings a per-input run cannot use, before any input is read (winnow launch makes the
+ * same checks before writing a job); returns the suffix of every output.
+ */
+export function checkPerInputRun(
+  options: Pick<PerInputRunOptions, "outputDir" | "rejectsDir" | "corpus" | "format" | "compression">,
+): string {
+  if (options.outputDir === "-" || (isRemote(options.outputDir) && !/^s3:\/\//i.test(options.outputDir))) {
     throw new UsageError("one output per input needs a local folder or an s3:// prefix for -o", `-o ${options.outputDir}`);
   }
   if (options.rejectsDir !== undefined && isRemote(options.rejectsDir)) {
@@ -113,7 +115,15 @@ export async function runCleanPerInput(options: PerInputRunOptions): Promise<Per
   if (options.corpus?.dedup !== undefined) {
     throw new UsageError("one output per input is deduplicated afterwards, across all outputs: run winnow dedup over them", "--dedup");
   }
-  const suffix = perInputSuffix(options.format, options.compression);
+  return perInputSuffix(options.format, options.compression);
+}
+
+export async function runCleanPerInput(options: PerInputRunOptions): Promise<PerInputRunSummary> {
+  const startTime = performance.now();
+  const startCpu = process.cpuUsage();
+  const logger = options.logger ?? pino({ enabled: false });
+  const toS3 = /^s3:\/\//i.test(options.outputDir);
+  const suffix = checkPerInputRun(options);
   const failed: InputFailure[] = [];
   const list = await listAll(options, failed);
   const names = namesOf(list, suffix);

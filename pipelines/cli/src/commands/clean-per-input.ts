@@ -15,7 +15,8 @@ export interface PerInputFlags {
   rank?: number;
   worldSize?: number;
   perInput?: boolean;
-  compress: "none" | "gz" | "zst";
+  /** Absent: the format's default (gz, none for Parquet). */
+  compress?: "none" | "gz" | "zst";
   skipDone: boolean;
   retries: number;
   retryDelay: number;
@@ -29,8 +30,13 @@ export function isPerInput(flags: PerInputFlags): boolean {
   return flags.perInput === true || flags.pathsFile !== undefined || flags.rank !== undefined || flags.worldSize !== undefined;
 }
 
-export function compressionOf(flags: PerInputFlags): Compression | null {
-  return flags.compress === "none" ? null : flags.compress === "gz" ? "gzip" : "zstd";
+/**
+ * The compression of each output: --compress when given, else gzip, but none for Parquet, which
+ * compresses its own pages (a Parquet run given gz or zst is still refused, by perInputSuffix).
+ */
+export function compressionOf(flags: PerInputFlags & { format?: string }): Compression | null {
+  const kind = flags.compress ?? (flags.format === "parquet" ? "none" : "gz");
+  return kind === "none" ? null : kind === "gz" ? "gzip" : "zstd";
 }
 
 function parseBaseUrl(value: string): string {
@@ -79,9 +85,12 @@ export function addPerInputOptions(command: Command): Command {
       "write one output per input into the -o folder, as --paths-file does, for inputs given on the command line (files, folders, http(s):// and s3:// URLs)",
     )
     .addOption(
-      new Option("--compress <kind>", "compression of each output of a per-input run (not for --format parquet)")
+      new Option(
+        "--compress <kind>",
+        "compression of each output of a per-input run (not for --format parquet, which compresses its own pages)",
+      )
         .choices(["none", "gz", "zst"])
-        .default("gz"),
+        .default(undefined, "gz; none for --format parquet"),
     )
     .option("--no-skip-done", "per-input runs: clean inputs again even when their output is marked done")
     .option(

@@ -7,6 +7,7 @@ import { type Command, InvalidArgumentError, Option } from "commander";
 import { DEFAULT_MAX_PAGE_BYTES } from "@winnow/archive";
 import {
   type CleanRunSummary,
+  checkPerInputRun,
   DEFAULT_BATCH_SIZE,
   DEFAULT_TEMPLATE_KEEP_SCORE,
   isLanguageLabel,
@@ -41,7 +42,7 @@ import { startProgressLine } from "../progress.js";
 /** What the first Ctrl-C does to a clean run. */
 const STOPPING = "stopping; finishing the pages already read (send it again to quit at once, without finishing the output)";
 
-interface CleanFlags extends PerInputFlags {
+export interface CleanFlags extends PerInputFlags {
   output: string;
   format?: OutputFormat;
   markdown?: boolean;
@@ -354,13 +355,28 @@ async function runSettings(flags: CleanFlags) {
   };
 }
 
-/** A task of a sharded run: one output per input, into the -o folder. */
-async function cleanPerInput(inputs: string[], flags: CleanFlags): Promise<void> {
+/**
+ * What a per-input run refuses before it reads any input; `winnow launch` makes the same checks
+ * on the flags it will pass to every task, before it writes the job.
+ */
+export function checkPerInputFlags(inputs: readonly string[], flags: CleanFlags): void {
   if (flags.resume === true || flags.manifest !== undefined) {
     throw new UsageError("one output per input is resumed by its done markers: --resume and --manifest do not apply", "--resume");
   }
   if (flags.pathsFile === undefined && inputs.length === 0) throw new UsageError("no inputs: give them, or --paths-file", "clean");
   if (flags.baseUrl !== undefined && flags.pathsFile === undefined) throw new UsageError("--base-url goes with --paths-file", "--base-url");
+  checkPerInputRun({
+    outputDir: flags.output,
+    rejectsDir: flags.rejects,
+    corpus: runSettings(flags).corpus,
+    format: flags.format ?? "jsonl",
+    compression: compressionOf(flags),
+  });
+}
+
+/** A task of a sharded run: one output per input, into the -o folder. */
+async function cleanPerInput(inputs: string[], flags: CleanFlags): Promise<void> {
+  checkPerInputFlags(inputs, flags);
   const logger = createLogger(flags.logLevel);
   const interrupt = interruptOnSignals(logger, STOPPING);
   let summary: Awaited<ReturnType<typeof runCleanPerInput>>;
