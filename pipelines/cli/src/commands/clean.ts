@@ -359,7 +359,7 @@ async function runSettings(flags: CleanFlags) {
  * What a per-input run refuses before it reads any input; `winnow launch` makes the same checks
  * on the flags it will pass to every task, before it writes the job.
  */
-export function checkPerInputFlags(inputs: readonly string[], flags: CleanFlags): void {
+export async function checkPerInputFlags(inputs: readonly string[], flags: CleanFlags): Promise<void> {
   if (flags.resume === true || flags.manifest !== undefined) {
     throw new UsageError("one output per input is resumed by its done markers: --resume and --manifest do not apply", "--resume");
   }
@@ -368,7 +368,7 @@ export function checkPerInputFlags(inputs: readonly string[], flags: CleanFlags)
   checkPerInputRun({
     outputDir: flags.output,
     rejectsDir: flags.rejects,
-    corpus: runSettings(flags).corpus,
+    corpus: (await runSettings(flags)).corpus,
     format: flags.format ?? "jsonl",
     compression: compressionOf(flags),
   });
@@ -376,7 +376,7 @@ export function checkPerInputFlags(inputs: readonly string[], flags: CleanFlags)
 
 /** A task of a sharded run: one output per input, into the -o folder. */
 async function cleanPerInput(inputs: string[], flags: CleanFlags): Promise<void> {
-  checkPerInputFlags(inputs, flags);
+  await checkPerInputFlags(inputs, flags);
   const logger = createLogger(flags.logLevel);
   const interrupt = interruptOnSignals(logger, STOPPING);
   let summary: Awaited<ReturnType<typeof runCleanPerInput>>;

@@ -207,7 +207,7 @@ async function checkedCleanJob(command: Command, scheduler: Scheduler, args: str
   if (parsed.operands.length > 0) {
     throw new UsageError("the inputs come from --paths-file: give no inputs after --", `after -- ${parsed.operands[0]}`);
   }
-  checkPerInputFlags(parsed.operands, parsed.flags as unknown as CleanFlags);
+  await checkPerInputFlags(parsed.operands, parsed.flags as unknown as CleanFlags);
   const inputs = await listedInputs(flags, scheduler);
   if (inputs !== null && flags.tasks > inputs.length) {
     throw new UsageError(
