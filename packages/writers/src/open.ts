@@ -34,6 +34,11 @@ export interface OpenWriterOptions {
    * first. Without it, a directory that holds anything is refused (a UsageError).
    */
   overwrite?: boolean;
+  /**
+   * A path with fields: called with each file's path before it is created, to refuse one that
+   * would be an input or another output (RunPaths.claimExpansion); it throws to refuse.
+   */
+  claimExpansion?: (path: string) => Promise<void>;
 }
 
 /** Row-group bound of each Parquet file of a templated output (up to 177 of them open): about 8 MB. */
@@ -43,7 +48,7 @@ const CORPUS: OutputRole = { what: "output", flag: "-o", stdout: true };
 
 /**
  * Opens a corpus writer. A path with fields (`out/{lang}/part.jsonl`, see templated.ts) opens
- * one writer per value as documents arrive. Files are written as `.<name>.tmp-<pid>` beside the final name and
+ * one writer per value as documents arrive. Files are written as `.<name>.tmp-<pid>-<n>` beside the final name and
  * renamed by close() or abort(); missing folders are created. Creation problems (a file in the
  * way, EACCES) reject here with an OutputError naming the path.
  */
@@ -58,7 +63,10 @@ export async function openWriter(options: OpenWriterOptions): Promise<CorpusWrit
   }
   if (fields.length > 0) {
     // Many files open at once: smaller row groups keep their sum bounded.
-    return new TemplatedWriter(path, (file) => openWriter({ ...options, path: file, rowGroupChars: TEMPLATED_ROW_GROUP_CHARS }));
+    return new TemplatedWriter(path, async (file) => {
+      await options.claimExpansion?.(file);
+      return openWriter({ ...options, path: file, rowGroupChars: TEMPLATED_ROW_GROUP_CHARS });
+    });
   }
   const target = path.endsWith("/") || path.endsWith(sep) ? ({ kind: "directory", path } as const) : await classifyOutput(path, role);
   if (format === "parquet") {
