@@ -1,18 +1,22 @@
 // The rules for every path winnow writes (output-path.ts), on real files, FIFOs and links made here.
 import { execFileSync, spawn, spawnSync } from "node:child_process";
-import { existsSync, linkSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  linkSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { BrokenPipeError, OutputError, UsageError } from "@winnow/errors";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  classifyOutput,
-  type OutputRole,
-  prepareOutput,
-  removeStaleTempFiles,
-  writeFailure,
-  writeOutputFile,
-} from "./output-path.js";
+import { classifyOutput, type OutputRole, prepareOutput, removeStaleTempFiles, writeFailure, writeOutputFile } from "./output-path.js";
 import { refuseOutputsOverInputs } from "./path-clash.js";
 
 const ROLE: OutputRole = { what: "report", flag: "-o" };
