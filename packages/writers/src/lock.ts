@@ -84,6 +84,12 @@ export async function lockOutput(target: string, options: { key?: string; purpos
   const what = options.what ?? "output";
   try {
     await mkdir(dirname(path), { recursive: true });
+  } catch (error) {
+    // As for the output itself (createParents): mkdir says EEXIST when a file holds a folder's name.
+    const code = (error as NodeJS.ErrnoException).code === "EEXIST" ? { code: "ENOTDIR" } : error;
+    throw new OutputError(`cannot create ${what}: ${systemReason(code)}`, target, { cause: error });
+  }
+  try {
     await acquire(path, holder, 0);
   } catch (error) {
     if (error instanceof Held) throw busy(what, target, path, error.holder);
