@@ -26,7 +26,7 @@ export {
 } from "./output-path.js";
 export { type NamedPath, RunPaths, refuseOutputsOverInputs } from "./path-clash.js";
 export { distinctFiles, type FileIdentity, identityOf, sameFile } from "./path-identity.js";
-export { type LockHolder, lockOutput, lockPathFor, type OutputLock, releaseLocksNow } from "./lock.js";
+export { type LockHolder, type LockTarget, lockOutput, lockOutputs, lockPathFor, type OutputLock, releaseLocksNow } from "./lock.js";
 export { removeTempFilesNow, tempPathFor } from "./util.js";
 export {
   commitOutput,

@@ -21,7 +21,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { readFileSync, unlinkSync } from "node:fs";
-import { link, mkdir, readFile, unlink, writeFile } from "node:fs/promises";
+import { link, mkdir, readFile, stat, unlink, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { BusyError, OutputError, systemReason } from "@winnow/errors";
@@ -106,6 +106,45 @@ export async function lockOutput(target: string, options: { key?: string; purpos
       await removeIfOurs(path, holder);
     },
   };
+}
+
+/** What lockOutputs is asked to lock: a path, how messages name it, and a key (see lockPathFor). */
+export interface LockTarget {
+  path: string;
+  what: string;
+  key?: string;
+}
+
+/**
+ * Locks every output of a run that is a file or folder (there or not): standard output,
+ * descriptors (/dev/stdout, /proc/self/fd/N), devices and FIFOs are written into, never
+ * replaced, and are left alone. All or nothing: when one is refused, those taken are released.
+ * The returned function releases them all.
+ */
+export async function lockOutputs(targets: readonly LockTarget[], purpose: string): Promise<() => Promise<void>> {
+  const locks: OutputLock[] = [];
+  const releaseAll = async (): Promise<void> => {
+    await Promise.allSettled(locks.map((lock) => lock.release()));
+  };
+  try {
+    for (const target of targets) {
+      if (await writtenInto(target.path)) continue;
+      locks.push(await lockOutput(target.path, { key: target.key, what: target.what, purpose }));
+    }
+  } catch (error) {
+    await releaseAll();
+    throw error;
+  }
+  return releaseAll;
+}
+
+/** "-", a descriptor link, or a device, FIFO or socket: written into, so nothing to lock. */
+async function writtenInto(path: string): Promise<boolean> {
+  if (path === "-" || (await followLinks(path).catch(() => null))?.descriptor === true) return true;
+  return stat(path).then(
+    (s) => !s.isFile() && !s.isDirectory(),
+    () => false,
+  );
 }
 
 /** Thrown inside: the lock is someone else's. */

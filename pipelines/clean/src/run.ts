@@ -12,11 +12,10 @@ import type { InputOpener } from "@winnow/archive";
 import { InputError, ModelError, OutputError, UsageError, WinnowError, errorMessage, systemReason } from "@winnow/errors";
 import { type Favor, type ModelSpec, resolveModelSpec } from "@winnow/models";
 import {
-  followLinks,
-  lockOutput,
+  type LockTarget,
+  lockOutputs,
   type NamedPath,
   type OutputFormat,
-  type OutputLock,
   type OutputRole,
   prepareOutput,
   RunPaths,
@@ -153,15 +152,19 @@ export interface SharedCleaner {
 
 export async function runClean(options: CleanRunOptions, shared?: SharedCleaner): Promise<CleanRunSummary> {
   // Whatever way the run ends, its locks go with it.
-  const locks: OutputLock[] = [];
+  const locks: Array<() => Promise<void>> = [];
   try {
     return await cleanLocked(options, shared, locks);
   } finally {
-    await Promise.allSettled(locks.map((lock) => lock.release()));
+    await Promise.allSettled(locks.map((release) => release()));
   }
 }
 
-async function cleanLocked(options: CleanRunOptions, shared: SharedCleaner | undefined, locks: OutputLock[]): Promise<CleanRunSummary> {
+async function cleanLocked(
+  options: CleanRunOptions,
+  shared: SharedCleaner | undefined,
+  locks: Array<() => Promise<void>>,
+): Promise<CleanRunSummary> {
   const startTime = performance.now();
   const startCpu = process.cpuUsage();
   const logger = options.logger ?? pino({ enabled: false });
@@ -193,7 +196,7 @@ async function cleanLocked(options: CleanRunOptions, shared: SharedCleaner | und
   const format = refuseUnnamedFormat(namedFormat, options.output);
   for (const f of inputsFailed) logger.warn({ input: f.input }, `cannot open input: ${f.reason} (${f.input})`);
 
-  if (options.lock !== false) locks.push(...(await lockRunOutputs(options, manifestPath)));
+  if (options.lock !== false) locks.push(await lockRunOutputs(options, manifestPath));
   await settleEarlierRun(options, manifestPath, inputPaths, logger);
 
   // A resumable run reads only what earlier runs left, into a part of its own.
@@ -433,44 +436,22 @@ async function isFolderOutput(output: string): Promise<boolean> {
 
 /**
  * Locks the run's outputs, so that a second run on them (a job submitted twice, a requeue
- * overlapping the old task) refuses instead of writing beside this one. Standard output and
- * devices are not locked: nothing there is replaced. A templated output is locked as a whole.
+ * overlapping the old task) refuses instead of writing beside this one. A templated output is
+ * locked as a whole: its fixed folder, keyed by the template.
  */
-async function lockRunOutputs(options: CleanRunOptions, manifestPath: string): Promise<OutputLock[]> {
-  const targets: Array<{ path: string; what: string; key?: string }> = [];
+function lockRunOutputs(options: CleanRunOptions, manifestPath: string): Promise<() => Promise<void>> {
+  const targets: LockTarget[] = [];
   if (templateFields(options.output).length > 0) {
     const fixed = options.output.slice(0, options.output.search(/\{/));
     const folder = fixed.endsWith("/") || fixed.endsWith(sep) || fixed === "" ? fixed || "." : dirname(fixed);
-    targets.push({
-      path: folder,
-      what: "output",
-      key: `template-${createHash("sha256").update(resolve(options.output)).digest("hex").slice(0, 12)}`,
-    });
+    const key = `template-${createHash("sha256").update(resolve(options.output)).digest("hex").slice(0, 12)}`;
+    targets.push({ path: folder, what: "output", key });
   } else {
     targets.push({ path: options.output, what: "output" });
   }
   if (options.rejectsPath !== undefined) targets.push({ path: options.rejectsPath, what: "rejects file" });
   if (options.resume === true) targets.push({ path: manifestPath, what: "manifest" });
-  const locks: OutputLock[] = [];
-  try {
-    for (const target of targets) {
-      if (await isDevice(target.path)) continue;
-      locks.push(await lockOutput(target.path, { key: target.key, what: target.what, purpose: `clean -o ${options.output}` }));
-    }
-  } catch (error) {
-    await Promise.allSettled(locks.map((lock) => lock.release()));
-    throw error;
-  }
-  return locks;
-}
-
-/** Standard output, a descriptor (/dev/stdout, /proc/self/fd/N), a device, FIFO or socket: written into, never replaced. */
-async function isDevice(path: string): Promise<boolean> {
-  if (path === "-" || (await followLinks(path).catch(() => null))?.descriptor === true) return true;
-  return stat(path).then(
-    (s) => !s.isFile() && !s.isDirectory(),
-    () => false,
-  );
+  return lockOutputs(targets, `clean -o ${options.output}`);
 }
 
 /** The files a run writes, for refuseOutputsOverInputs. */

@@ -280,6 +280,65 @@ describe("locks (#30.5)", () => {
   });
 });
 
+describe("inspect, train, eval, label: the same rules (#31.1, #30.5)", () => {
+  it("inspect refuses -o - when standard output appends to its input page", () => {
+    mkdirSync(here("page-in"));
+    const page = here("page-in", "page.html");
+    copyFileSync(join(FIXTURES, "wcxb-sample", "html", readdirSync(join(FIXTURES, "wcxb-sample", "html")).sort()[0]), page);
+    const before = readFileSync(page);
+    const fd = openSync(page, "a");
+    const r = spawnSync(process.execPath, [BIN, "inspect", page, "-o", "-", "--model", "heuristic"], {
+      cwd: dir,
+      stdio: ["ignore", fd, "pipe"],
+    });
+    closeSync(fd);
+    expect(r.status).toBe(2);
+    expect(stderrMessages(r.stderr.toString(), 50)).toEqual([
+      `winnow: -o - is also an input (input ${page}): writing it would destroy the input`,
+    ]);
+    expect(readFileSync(page)).toEqual(before);
+  });
+
+  it("inspect and train refuse an output another live run holds, naming it (exit 75)", async () => {
+    const page = join(FIXTURES, "wcxb-sample", "html");
+    writeFileSync(
+      here(".report.html.lock"),
+      JSON.stringify({ host: hostname(), pid: process.pid, started: "2026-01-01T00:00:00Z", id: "x" }),
+    );
+    const inspect = await winnow(["inspect", page, "-o", "report.html", "--model", "heuristic", "--limit", "1"]);
+    expect(inspect.code).toBe(75);
+    expect(failure(inspect)[0]).toMatch(/^winnow: the report report\.html is being written by another winnow run \(pid \d+ on this host/);
+    expect(existsSync(here("report.html"))).toBe(false);
+    writeFileSync(
+      here(".model.json.lock"),
+      JSON.stringify({ host: hostname(), pid: process.pid, started: "2026-01-01T00:00:00Z", id: "y" }),
+    );
+    const train = await winnow([
+      "train",
+      "--data",
+      join(FIXTURES, "wcxb-sample"),
+      "-o",
+      "model.json",
+      "--epochs",
+      "1",
+      "--hidden",
+      "4",
+      "--ensemble",
+      "1",
+    ]);
+    expect(train.code).toBe(75);
+    expect(failure(train)[0]).toMatch(/^winnow: the model file model\.json is being written by another winnow run/);
+    // Once the holder is gone, the lock is taken over and released.
+    writeFileSync(
+      here(".report.html.lock"),
+      JSON.stringify({ host: hostname(), pid: deadPid(), started: "2026-01-01T00:00:00Z", id: "z" }),
+    );
+    const again = await winnow(["inspect", page, "-o", "report.html", "--model", "heuristic", "--limit", "1"]);
+    expect(again.code).toBe(0);
+    expect(existsSync(here(".report.html.lock"))).toBe(false);
+  });
+});
+
 describe("dedup: the same rules (#31.1, #30.5)", () => {
   /** A folder of clean outputs for dedup: two copies of one corpus. */
   function corpus(name: string): string {
