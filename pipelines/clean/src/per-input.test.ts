@@ -136,8 +136,9 @@ describe("one output per input, sharded", () => {
     const results = await Promise.allSettled([task(out, 0, 1), task(out, 0, 1)]);
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
     const refused = results.find((r): r is PromiseRejectedResult => r.status === "rejected");
-    expect(refused?.reason).toBeInstanceOf(BusyError);
-    expect((refused?.reason as Error).message).toMatch(/is being written by another winnow run \(pid \d+ on this host since /);
+    if (refused === undefined) throw new Error("neither task was refused");
+    expect(refused.reason).toBeInstanceOf(BusyError);
+    expect((refused.reason as Error).message).toMatch(/is being written by another winnow run \(pid \d+ on this host since /);
     expect(union(out, src)).toEqual(reference);
     expect(tree(out).filter((f) => f.endsWith(".lock"))).toEqual([]);
     expect(tree(out).filter((f) => f.includes(".staging") || f.includes(".tmp-"))).toEqual([]);
