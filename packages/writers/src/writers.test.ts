@@ -433,6 +433,21 @@ describe("atomic output", () => {
     expect(readdirSync(dir)).toEqual(["out.jsonl"]);
   });
 
+  it("gives two writers of one process on one path names of their own: each file written is whole", async () => {
+    const path = join(dir, "shared.jsonl");
+    const first = await openWriter({ format: "jsonl", path });
+    const second = await openWriter({ format: "jsonl", path });
+    await first.write(DOCS[0]);
+    await second.write(DOCS[1]);
+    expect(readdirSync(dir).filter((n) => n.startsWith(".shared.jsonl.tmp-"))).toHaveLength(2);
+    await first.close();
+    expect(readFileSync(path, "utf8").split("\n").filter((l) => l !== "").map((l) => JSON.parse(l).url)).toEqual([DOCS[0].url]);
+    await second.close();
+    // Before #31.2 both wrote one temporary file, and the second's rename found it gone or mixed.
+    expect(readFileSync(path, "utf8").split("\n").filter((l) => l !== "").map((l) => JSON.parse(l).url)).toEqual([DOCS[1].url]);
+    expect(readdirSync(dir)).toEqual(["shared.jsonl"]);
+  });
+
   it("close() is idempotent and write() after it rejects", async () => {
     const path = join(dir, "out.jsonl");
     const w = await openWriter({ format: "jsonl", path });

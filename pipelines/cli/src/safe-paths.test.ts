@@ -125,6 +125,22 @@ describe("clean: outputs never reach inputs (#31.1)", () => {
   });
 });
 
+describe("clean, one output per input: outputs never reach inputs (#31.1)", () => {
+  it("refuses an output folder where an input's output would be the input, before anything is read", async () => {
+    mkdirSync(here("pi", "src"), { recursive: true });
+    // An input already named like its output (its .jsonl suffix is taken off and put back on).
+    copyFileSync(WARC, here("pi", "src", "page.jsonl.gz"));
+    const before = readFileSync(here("pi", "src", "page.jsonl.gz"));
+    const r = await winnow(["clean", join("pi", "src", "page.jsonl.gz"), "-o", ".", "--per-input", ...CLEAN]);
+    expect(r.code).toBe(2);
+    expect(failure(r)).toEqual([
+      `winnow: -o ${join(".", "pi", "src", "page.jsonl.gz")} is also an input (input ${join("pi", "src", "page.jsonl.gz")}): writing it would destroy the input`,
+    ]);
+    expect(readFileSync(here("pi", "src", "page.jsonl.gz"))).toEqual(before);
+    expect(readdirSync(here("pi", "src"))).toEqual(["page.jsonl.gz"]);
+  });
+});
+
 describe("clean: outputs never reach each other (#31.2)", () => {
   it("refuses the corpus and the rejects as one file, named alike or through a link", async () => {
     writeFileSync(here("both.jsonl"), "a user's file\n");
