@@ -5,6 +5,7 @@ import { type Compression, compressionFor } from "./compression.js";
 import { streamFormat } from "./formats.js";
 import { classifyOutput, createParents, openOutput, type OutputRole } from "./output-path.js";
 import { ParquetCorpusWriter } from "./parquet-writer.js";
+import { removeStaleStaged, stagingPathFor } from "./per-input.js";
 import { HIGH_WATER_MARK, StreamCorpusWriter } from "./stream-writer.js";
 import { TemplatedWriter, templateFields } from "./templated.js";
 import type { CorpusWriter, OutputFormat } from "./types.js";
@@ -65,7 +66,16 @@ export async function openWriter(options: OpenWriterOptions): Promise<CorpusWrit
     // Many files open at once: smaller row groups keep their sum bounded.
     return new TemplatedWriter(path, async (file) => {
       await options.claimExpansion?.(file);
-      return openWriter({ ...options, path: file, rowGroupChars: TEMPLATED_ROW_GROUP_CHARS });
+      const child = { ...options, rowGroupChars: TEMPLATED_ROW_GROUP_CHARS };
+      const target = await classifyOutput(file, role);
+      // A device or FIFO is written into as it is; nothing to put in place.
+      if (target.kind !== "file") return { writer: await openWriter({ ...child, path: file }), staged: null };
+      // A file is written at a staging name beside where it ends (its suffixes kept, so format and
+      // compression go by the same name rules), renamed onto it with the others once all are complete.
+      await createParents(target, role);
+      await removeStaleStaged(target.file);
+      const staged = stagingPathFor(target.file);
+      return { writer: await openWriter({ ...child, path: staged }), staged: { path: staged, final: target.file } };
     });
   }
   const target = path.endsWith("/") || path.endsWith(sep) ? ({ kind: "directory", path } as const) : await classifyOutput(path, role);

@@ -441,10 +441,20 @@ describe("atomic output", () => {
     await second.write(DOCS[1]);
     expect(readdirSync(dir).filter((n) => n.startsWith(".shared.jsonl.tmp-"))).toHaveLength(2);
     await first.close();
-    expect(readFileSync(path, "utf8").split("\n").filter((l) => l !== "").map((l) => JSON.parse(l).url)).toEqual([DOCS[0].url]);
+    expect(
+      readFileSync(path, "utf8")
+        .split("\n")
+        .filter((l) => l !== "")
+        .map((l) => JSON.parse(l).url),
+    ).toEqual([DOCS[0].url]);
     await second.close();
     // Before #31.2 both wrote one temporary file, and the second's rename found it gone or mixed.
-    expect(readFileSync(path, "utf8").split("\n").filter((l) => l !== "").map((l) => JSON.parse(l).url)).toEqual([DOCS[1].url]);
+    expect(
+      readFileSync(path, "utf8")
+        .split("\n")
+        .filter((l) => l !== "")
+        .map((l) => JSON.parse(l).url),
+    ).toEqual([DOCS[1].url]);
     expect(readdirSync(dir)).toEqual(["shared.jsonl"]);
   });
 
