@@ -80,7 +80,7 @@ export class RunPaths {
 
   /** Claims `path`, one file of the templated output `template`, as it is about to be created. */
   async claimExpansion(template: NamedPath, path: string): Promise<void> {
-    const owner = this.#templates.find((t) => t.output === template) ?? null;
+    const owner = this.#templates.find((t) => t.output.path === template.path && t.output.flag === template.flag) ?? null;
     await this.#claim({ path, flag: template.flag }, false, owner);
   }
 
