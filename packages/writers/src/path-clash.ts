@@ -11,7 +11,7 @@
 import { realpath } from "node:fs/promises";
 import { basename, dirname, join, resolve, sep } from "node:path";
 import { UsageError } from "@winnow/errors";
-import { type FileIdentity, identityOf, STAT_CONCURRENCY, sameFile, wouldBeCreatedAt } from "./path-identity.js";
+import { type FileIdentity, identityOf, STAT_CONCURRENCY, wouldBeCreatedAt } from "./path-identity.js";
 
 /** A path the command line names, and how to name it in a message: "-o", "--data ws". */
 export interface NamedPath {
@@ -40,11 +40,27 @@ const FIELD = /\{[^{}]*\}/g;
 /** What a field's value may be in a path (templated.ts renders nothing else). */
 const VALUE = "[A-Za-z0-9_-]+";
 
-/** The outputs of one run, checked against its inputs and each other as they are claimed. */
+/** The keys a file is found by: its device and inode (when it is there), and its path. */
+function keysOf(id: FileIdentity | null, at: string): string[] {
+  return id === null ? [`path:${at}`] : [`file:${id.dev}:${id.ino}`, `path:${id.real}`];
+}
+
+/** Inputs and claims are looked up by key, so that checking n outputs against m inputs costs n + m, not n × m. */
+interface Indexed<T> {
+  byKey: Map<string, T>;
+  all: T[];
+}
+
+/**
+ * The outputs of one run, checked against its inputs and each other as they are claimed.
+ * Lookups go by device and inode and by real path; a folder claimed whole is also compared by
+ * prefix with what lies inside it.
+ */
 export class RunPaths {
   readonly #inputs: readonly NamedPath[];
-  #inputIds: Promise<Array<{ input: NamedPath; id: FileIdentity }>> | null = null;
-  readonly #claims: Claim[] = [];
+  #inputIds: Promise<Indexed<{ input: NamedPath; id: FileIdentity }>> | null = null;
+  readonly #claims: Indexed<Claim> = { byKey: new Map(), all: [] };
+  readonly #folders: Claim[] = [];
   readonly #templates: Template[] = [];
 
   /** `inputs`: the paths given, the files found in input folders, and the folders themselves ("-" is standard input). */
@@ -69,10 +85,10 @@ export class RunPaths {
   async claimTemplate(output: NamedPath): Promise<void> {
     const pattern = await templatePattern(output.path);
     const template: Template = { output, pattern };
-    for (const claim of this.#claims) {
+    for (const claim of this.#claims.all) {
       if (pattern.test(claim.id?.real ?? claim.at)) throw outputsClash(claim.output, output);
     }
-    for (const { input, id } of await this.#identifiedInputs()) {
+    for (const { input, id } of (await this.#identifiedInputs()).all) {
       if (pattern.test(id.real)) throw overInput(output, input);
     }
     this.#templates.push(template);
@@ -89,46 +105,60 @@ export class RunPaths {
     if (id?.kind === "device") return;
     const at = output.path === "-" ? (id?.real ?? "-") : await wouldBeCreatedAt(output.path);
     const claim: Claim = { output, id, at, folder };
-    for (const other of this.#claims) {
-      if (clash(claim, other)) throw outputsClash(other.output, output);
+    const where = id?.real ?? at;
+    const keys = keysOf(id, where);
+    for (const key of keys) {
+      const other = this.#claims.byKey.get(key);
+      if (other !== undefined) throw outputsClash(other.output, output);
     }
-    for (const template of this.#templates) {
-      if (template !== ownTemplate && template.pattern.test(id?.real ?? at)) throw outputsClash(template.output, output);
+    // Inside a folder claimed whole, or a folder holding an output claimed before.
+    for (const other of this.#folders) {
+      if (where.startsWith((other.id?.real ?? other.at) + sep)) throw outputsClash(other.output, output);
     }
-    if (id !== null) {
-      for (const { input, id: inputId } of await this.#identifiedInputs()) {
-        if (sameFile(id, inputId)) throw overInput(output, input);
-        // A folder written as a whole may hold no input: its files are replaced or removed.
-        if (folder && inputId.real.startsWith(id.real + sep)) throw overInput(output, input);
+    if (folder) {
+      for (const other of this.#claims.all) {
+        if ((other.id?.real ?? other.at).startsWith(where + sep)) throw outputsClash(other.output, output);
       }
     }
-    this.#claims.push(claim);
+    for (const template of this.#templates) {
+      if (template !== ownTemplate && template.pattern.test(where)) throw outputsClash(template.output, output);
+    }
+    if (id !== null) {
+      const inputs = await this.#identifiedInputs();
+      for (const key of keys) {
+        const input = inputs.byKey.get(key);
+        if (input !== undefined) throw overInput(output, input.input);
+      }
+      // A folder written as a whole may hold no input: its files are replaced or removed.
+      if (folder) {
+        const inside = inputs.all.find((input) => input.id.real.startsWith(id.real + sep));
+        if (inside !== undefined) throw overInput(output, inside.input);
+      }
+    }
+    this.#claims.all.push(claim);
+    for (const key of keys) this.#claims.byKey.set(key, claim);
+    if (folder) this.#folders.push(claim);
   }
 
   /** The inputs that are there, statted once, the first time an output might be one. */
-  #identifiedInputs(): Promise<Array<{ input: NamedPath; id: FileIdentity }>> {
+  #identifiedInputs(): Promise<Indexed<{ input: NamedPath; id: FileIdentity }>> {
     this.#inputIds ??= (async () => {
-      const found: Array<{ input: NamedPath; id: FileIdentity }> = [];
+      const found: Indexed<{ input: NamedPath; id: FileIdentity }> = { byKey: new Map(), all: [] };
       for (let from = 0; from < this.#inputs.length; from += STAT_CONCURRENCY) {
         const batch = this.#inputs.slice(from, from + STAT_CONCURRENCY);
         const ids = await Promise.all(batch.map((input) => identityOf(input.path, 0)));
         ids.forEach((id, i) => {
-          if (id !== null) found.push({ input: batch[i], id });
+          if (id === null) return;
+          const entry = { input: batch[i], id };
+          found.all.push(entry);
+          // The first input of a file names it in messages.
+          for (const key of keysOf(id, id.real)) if (!found.byKey.has(key)) found.byKey.set(key, entry);
         });
       }
       return found;
     })();
     return this.#inputIds;
   }
-}
-
-/** Two claims on one file, or one inside the other's folder. */
-function clash(a: Claim, b: Claim): boolean {
-  if (a.id !== null && b.id !== null && sameFile(a.id, b.id)) return true;
-  const pathA = a.id?.real ?? a.at;
-  const pathB = b.id?.real ?? b.at;
-  if (pathA === pathB) return true;
-  return (a.folder && pathB.startsWith(pathA + sep)) || (b.folder && pathA.startsWith(pathB + sep));
 }
 
 /**
