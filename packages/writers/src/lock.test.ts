@@ -1,7 +1,8 @@
 // Locks on outputs (lock.ts), between real processes: the compiled module is run by child
-// processes, so "another run" is another pid, alive or dead, as in production.
+// processes, so "another run" is another pid, alive or dead, as in production. Build first
+// (`npx tsc -b`): the children import dist/lock.js.
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { BusyError } from "@winnow/errors";
@@ -129,7 +130,6 @@ describe("lockOutput", () => {
 
   it("locks a path reached through a link at the file it ends at", async () => {
     writeFileSync(at("target.jsonl"), "");
-    const { symlinkSync } = await import("node:fs");
     symlinkSync("target.jsonl", at("via-link.jsonl"));
     const lock = await lockOutput(at("target.jsonl"));
     await expect(lockOutput(at("via-link.jsonl"))).rejects.toBeInstanceOf(BusyError);

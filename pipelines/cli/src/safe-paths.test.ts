@@ -214,7 +214,7 @@ describe("clean: --overwrite removes only what a run's records list (#31.3)", ()
 });
 
 describe("clean: a run that fails replaces nothing (#31.4)", () => {
-  it.skipIf(!existsSync("/dev/full"))("keeps the earlier rejects file when the output cannot be written", async () => {
+  it("keeps the earlier rejects file when the output cannot be written", async () => {
     writeFileSync(here("kept.rejects.jsonl"), "the earlier run's rejects\n");
     const r = await winnow([
       "clean",
