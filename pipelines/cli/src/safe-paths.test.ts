@@ -405,5 +405,13 @@ describe("dedup: the same rules (#31.1, #30.5)", () => {
     expect(r.code).toBe(0);
     expect(readdirSync(here("dd-lock-out")).filter((n) => n.endsWith(".lock"))).toEqual([]);
     expect(readFileSync(here("dd-lock-out", "a.jsonl"), "utf8")).toBe(expected);
+    // An array task's lock names its index (from the scheduler too): another index is not held up.
+    const live = JSON.stringify({ host: hostname(), pid: process.pid, started: "2026-01-01T00:00:00Z", id: "rank3" });
+    writeFileSync(here("dd-lock-out", "..dedup.signatures-rank3.lock"), live);
+    const signatures = ["dedup", input, "-o", "dd-lock-out", "--pass", "signatures"];
+    const same = await runWinnow(signatures, dir, undefined, { ...process.env, SLURM_ARRAY_TASK_ID: "3" });
+    expect(same.code).toBe(75);
+    const other = await runWinnow(signatures, dir, undefined, { ...process.env, SLURM_ARRAY_TASK_ID: "4" });
+    expect([other.code, failure(other)]).toEqual([0, []]);
   });
 });
