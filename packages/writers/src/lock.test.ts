@@ -24,8 +24,11 @@ function deadPid(): number {
   return spawnSync(process.execPath, ["-e", ""]).pid as number;
 }
 
-function fakeLock(path: string, holder: { host: string; pid: number; id: string }): void {
-  writeFileSync(path, `${JSON.stringify({ ...holder, started: "2026-01-01T00:00:00.000Z" })}\n`);
+/** When this test began: after its own process and its parent started. */
+const NOW = new Date().toISOString();
+
+function fakeLock(path: string, holder: { host: string; pid: number; id: string; started?: string }): void {
+  writeFileSync(path, `${JSON.stringify({ started: NOW, ...holder })}\n`);
 }
 
 /**
@@ -92,13 +95,22 @@ describe("lockOutput", () => {
     expect(error).toBeInstanceOf(BusyError);
     expect((error as BusyError).exitCode).toBe(75);
     expect((error as Error).message).toBe(
-      `the output ${at("d.jsonl")} is being written by another winnow run (pid ${process.ppid} on this host since 2026-01-01T00:00:00.000Z): wait for it to end, or stop it (${live})`,
+      `the output ${at("d.jsonl")} is being written by another winnow run (pid ${process.ppid} on this host since ${NOW}): wait for it to end, or stop it (${live})`,
     );
     const remote = await lockPathFor(at("e.jsonl"));
     // A dead pid, but on another machine: whether it runs cannot be told from here.
     fakeLock(remote, { host: "elsewhere.example", pid: deadPid(), id: "remote" });
     await expect(lockOutput(at("e.jsonl"))).rejects.toThrow(/pid \d+ on host elsewhere\.example .*remove the lock file/);
     expect(JSON.parse(readFileSync(remote, "utf8")).id).toBe("remote");
+  });
+
+  it("takes over a lock whose pid now belongs to a process started after it was taken (a reused pid)", async () => {
+    const path = await lockPathFor(at("reused.jsonl"));
+    // The parent runs, but started long after this lock claims to have been taken.
+    fakeLock(path, { host: hostname(), pid: process.ppid, id: "reused", started: "2001-01-01T00:00:00.000Z" });
+    const lock = await lockOutput(at("reused.jsonl"));
+    expect(JSON.parse(readFileSync(path, "utf8")).pid).toBe(process.pid);
+    await lock.release();
   });
 
   it("lets exactly one of many processes racing for one stale lock win", async () => {

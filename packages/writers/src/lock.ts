@@ -211,9 +211,33 @@ function parseHolder(text: string): LockHolder | null {
   }
 }
 
-/** A holder of this host that is no longer running. Another host's processes cannot be seen: never stale from here. */
+/**
+ * A holder of this host that is no longer running: its pid is gone, or is now a process that
+ * started after the lock was taken (the pid was reused, as in a container whose processes get
+ * the same small pids each time). Another host's processes cannot be seen: never stale from here.
+ */
 function isStale(holder: LockHolder): boolean {
-  return holder.host === hostname() && holder.pid !== process.pid && !isAlive(holder.pid);
+  if (holder.host !== hostname() || holder.pid === process.pid) return false;
+  if (!isAlive(holder.pid)) return true;
+  const taken = Date.parse(holder.started);
+  const started = processStartMs(holder.pid);
+  // A second of slack: the two clocks are read differently.
+  return started !== null && Number.isFinite(taken) && started > taken + 1000;
+}
+
+/** When process `pid` started (ms since the epoch), from Linux's /proc; null where that cannot be read. */
+function processStartMs(pid: number): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    // Field 22, counted after the command name, which is in parentheses and may hold spaces.
+    const ticks = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19]);
+    const boot = Number(/^btime (\d+)$/m.exec(readFileSync("/proc/stat", "utf8"))?.[1]);
+    // USER_HZ is 100 on every Linux that Node.js runs on.
+    if (!Number.isFinite(ticks) || !Number.isFinite(boot)) return null;
+    return boot * 1000 + ticks * 10;
+  } catch {
+    return null;
+  }
 }
 
 async function removeIfOurs(path: string, holder: LockHolder): Promise<void> {

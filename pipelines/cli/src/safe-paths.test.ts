@@ -47,6 +47,9 @@ function inputFolder(name: string): string {
   return here(name, "a.warc.gz");
 }
 
+/** A lock's start for a holder that is this test's process: after it started, so it is live, not a reused pid. */
+const NOW = new Date().toISOString();
+
 /** A pid no process has any more: a child that has exited. */
 function deadPid(): number {
   return spawnSync(process.execPath, ["-e", ""]).pid as number;
@@ -285,13 +288,10 @@ describe("locks (#30.5)", () => {
     expect([r.code, failure(r)]).toEqual([0, []]);
     expect(readFileSync(here("stale.jsonl"), "utf8")).toBe(expected);
     expect(existsSync(here(".stale.jsonl.lock"))).toBe(false);
-    writeFileSync(
-      here(".live.jsonl.lock"),
-      JSON.stringify({ host: hostname(), pid: process.pid, started: "2026-01-01T00:00:00Z", id: "live" }),
-    );
+    writeFileSync(here(".live.jsonl.lock"), JSON.stringify({ host: hostname(), pid: process.pid, started: NOW, id: "live" }));
     const live = await winnow(["clean", WARC, "-o", "live.jsonl", ...CLEAN]);
     expect(live.code).toBe(75);
-    expect(failure(live)[0]).toContain(`(pid ${process.pid} on this host since 2026-01-01T00:00:00Z)`);
+    expect(failure(live)[0]).toContain(`(pid ${process.pid} on this host since ${NOW})`);
     expect(existsSync(here("live.jsonl"))).toBe(false);
   });
 });
@@ -317,18 +317,12 @@ describe("inspect, train, eval, label: the same rules (#31.1, #30.5)", () => {
 
   it("inspect and train refuse an output another live run holds, naming it (exit 75)", async () => {
     const page = join(FIXTURES, "wcxb-sample", "html");
-    writeFileSync(
-      here(".report.html.lock"),
-      JSON.stringify({ host: hostname(), pid: process.pid, started: "2026-01-01T00:00:00Z", id: "x" }),
-    );
+    writeFileSync(here(".report.html.lock"), JSON.stringify({ host: hostname(), pid: process.pid, started: NOW, id: "x" }));
     const inspect = await winnow(["inspect", page, "-o", "report.html", "--model", "heuristic", "--limit", "1"]);
     expect(inspect.code).toBe(75);
     expect(failure(inspect)[0]).toMatch(/^winnow: the report report\.html is being written by another winnow run \(pid \d+ on this host/);
     expect(existsSync(here("report.html"))).toBe(false);
-    writeFileSync(
-      here(".model.json.lock"),
-      JSON.stringify({ host: hostname(), pid: process.pid, started: "2026-01-01T00:00:00Z", id: "y" }),
-    );
+    writeFileSync(here(".model.json.lock"), JSON.stringify({ host: hostname(), pid: process.pid, started: NOW, id: "y" }));
     const train = await winnow([
       "train",
       "--data",
@@ -392,7 +386,7 @@ describe("dedup: the same rules (#31.1, #30.5)", () => {
     mkdirSync(here("dd-lock-out"));
     writeFileSync(
       here("dd-lock-out", "..dedup.all.lock"),
-      JSON.stringify({ host: hostname(), pid: process.pid, started: "2026-01-01T00:00:00Z", id: "live" }),
+      JSON.stringify({ host: hostname(), pid: process.pid, started: NOW, id: "live" }),
     );
     const busy = await winnow(["dedup", input, "-o", "dd-lock-out"]);
     expect(busy.code).toBe(75);
@@ -406,7 +400,7 @@ describe("dedup: the same rules (#31.1, #30.5)", () => {
     expect(readdirSync(here("dd-lock-out")).filter((n) => n.endsWith(".lock"))).toEqual([]);
     expect(readFileSync(here("dd-lock-out", "a.jsonl"), "utf8")).toBe(expected);
     // An array task's lock names its index (from the scheduler too): another index is not held up.
-    const live = JSON.stringify({ host: hostname(), pid: process.pid, started: "2026-01-01T00:00:00Z", id: "rank3" });
+    const live = JSON.stringify({ host: hostname(), pid: process.pid, started: NOW, id: "rank3" });
     writeFileSync(here("dd-lock-out", "..dedup.signatures-rank3.lock"), live);
     const signatures = ["dedup", input, "-o", "dd-lock-out", "--pass", "signatures"];
     const same = await runWinnow(signatures, dir, undefined, { ...process.env, SLURM_ARRAY_TASK_ID: "3" });
