@@ -16,6 +16,12 @@ export const EXIT = {
   input: 3,
   /** An output (corpus, rejects, manifest, model, labels) could not be created or written. */
   output: 4,
+  /**
+   * An output (or dedup's state folder) is locked by another run that is still going, or may
+   * be: nothing was read or written. 75 is sysexits' EX_TEMPFAIL, "try again later", the
+   * status a scheduler's retry rule can single out.
+   */
+  busy: 75,
   /** Stopped by SIGINT or SIGTERM; the output holds what was read before and is valid. */
   interrupted: 130,
   /**
@@ -27,13 +33,14 @@ export const EXIT = {
 
 export type ExitStatus = (typeof EXIT)[keyof typeof EXIT];
 
-export type ErrorKind = "usage" | "input" | "model" | "output";
+export type ErrorKind = "usage" | "input" | "model" | "output" | "busy";
 
 const EXIT_FOR_KIND: Readonly<Record<ErrorKind, ExitStatus>> = {
   usage: EXIT.usage,
   input: EXIT.input,
   model: EXIT.usage,
   output: EXIT.output,
+  busy: EXIT.busy,
 };
 
 /** Every exit status with what it means: the one table that `--help` prints and docs/exit-codes.md quotes. */
@@ -43,6 +50,7 @@ export const EXIT_STATUS_TABLE: ReadonlyArray<readonly [ExitStatus, string]> = [
   [EXIT.usage, "usage error: bad flags or values, an unusable model, or a resume that cannot go on"],
   [EXIT.input, "input error: no input could be opened or read, or the input data is unusable"],
   [EXIT.output, "output error: an output file could not be created or written"],
+  [EXIT.busy, "busy: another run holds a lock on an output or state folder; nothing was written (the message names it)"],
   [EXIT.interrupted, "interrupted (SIGINT/SIGTERM): what was read is written and the output is valid"],
   [EXIT.brokenPipe, "the reader of the output went away (broken pipe, as when piped into head): stopped quietly, output cut short"],
 ];
@@ -91,6 +99,15 @@ export class ModelError extends WinnowError {
 export class OutputError extends WinnowError {
   override readonly name: string = "OutputError";
   readonly kind = "output";
+}
+
+/**
+ * An output or state folder that another run holds a lock on (exit 75): the message names the
+ * holder (host, pid, start) and what to do.
+ */
+export class BusyError extends WinnowError {
+  override readonly name: string = "BusyError";
+  readonly kind = "busy";
 }
 
 /**

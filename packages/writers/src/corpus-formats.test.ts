@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { UsageError } from "@winnow/errors";
@@ -221,6 +221,30 @@ describe("templated outputs", () => {
     expect(en.map((r) => r.url)).toEqual([docs[0].url, docs[3].url, docs[6].url]);
     await write(join(dir, "pq/{lang}.parquet"), docs, "parquet");
     expect((await rows(join(dir, "pq/zh.parquet"))).length).toBe(3);
+  });
+
+  it("puts every file in place together once all are complete, and none when the run drops them", async () => {
+    const docs = corpusDocs(6);
+    mkdirSync(join(dir, "all"), { recursive: true });
+    writeFileSync(join(dir, "all", "en.jsonl"), "the earlier run's file\n");
+    // A link is followed: its target gets the file, and the link stays.
+    writeFileSync(join(dir, "de-target.jsonl"), "");
+    symlinkSync(join("..", "de-target.jsonl"), join(dir, "all", "de.jsonl"));
+    const dropped = await openWriter({ format: "jsonl", path: join(dir, "all", "{lang}.jsonl") });
+    for (const d of docs) await dropped.write(d);
+    await dropped.discard();
+    expect(readFileSync(join(dir, "all", "en.jsonl"), "utf8")).toBe("the earlier run's file\n");
+    expect(readdirSync(join(dir, "all")).sort()).toEqual(["de.jsonl", "en.jsonl"]);
+    const kept = await openWriter({ format: "jsonl", path: join(dir, "all", "{lang}.jsonl") });
+    for (const d of docs) await kept.write(d);
+    // Until close, nothing is in place.
+    expect(readFileSync(join(dir, "all", "en.jsonl"), "utf8")).toBe("the earlier run's file\n");
+    expect(existsSync(join(dir, "all", "zh.jsonl"))).toBe(false);
+    await kept.close();
+    expect(readdirSync(join(dir, "all")).sort()).toEqual(["de.jsonl", "en.jsonl", "zh.jsonl"]);
+    expect((await rows(join(dir, "all", "en.jsonl"))).map((r) => r.url)).toEqual([docs[0].url, docs[3].url]);
+    expect(lstatSync(join(dir, "all", "de.jsonl")).isSymbolicLink()).toBe(true);
+    expect((await rows(join(dir, "de-target.jsonl"))).map((r) => r.url)).toEqual([docs[1].url, docs[4].url]);
   });
 
   it('files documents without a language under "und", and refuses unknown fields', async () => {

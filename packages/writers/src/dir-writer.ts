@@ -1,5 +1,5 @@
 import { constants, createWriteStream, rename, unlink, type WriteStream, writeFile } from "node:fs";
-import { access, mkdir, readdir, rename as renameAsync, unlink as unlinkAsync } from "node:fs/promises";
+import { access, mkdir, readdir, readFile as readFileAsync, rename as renameAsync, unlink as unlinkAsync } from "node:fs/promises";
 import { join } from "node:path";
 import { gzip as gzipBuffer } from "node:zlib";
 import { UsageError } from "@winnow/errors";
@@ -39,7 +39,7 @@ function documentFileName(seq: number, url: string, gzip: boolean): string {
 /** The index of a text folder: one JSON line per document, `{file, url, id}`, in document order. */
 export const INDEX_FILE = "index.jsonl";
 
-/** The names a text folder's documents get (documentFileName), and its index: what --overwrite removes. */
+/** The names a text folder's documents get (documentFileName), and its index: names no other file there may have. */
 const WRITTEN_HERE = /^(\d{6,}(-[a-z0-9-]+)?\.txt(\.gz)?|index\.jsonl)$/;
 
 /**
@@ -158,8 +158,10 @@ class DirCorpusWriter implements CorpusWriter {
 /**
  * Creates the directory if needed and checks that it can be written before any document arrives.
  * A directory that already holds something is refused (a second run would put its 000001 beside
- * the first's), unless `overwrite`: then the documents and index an earlier run wrote there are
- * removed first, and other files are left alone (no name of this writer's can be theirs).
+ * the first's), unless `overwrite`: then the documents the earlier run's index.jsonl lists, and
+ * the index, are removed first; nothing else is. A file with a document's name that the index
+ * does not list (a user's own, or a run's whose index was lost) is refused, since this run's
+ * documents would be renamed over it.
  */
 export async function openDirWriter(dir: string, gzip: boolean, overwrite = false): Promise<DirCorpusWriter> {
   let entries: string[];
@@ -178,12 +180,36 @@ export async function openDirWriter(dir: string, gzip: boolean, overwrite = fals
       dir,
     );
   }
-  if (overwrite) {
+  if (overwrite) await removeEarlierRun(dir, entries);
+  return new DirCorpusWriter(dir, gzip);
+}
+
+/** Removes what the earlier run's index lists (and the index), or refuses; see openDirWriter. */
+async function removeEarlierRun(dir: string, entries: readonly string[]): Promise<void> {
+  const listed = new Set<string>();
+  const index = await readFileAsync(join(dir, INDEX_FILE), "utf8").catch(() => "");
+  for (const line of index.split("\n")) {
     try {
-      await Promise.all(entries.filter((name) => WRITTEN_HERE.test(name)).map((name) => unlinkAsync(join(dir, name))));
-    } catch (err) {
-      throw outputError("cannot remove an earlier run's documents from", dir, err);
+      const file = (JSON.parse(line) as { file?: unknown }).file;
+      // Only a name of this writer's, in this folder: an index cannot send the removal elsewhere.
+      if (typeof file === "string" && WRITTEN_HERE.test(file)) listed.add(file);
+    } catch {
+      // A torn line names nothing.
     }
   }
-  return new DirCorpusWriter(dir, gzip);
+  const unlisted = entries.filter((name) => WRITTEN_HERE.test(name) && name !== INDEX_FILE && !listed.has(name));
+  if (unlisted.length > 0) {
+    const shown = unlisted.slice(0, 3).join(", ") + (unlisted.length > 3 ? ` and ${unlisted.length - 3} more` : "");
+    throw new UsageError(
+      `the output folder holds ${shown}, which no earlier run's index.jsonl lists: --overwrite removes only what a run wrote, ` +
+        "and this run's documents would take those names. Move them, or name a new or empty folder",
+      dir,
+    );
+  }
+  const remove = entries.filter((name) => listed.has(name) || name === INDEX_FILE);
+  try {
+    await Promise.all(remove.map((name) => unlinkAsync(join(dir, name))));
+  } catch (err) {
+    throw outputError("cannot remove an earlier run's documents from", dir, err);
+  }
 }

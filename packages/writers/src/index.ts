@@ -14,17 +14,19 @@ export {
   classifyOutput,
   createParents,
   isBrokenPipe,
-  type NamedPath,
+  followLinks,
   type OpenedOutput,
   openOutput,
   type OutputRole,
   type OutputTarget,
   prepareOutput,
-  refuseOutputsOverInputs,
   removeStaleTempFiles,
   writeFailure,
   writeOutputFile,
 } from "./output-path.js";
+export { type NamedPath, RunPaths, refuseOutputsOverInputs } from "./path-clash.js";
+export { distinctFiles, type FileIdentity, identityOf, sameFile } from "./path-identity.js";
+export { type LockHolder, type LockTarget, lockOutput, lockOutputs, lockPathFor, type OutputLock, releaseLocksNow } from "./lock.js";
 export { removeTempFilesNow, tempPathFor } from "./util.js";
 export {
   commitOutput,

@@ -5,6 +5,7 @@ import { type Compression, compressionFor } from "./compression.js";
 import { streamFormat } from "./formats.js";
 import { classifyOutput, createParents, openOutput, type OutputRole } from "./output-path.js";
 import { ParquetCorpusWriter } from "./parquet-writer.js";
+import { removeStaleStaged, stagingPathFor } from "./per-input.js";
 import { HIGH_WATER_MARK, StreamCorpusWriter } from "./stream-writer.js";
 import { TemplatedWriter, templateFields } from "./templated.js";
 import type { CorpusWriter, OutputFormat } from "./types.js";
@@ -34,6 +35,11 @@ export interface OpenWriterOptions {
    * first. Without it, a directory that holds anything is refused (a UsageError).
    */
   overwrite?: boolean;
+  /**
+   * A path with fields: called with each file's path before it is created, to refuse one that
+   * would be an input or another output (RunPaths.claimExpansion); it throws to refuse.
+   */
+  claimExpansion?: (path: string) => Promise<void>;
 }
 
 /** Row-group bound of each Parquet file of a templated output (up to 177 of them open): about 8 MB. */
@@ -43,7 +49,7 @@ const CORPUS: OutputRole = { what: "output", flag: "-o", stdout: true };
 
 /**
  * Opens a corpus writer. A path with fields (`out/{lang}/part.jsonl`, see templated.ts) opens
- * one writer per value as documents arrive. Files are written as `.<name>.tmp-<pid>` beside the final name and
+ * one writer per value as documents arrive. Files are written as `.<name>.tmp-<pid>-<n>` beside the final name and
  * renamed by close() or abort(); missing folders are created. Creation problems (a file in the
  * way, EACCES) reject here with an OutputError naming the path.
  */
@@ -58,7 +64,19 @@ export async function openWriter(options: OpenWriterOptions): Promise<CorpusWrit
   }
   if (fields.length > 0) {
     // Many files open at once: smaller row groups keep their sum bounded.
-    return new TemplatedWriter(path, (file) => openWriter({ ...options, path: file, rowGroupChars: TEMPLATED_ROW_GROUP_CHARS }));
+    return new TemplatedWriter(path, async (file) => {
+      await options.claimExpansion?.(file);
+      const child = { ...options, rowGroupChars: TEMPLATED_ROW_GROUP_CHARS };
+      const target = await classifyOutput(file, role);
+      // A device or FIFO is written into as it is; nothing to put in place.
+      if (target.kind !== "file") return { writer: await openWriter({ ...child, path: file }), staged: null };
+      // A file is written at a staging name beside where it ends (its suffixes kept, so format and
+      // compression go by the same name rules), renamed onto it with the others once all are complete.
+      await createParents(target, role);
+      await removeStaleStaged(target.file);
+      const staged = stagingPathFor(target.file);
+      return { writer: await openWriter({ ...child, path: staged }), staged: { path: staged, final: target.file } };
+    });
   }
   const target = path.endsWith("/") || path.endsWith(sep) ? ({ kind: "directory", path } as const) : await classifyOutput(path, role);
   if (format === "parquet") {

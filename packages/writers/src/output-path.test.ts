@@ -1,19 +1,23 @@
 // The rules for every path winnow writes (output-path.ts), on real files, FIFOs and links made here.
 import { execFileSync, spawn, spawnSync } from "node:child_process";
-import { existsSync, linkSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  linkSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { BrokenPipeError, OutputError, UsageError } from "@winnow/errors";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  classifyOutput,
-  type OutputRole,
-  prepareOutput,
-  refuseOutputsOverInputs,
-  removeStaleTempFiles,
-  writeFailure,
-  writeOutputFile,
-} from "./output-path.js";
+import { classifyOutput, type OutputRole, prepareOutput, removeStaleTempFiles, writeFailure, writeOutputFile } from "./output-path.js";
+import { refuseOutputsOverInputs } from "./path-clash.js";
 
 const ROLE: OutputRole = { what: "report", flag: "-o" };
 
@@ -68,7 +72,7 @@ describe("writeOutputFile", () => {
     await writeOutputFile(at("w-link"), "new", ROLE);
     expect(lstatSync(at("w-link")).isSymbolicLink()).toBe(true);
     expect(readFileSync(at("w-target"), "utf8")).toBe("new");
-    expect(existsSync(at(`.w-target.tmp-${process.pid}`))).toBe(false);
+    expect(readdirSync(dir).filter((name) => name.startsWith(".w-target.tmp-"))).toEqual([]);
   });
 
   it("writes into a FIFO and leaves it a FIFO", async () => {
@@ -92,14 +96,16 @@ describe("removeStaleTempFiles", () => {
     const dead = spawnSync(process.execPath, ["-e", ""]).pid as number;
     const names = [
       `.t.jsonl.tmp-${dead}`,
+      `.t.jsonl.tmp-${dead}-3`,
       `.t.jsonl.tmp-${process.pid}`,
+      `.t.jsonl.tmp-${process.pid}-1`,
       `.t.jsonl.tmp-${process.ppid}`,
       `.other.jsonl.tmp-${dead}`,
       "t.jsonl",
     ];
     for (const name of names) writeFileSync(at(name), "x");
-    expect(await removeStaleTempFiles(at("t.jsonl"))).toEqual([at(`.t.jsonl.tmp-${dead}`)]);
-    expect(names.filter((name) => existsSync(at(name)))).toEqual(names.slice(1));
+    expect((await removeStaleTempFiles(at("t.jsonl"))).sort()).toEqual([at(`.t.jsonl.tmp-${dead}`), at(`.t.jsonl.tmp-${dead}-3`)]);
+    expect(names.filter((name) => existsSync(at(name)))).toEqual(names.slice(2));
   });
 });
 

@@ -4,7 +4,7 @@
  *
  * - "-" is standard output where a flag accepts it, and a usage error where it does not.
  * - A regular file, or a path where nothing is yet, is written under a temporary name beside it
- *   (`.<name>.tmp-<pid>`) and renamed over it once complete: readers see the old file or the
+ *   (`.<name>.tmp-<pid>-<n>`) and renamed over it once complete: readers see the old file or the
  *   new one, never half of one. Missing parent folders are created; a file in their way is an
  *   OutputError naming the path.
  * - A symbolic link is followed: its target is written (atomically, as above, when it is a
@@ -14,7 +14,8 @@
  *   appending, so `-o /dev/stdout >> log` appends as the shell asked.
  * - Anything else (a block device, a socket) is refused.
  *
- * And no output may be an input: refuseOutputsOverInputs compares them before anything is read.
+ * And no output may be an input, nor another output: path-clash.ts compares them before anything
+ * is read.
  */
 import { createWriteStream, type Stats, writeFile as writeFileOrFd, type WriteStream } from "node:fs";
 import { lstat, mkdir, readdir, readlink, realpath, rename, stat, unlink, writeFile } from "node:fs/promises";
@@ -101,7 +102,7 @@ export async function classifyOutput(path: string, role: OutputRole): Promise<Ou
  * dangling link names the file to create). Each link's target is read relative to the real
  * folder holding the link, as the kernel reads it.
  */
-async function followLinks(path: string): Promise<{ final: string; descriptor: boolean }> {
+export async function followLinks(path: string): Promise<{ final: string; descriptor: boolean }> {
   let current = resolve(path);
   for (let hop = 0; hop <= MAX_LINKS; hop++) {
     if (DESCRIPTOR_LINK.test(current)) return { final: current, descriptor: true };
@@ -246,19 +247,20 @@ export async function writeOutputFile(path: string, data: string | Uint8Array, r
 }
 
 /**
- * Removes temporary files that runs now dead left beside `finalPath` (`.<name>.tmp-<pid>`,
+ * Removes temporary files that runs now dead left beside `finalPath` (`.<name>.tmp-<pid>-<n>`,
  * where no process `pid` is alive: a run killed by SIGKILL or a power cut). Files of live
  * processes, and of this one, are left alone. Returns the paths removed.
  */
 export async function removeStaleTempFiles(finalPath: string): Promise<string[]> {
   const dir = dirname(finalPath);
-  const prefix = basename(tempPathFor(finalPath)).replace(/\d+$/, "");
+  const prefix = `.${basename(finalPath)}.tmp-`;
   const names = await readdir(dir).catch(() => [] as string[]);
   const removed: string[] = [];
   for (const name of names) {
     if (!name.startsWith(prefix)) continue;
-    const pid = name.slice(prefix.length);
-    if (!/^\d+$/.test(pid) || Number(pid) === process.pid || isAlive(Number(pid))) continue;
+    // `<pid>-<n>`, or a bare `<pid>` as winnow named them before the counter.
+    const pid = /^(\d+)(?:-\d+)?$/.exec(name.slice(prefix.length))?.[1];
+    if (pid === undefined || Number(pid) === process.pid || isAlive(Number(pid))) continue;
     const path = join(dir, name);
     if (
       await unlink(path).then(
@@ -270,62 +272,4 @@ export async function removeStaleTempFiles(finalPath: string): Promise<string[]>
     }
   }
   return removed;
-}
-
-/** A path the command line names, and how to name it in a message: "-o", "--data ws". */
-export interface NamedPath {
-  path: string;
-  flag: string;
-}
-
-/** Inputs statted at a time while looking for one that is an output. */
-const STAT_CONCURRENCY = 32;
-
-interface Identity {
-  dev: bigint;
-  ino: bigint;
-  real: string;
-}
-
-async function identify(path: string, outputsOnly: boolean): Promise<Identity | null> {
-  if (path === "-") return null;
-  try {
-    const st = await stat(path, { bigint: true });
-    // Writing into a device or FIFO replaces nothing, so those outputs cannot destroy an input.
-    if (outputsOnly && !st.isFile() && !st.isDirectory()) return null;
-    return { dev: st.dev, ino: st.ino, real: await realpath(path) };
-  } catch {
-    // Not there (yet): it cannot be the same as anything that is.
-    return null;
-  }
-}
-
-/**
- * Throws a UsageError naming both when an output (a regular file or folder already there) is
- * also an input: the same real path, or the same device and inode (hard links, bind mounts).
- * `inputs` holds the files given, the files found in input folders, and the folders themselves.
- * Inputs are only statted when some output already exists.
- */
-export async function refuseOutputsOverInputs(outputs: readonly NamedPath[], inputs: readonly NamedPath[]): Promise<void> {
-  const existing: Array<{ output: NamedPath; id: Identity }> = [];
-  for (const output of outputs) {
-    const id = await identify(output.path, true);
-    if (id !== null) existing.push({ output, id });
-  }
-  if (existing.length === 0) return;
-  for (let from = 0; from < inputs.length; from += STAT_CONCURRENCY) {
-    const batch = inputs.slice(from, from + STAT_CONCURRENCY);
-    const ids = await Promise.all(batch.map((input) => identify(input.path, false)));
-    for (let i = 0; i < batch.length; i++) {
-      const id = ids[i];
-      if (id === null) continue;
-      const clash = existing.find((o) => (o.id.dev === id.dev && o.id.ino === id.ino) || o.id.real === id.real);
-      if (clash === undefined) continue;
-      const { output } = clash;
-      const input = batch[i];
-      throw new UsageError(
-        `${output.flag} ${output.path} is also an input (${input.flag} ${input.path}): writing it would destroy the input`,
-      );
-    }
-  }
 }

@@ -1,8 +1,9 @@
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { hostname, tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { commitOutput, doneMarkerPath, isDone, perInputName, stagingPathFor } from "./per-input.js";
+import { commitOutput, doneMarkerPath, isDone, perInputName, removeStaleStaged, stagingPathFor } from "./per-input.js";
 
 describe("perInputName", () => {
   it("names the output from the input as listed", () => {
@@ -29,5 +30,25 @@ describe("staging and done markers", () => {
     expect(readFileSync(output, "utf8")).toBe("data");
     expect(await isDone(output)).toBe(true);
     expect(JSON.parse(readFileSync(doneMarkerPath(output), "utf8"))).toEqual({ input: "x.warc.gz", documents: 3 });
+  });
+});
+
+describe("removeStaleStaged", () => {
+  it("removes what dead processes of this host staged, and the temporary files their writers left, and nothing else", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "winnow-stale-staged-"));
+    const output = join(dir, "en.jsonl");
+    const dead = spawnSync(process.execPath, ["-e", ""]).pid as number;
+    const host = hostname().replace(/[^A-Za-z0-9-]/g, "_");
+    const staged = `.en.jsonl.${host}-${dead}-0a1b2c3d.staging.jsonl`;
+    const names = [
+      staged,
+      `.${staged}.tmp-${dead}-4`,
+      `.en.jsonl.${host}-${process.pid}-00000000.staging.jsonl`,
+      `.en.jsonl.elsewhere-${dead}-00000000.staging.jsonl`,
+      "en.jsonl",
+    ];
+    for (const name of names) writeFileSync(join(dir, name), "x");
+    expect((await removeStaleStaged(output)).sort()).toEqual([join(dir, staged), join(dir, `.${staged}.tmp-${dead}-4`)].sort());
+    expect(readdirSync(dir).sort()).toEqual(names.slice(2).sort());
   });
 });

@@ -85,7 +85,7 @@ function thisHost(): string {
 
 /**
  * Removes outputs that tasks on this machine, now dead, staged beside `output` and never
- * committed (killed mid-write). Those of other machines are left: whether their task is still
+ * committed (killed mid-write), and the temporary files their writers left. Those of other machines are left: whether their task is still
  * running cannot be told from here. Returns the paths removed.
  */
 export async function removeStaleStaged(output: string): Promise<string[]> {
@@ -93,7 +93,9 @@ export async function removeStaleStaged(output: string): Promise<string[]> {
   const prefix = `.${basename(output)}.${thisHost()}-`;
   const removed: string[] = [];
   for (const name of await readdir(dir).catch(() => [] as string[])) {
-    const pid = name.startsWith(prefix) && name.includes(".staging") ? /^(\d+)-/.exec(name.slice(prefix.length))?.[1] : undefined;
+    // The staged file, or the temporary file a writer of it was writing (`.` + its name + `.tmp-…`).
+    const rest = name.startsWith(prefix) ? name.slice(prefix.length) : name.startsWith(`.${prefix}`) ? name.slice(prefix.length + 1) : null;
+    const pid = rest !== null && name.includes(".staging") ? /^(\d+)-/.exec(rest)?.[1] : undefined;
     if (pid === undefined || Number(pid) === process.pid || isAlive(Number(pid))) continue;
     if (
       await unlink(join(dir, name)).then(

@@ -8,6 +8,8 @@
  * unbounded values (the host, say) would need files closed and reopened as parts; it is left out
  * until that is built.
  */
+import { existsSync } from "node:fs";
+import { rename, unlink } from "node:fs/promises";
 import type { CleanDocument, CorpusWriter } from "./types.js";
 
 export const TEMPLATE_FIELDS = ["lang"] as const;
@@ -40,16 +42,32 @@ export function renderPath(template: string, doc: CleanDocument): string {
   });
 }
 
-/** Documents routed to one writer per rendered path; close, abort and discard reach them all. */
+/**
+ * Documents routed to one writer per rendered path; close, abort and discard reach them all.
+ * Each file is written under a staging name of this process (see open.ts) and all are renamed
+ * onto their final names only once every one has closed: a run that fails on one file
+ * replaces none.
+ */
 export class TemplatedWriter implements CorpusWriter {
   readonly #template: string;
   readonly #open: (path: string) => Promise<CorpusWriter>;
   readonly #writers = new Map<string, Promise<CorpusWriter>>();
+  /** The file each staged writer is renamed onto → its staging path. */
+  readonly #staged = new Map<string, string>();
   #count = 0;
 
-  constructor(template: string, open: (path: string) => Promise<CorpusWriter>) {
+  /**
+   * `open(path)` opens the writer of the rendered `path`, and says where it writes: `staged`, to
+   * be renamed onto `final` (the file the path ends at, links followed), or null when it writes
+   * in place (a device or FIFO).
+   */
+  constructor(template: string, open: (path: string) => Promise<{ writer: CorpusWriter; staged: { path: string; final: string } | null }>) {
     this.#template = template;
-    this.#open = open;
+    this.#open = async (path) => {
+      const { writer, staged } = await open(path);
+      if (staged !== null) this.#staged.set(staged.final, staged.path);
+      return writer;
+    };
   }
 
   get documentsWritten(): number {
@@ -74,15 +92,39 @@ export class TemplatedWriter implements CorpusWriter {
   }
 
   close(): Promise<void> {
-    return this.#all((w) => w.close());
+    return this.#commit((w) => w.close());
   }
 
+  /** As close(): each file is completed valid, and all are put in place together. */
   abort(): Promise<void> {
-    return this.#all((w) => w.abort());
+    return this.#commit((w) => w.abort());
   }
 
-  discard(): Promise<void> {
-    return this.#all((w) => w.discard());
+  async discard(): Promise<void> {
+    try {
+      await this.#all((w) => w.discard());
+    } finally {
+      await this.#dropStaged();
+    }
+  }
+
+  /** Finishes every file with `finish`; only if all finished are they renamed into place. */
+  async #commit(finish: (w: CorpusWriter) => Promise<void>): Promise<void> {
+    try {
+      await this.#all(finish);
+    } catch (error) {
+      await this.#dropStaged();
+      throw error;
+    }
+    for (const [final, staged] of this.#staged) {
+      if (existsSync(staged)) await rename(staged, final);
+    }
+    this.#staged.clear();
+  }
+
+  async #dropStaged(): Promise<void> {
+    await Promise.all([...this.#staged.values()].map((staged) => unlink(staged).catch(() => {})));
+    this.#staged.clear();
   }
 
   /** Runs `step` on every writer that opened; the first failure is thrown once all have settled. */

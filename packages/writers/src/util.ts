@@ -19,9 +19,16 @@ export const RESOLVED: Promise<void> = Promise.resolve();
  */
 const tempPaths = new Set<string>();
 
-/** `.<name>.tmp-<pid>` beside the final name: same directory, so the final rename is atomic. */
+/** Temporary names handed out so far by this process: each writer's is its own. */
+let tempCount = 0;
+
+/**
+ * `.<name>.tmp-<pid>-<n>` beside the final name: same directory, so the final rename is atomic;
+ * the pid tells a stale file of a dead run, the counter keeps two writers of one process (two
+ * outputs that resolve to one folder, a writer reopened) from sharing a name.
+ */
 export function tempPathFor(finalPath: string): string {
-  const path = join(dirname(finalPath), `.${basename(finalPath)}.tmp-${process.pid}`);
+  const path = join(dirname(finalPath), `.${basename(finalPath)}.tmp-${process.pid}-${++tempCount}`);
   tempPaths.add(path);
   return path;
 }

@@ -440,15 +440,42 @@ describe("gzip", () => {
 describe("atomic output", () => {
   it("writes under a temporary name and renames on close", async () => {
     const path = join(dir, "out.jsonl");
-    const tmp = join(dir, `.out.jsonl.tmp-${process.pid}`);
     const w = await openWriter({ format: "jsonl", path });
     await w.write(DOCS[0]);
     expect(existsSync(path)).toBe(false);
-    expect(existsSync(tmp)).toBe(true);
+    // `.<name>.tmp-<pid>-<n>`: the pid for cleaning up after a dead run, n for each writer its own.
+    const temporary = readdirSync(dir).filter((name) => new RegExp(`^\\.out\\.jsonl\\.tmp-${process.pid}-\\d+$`).test(name));
+    expect(temporary).toHaveLength(1);
+    const tmp = join(dir, temporary[0]);
     await w.close();
     expect(existsSync(path)).toBe(true);
     expect(existsSync(tmp)).toBe(false);
     expect(readdirSync(dir)).toEqual(["out.jsonl"]);
+  });
+
+  it("gives two writers of one process on one path names of their own: each file written is whole", async () => {
+    const path = join(dir, "shared.jsonl");
+    const first = await openWriter({ format: "jsonl", path });
+    const second = await openWriter({ format: "jsonl", path });
+    await first.write(DOCS[0]);
+    await second.write(DOCS[1]);
+    expect(readdirSync(dir).filter((n) => n.startsWith(".shared.jsonl.tmp-"))).toHaveLength(2);
+    await first.close();
+    expect(
+      readFileSync(path, "utf8")
+        .split("\n")
+        .filter((l) => l !== "")
+        .map((l) => JSON.parse(l).url),
+    ).toEqual([DOCS[0].url]);
+    await second.close();
+    // Before #31.2 both wrote one temporary file, and the second's rename found it gone or mixed.
+    expect(
+      readFileSync(path, "utf8")
+        .split("\n")
+        .filter((l) => l !== "")
+        .map((l) => JSON.parse(l).url),
+    ).toEqual([DOCS[1].url]);
+    expect(readdirSync(dir)).toEqual(["shared.jsonl"]);
   });
 
   it("close() is idempotent and write() after it rejects", async () => {
@@ -470,7 +497,7 @@ describe("abort", () => {
     await w.write(DOCS[0]);
     await w.write(DOCS[1]);
     await w.abort();
-    expect(existsSync(`${dir}/.partial.xml.tmp-${process.pid}`)).toBe(false);
+    expect(readdirSync(dir).filter((name) => name.startsWith(".partial.xml.tmp-"))).toEqual([]);
     checkXmlCorpus(readFileSync(path, "utf8"), DOCS.slice(0, 2));
   });
 

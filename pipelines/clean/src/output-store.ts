@@ -12,6 +12,8 @@ import { commitOutput, createFolderFor, doneMarkerPath, dropStaged, isDone, remo
 import type { Logger } from "pino";
 
 export interface OutputStore {
+  /** Whether outputs are local files (which are locked while written); s3:// objects are not. */
+  readonly local: boolean;
   /** Where output `name` ends up, for messages. */
   final(name: string): string;
   isDone(name: string): Promise<boolean>;
@@ -25,6 +27,7 @@ export interface OutputStore {
 
 export function localStore(folder: string, logger: Logger): OutputStore {
   return {
+    local: true,
     final: (name) => join(folder, name),
     isDone: (name) => isDone(join(folder, name)),
     async stage(name) {
@@ -53,6 +56,7 @@ export async function s3Store(prefix: string, settings: S3Settings, retry: Retry
   // Staged outputs wait here for their upload; each is removed once uploaded or dropped.
   const staging = await mkdtemp(join(tmpdir(), "winnow-s3-staging-"));
   return {
+    local: false,
     final: (name) => s3Join(prefix, name),
     async isDone(name) {
       const marker = doneMarkerPath(s3Join(prefix, name));

@@ -52,13 +52,21 @@ export async function openOutputs(
   output: string,
   rejectsPath: string | undefined,
   format: OutputFormat,
-  options: { rejectsAll?: boolean; overwrite?: boolean; markdown?: boolean; links?: boolean } = {},
+  options: {
+    rejectsAll?: boolean;
+    overwrite?: boolean;
+    markdown?: boolean;
+    links?: boolean;
+    /** Checks each file of a templated output before it is created (RunPaths.claimExpansion). */
+    claimExpansion?: (path: string) => Promise<void>;
+  } = {},
 ): Promise<RunOutputs> {
   let writer: CorpusWriter;
   try {
     writer = await openWriter({
       format,
       path: output,
+      claimExpansion: options.claimExpansion,
       overwrite: options.overwrite,
       markdown: options.markdown === true,
       links: options.links === true,
@@ -82,7 +90,10 @@ export async function discardOutputs({ writer, rejects }: RunOutputs): Promise<v
   await Promise.allSettled([writer.discard(), rejects?.discard()]);
 }
 
-/** Finishes both files; a write error seen during the run, or one now, is thrown. */
+/**
+ * Finishes both files; a write error seen during the run, or one now, is thrown. The rejects file
+ * is put in place only once the output is: a run that fails replaces neither.
+ */
 export async function closeOutputs(
   { writer, rejects }: RunOutputs,
   paths: { output: string; rejects: string | undefined },
@@ -92,11 +103,15 @@ export async function closeOutputs(
   if (outputProblem === null) {
     await writer.close().catch((error: unknown) => (outputProblem = error));
   } else {
-    // Keep what was written valid under the final name; the write error is what gets reported.
-    await writer.abort().catch(() => {});
+    await writer.discard().catch(() => {});
+  }
+  if (outputProblem !== null) {
+    await rejects?.discard();
+    // A refusal (an {lang} file that would be an input) keeps its own words and status.
+    if (outputProblem instanceof WinnowError) throw outputProblem;
+    throw writeFailure("cannot write output", paths.output, outputProblem);
   }
   let rejectsProblem: unknown = null;
   await rejects?.close().catch((error: unknown) => (rejectsProblem = error));
-  if (outputProblem !== null) throw writeFailure("cannot write output", paths.output, outputProblem);
   if (rejectsProblem !== null) throw writeFailure("cannot write rejects file", String(paths.rejects), rejectsProblem);
 }

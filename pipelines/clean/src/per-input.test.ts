@@ -23,6 +23,7 @@ import { join, relative } from "node:path";
 import { gzipSync } from "node:zlib";
 import { CreateBucketCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import S3rver from "s3rver";
+import { BusyError } from "@winnow/errors";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type PerInputRunOptions, runCleanPerInput } from "../dist/per-input.js";
 import { runClean } from "../dist/run.js";
@@ -130,10 +131,16 @@ describe("one output per input, sharded", () => {
     expect(union(out, src)).toEqual(reference);
   });
 
-  it("two tasks given the same inputs at once leave whole outputs", async () => {
+  it("the same task twice at once: one refuses on the lock, the other leaves whole outputs", async () => {
     const out = join(dir, "twice");
-    await Promise.all([task(out, 0, 1), task(out, 0, 1)]);
+    const results = await Promise.allSettled([task(out, 0, 1), task(out, 0, 1)]);
+    expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+    const refused = results.find((r): r is PromiseRejectedResult => r.status === "rejected");
+    if (refused === undefined) throw new Error("neither task was refused");
+    expect(refused.reason).toBeInstanceOf(BusyError);
+    expect((refused.reason as Error).message).toMatch(/is being written by another winnow run \(pid \d+ on this host since /);
     expect(union(out, src)).toEqual(reference);
+    expect(tree(out).filter((f) => f.endsWith(".lock"))).toEqual([]);
     expect(tree(out).filter((f) => f.includes(".staging") || f.includes(".tmp-"))).toEqual([]);
   });
 

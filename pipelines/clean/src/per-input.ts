@@ -24,7 +24,17 @@ import {
   type ShardFlags,
   takeShard,
 } from "@winnow/remote";
-import { type Compression, createFolderFor, dropStaged, type OutputFormat, perInputName, stagingPathFor } from "@winnow/writers";
+import {
+  type Compression,
+  createFolderFor,
+  dropStaged,
+  lockOutput,
+  type OutputFormat,
+  type OutputLock,
+  perInputName,
+  RunPaths,
+  stagingPathFor,
+} from "@winnow/writers";
 import { type Logger, pino } from "pino";
 import { listInputs } from "./inputs.js";
 import { localStore, type OutputStore, s3Store } from "./output-store.js";
@@ -129,6 +139,7 @@ export async function runCleanPerInput(options: PerInputRunOptions): Promise<Per
   const names = namesOf(list, suffix);
   const shard = resolveShard(options.shard ?? {}, options.env ?? process.env);
   const mine = takeShard(list, shard);
+  if (!toS3) await refuseOutputsOverInputs(list, mine, names, options);
   logger.info(
     { shard, listed: list.length, assigned: mine.length },
     shard === null
@@ -239,6 +250,26 @@ async function cleanOne(
   logger: Logger,
   shared: SharedCleaner,
 ): Promise<Outcome> {
+  // The same task run twice (a requeue overlapping the old one) must not write one output at once.
+  const locks: OutputLock[] = [];
+  try {
+    if (store.local) locks.push(await lockOutput(store.final(name), { what: "output", purpose: `clean ${input.location}` }));
+    if (rejects !== undefined) locks.push(await lockOutput(rejects, { what: "rejects file", purpose: `clean ${input.location}` }));
+    return await cleanLocked(input, name, store, rejects, options, logger, shared);
+  } finally {
+    await Promise.allSettled(locks.map((lock) => lock.release()));
+  }
+}
+
+async function cleanLocked(
+  input: ListedInput,
+  name: string,
+  store: OutputStore,
+  rejects: string | undefined,
+  options: PerInputRunOptions,
+  logger: Logger,
+  shared: SharedCleaner,
+): Promise<Outcome> {
   const staged = await store.stage(name);
   const stagedRejects = rejects === undefined ? undefined : stagingPathFor(rejects);
   if (rejects !== undefined) {
@@ -272,6 +303,8 @@ async function cleanOne(
         inputs: [input.location],
         output: staged,
         rejectsPath: stagedRejects,
+        // Its final names are locked above; the staged names are this process's alone.
+        lock: false,
         open: remoteOpener(
           {
             retry,
@@ -326,6 +359,26 @@ async function listAll(options: PerInputRunOptions, failed: InputFailure[]): Pro
   if (options.inputs.includes("-")) throw new UsageError("one output per input needs inputs with names: standard input has none", "-");
   const files = await listInputs(options.inputs, failed, true);
   return files.map((file, index) => ({ location: file, listed: file, index }));
+}
+
+/**
+ * No output or rejects file of this task may be an input of the list (an input folder given as
+ * -o, an input already named like its output): compared by file, before anything is read.
+ */
+async function refuseOutputsOverInputs(
+  list: readonly ListedInput[],
+  mine: readonly ListedInput[],
+  names: readonly string[],
+  options: PerInputRunOptions,
+): Promise<void> {
+  const local = list.filter((input) => !isRemote(input.location)).map((input) => ({ path: input.location, flag: "input" }));
+  const paths = new RunPaths(local);
+  for (const input of mine) {
+    await paths.claim({ path: join(options.outputDir, names[input.index]), flag: "-o" });
+    if (options.rejectsDir !== undefined) {
+      await paths.claim({ path: join(options.rejectsDir, perInputName(input.listed, ".rejects.jsonl")), flag: "--rejects" });
+    }
+  }
 }
 
 /** Each input's output name; two inputs that would share one are refused before anything is read. */

@@ -489,15 +489,20 @@ describe("the CLI", () => {
       });
       expect(first.signal).toBe("SIGKILL");
       expect(existsSync(join(dir, "sigkill.jsonl"))).toBe(false);
-      // The killed run could not remove its temporary file (#21.5)...
+      // The killed run could not remove its temporary file (#21.5), nor its locks (#30.5)...
       const leftovers = (): string[] => readdirSync(dir).filter((name) => name.startsWith(".sigkill."));
-      expect(leftovers()).toEqual([`.sigkill.jsonl.tmp-${first.pid}`]);
+      expect(leftovers().sort()).toEqual([
+        ".sigkill.jsonl.lock",
+        ".sigkill.jsonl.manifest.lock",
+        expect.stringMatching(new RegExp(`^\\.sigkill\\.jsonl\\.tmp-${first.pid}-\\d+$`)),
+      ]);
+      expect(JSON.parse(readFileSync(join(dir, ".sigkill.jsonl.lock"), "utf8"))).toMatchObject({ pid: first.pid });
 
       const second = await winnow(args("sigkill.jsonl"));
       expect(second.code).toBe(0);
       expect(parts("sigkill.jsonl")).toEqual(reference);
       expect(existsSync(join(dir, "sigkill.part2.jsonl"))).toBe(false);
-      // ...so the resumed run did, its process being gone.
+      // ...so the resumed run did, its process being gone: it took the stale locks over and released them.
       expect(leftovers()).toEqual([]);
     });
   });

@@ -243,12 +243,13 @@ describe("runClean on many pages", () => {
   });
 
   it("keeps input order across batches and inputs on a pool; unordered writes the same documents", async () => {
+    // The same file named twice is read once (by device and inode), where it first comes.
     const inputs = [warc, `${WARC}example.warc.gz`, warc];
     const ordered = await runClean({ inputs, output: join(dir, "many.jsonl"), model: "heuristic", workers: 2, batchSize: 3 });
     const urls = jsonLines(join(dir, "many.jsonl")).map((d) => d.url as string);
     const pages = Array.from({ length: 120 }, (_, i) => `http://test.example/page-${i}`);
-    expect(urls).toEqual([...pages, "http://example.com/", ...pages]);
-    expect(ordered.documentsWritten).toBe(241);
+    expect(urls).toEqual([...pages, "http://example.com/"]);
+    expect(ordered.documentsWritten).toBe(121);
 
     const unordered = await runClean({
       inputs,
@@ -258,7 +259,7 @@ describe("runClean on many pages", () => {
       batchSize: 3,
       unordered: true,
     });
-    expect(unordered.documentsWritten).toBe(241);
+    expect(unordered.documentsWritten).toBe(121);
     const sorted = (path: string): string[] => readFileSync(path, "utf8").split("\n").sort();
     expect(sorted(join(dir, "many-u.jsonl"))).toEqual(sorted(join(dir, "many.jsonl")));
   });

@@ -4,17 +4,22 @@
  * failure that is the user's to fix is thrown as a typed error (@winnow/errors) naming the path;
  * damaged records and single missing inputs do not throw: they are counted in the summary.
  */
+import { createHash } from "node:crypto";
+import { stat } from "node:fs/promises";
 import { availableParallelism } from "node:os";
-import { sep } from "node:path";
+import { dirname, resolve, sep } from "node:path";
 import type { InputOpener } from "@winnow/archive";
 import { InputError, ModelError, OutputError, UsageError, WinnowError, errorMessage, systemReason } from "@winnow/errors";
 import { type Favor, type ModelSpec, resolveModelSpec } from "@winnow/models";
 import { redactUrl } from "@winnow/remote";
 import {
+  type LockTarget,
+  lockOutputs,
   type NamedPath,
   type OutputFormat,
   type OutputRole,
   prepareOutput,
+  RunPaths,
   refuseOutputsOverInputs,
   removeStaleTempFiles,
   templateFields,
@@ -134,6 +139,11 @@ export interface CleanRunOptions {
   siteTemplates?: SiteTemplateRunOptions;
   /** Opens inputs that are URLs (https://, s3://; see @winnow/remote); without it only local files are read. */
   open?: InputOpener;
+  /**
+   * Lock every output for the run (lock.ts in @winnow/writers); default true. Off only for a
+   * caller that holds the locks itself (a per-input run writes a staged file it locked the final name of).
+   */
+  lock?: boolean;
 }
 
 /** What a caller inside this package may hand a run: a cleaner it opened and keeps open across runs. */
@@ -142,6 +152,20 @@ export interface SharedCleaner {
 }
 
 export async function runClean(options: CleanRunOptions, shared?: SharedCleaner): Promise<CleanRunSummary> {
+  // Whatever way the run ends, its locks go with it.
+  const locks: Array<() => Promise<void>> = [];
+  try {
+    return await cleanLocked(options, shared, locks);
+  } finally {
+    await Promise.allSettled(locks.map((release) => release()));
+  }
+}
+
+async function cleanLocked(
+  options: CleanRunOptions,
+  shared: SharedCleaner | undefined,
+  locks: Array<() => Promise<void>>,
+): Promise<CleanRunSummary> {
   const startTime = performance.now();
   const startCpu = process.cpuUsage();
   const logger = options.logger ?? pino({ enabled: false });
@@ -161,20 +185,20 @@ export async function runClean(options: CleanRunOptions, shared?: SharedCleaner)
 
   // Inputs first: when none can be used, nothing else is started and no output is created.
   const inputsFailed: InputFailure[] = [];
-  const files = await listInputs(options.inputs, inputsFailed, options.open !== undefined);
+  const repeated: Array<{ path: string; same: string }> = [];
+  const files = await listInputs(options.inputs, inputsFailed, options.open !== undefined, repeated);
   refuseUnusableInputs(files, inputsFailed, options);
-  // Before anything is read or written: no output may be an input, given or found in a folder.
+  for (const r of repeated) logger.warn({ input: r.path }, `input named twice, read once: ${r.path} is ${r.same}`);
+  // Before anything is read or written: no output may be an input, given or found in a folder, nor another output.
   const inputPaths: NamedPath[] = [...options.inputs, ...files].map((path) => ({ path, flag: "input" }));
   const manifestPath = options.manifestPath ?? manifestPathFor(options.output);
-  await refuseOutputsOverInputs(
-    outputsOf(options.output, options.rejectsPath, options.resume === true ? manifestPath : undefined),
-    inputPaths,
-  );
+  const runPaths = await claimRunPaths(options, namedFormat, manifestPath, inputPaths);
   // After the inputs' checks: writing over an input is the graver mistake to name.
   const format = refuseUnnamedFormat(namedFormat, options.output);
   for (const f of inputsFailed) logger.warn({ input: f.input }, `cannot open input: ${f.reason} (${f.input})`);
 
-  await settleEarlierRun(options, manifestPath, logger);
+  if (options.lock !== false) locks.push(await lockRunOutputs(options, manifestPath));
+  await settleEarlierRun(options, manifestPath, inputPaths, logger);
 
   // A resumable run reads only what earlier runs left, into a part of its own.
   const plan = options.resume === true ? await planOrRefuse(options, manifestPath, files, logger) : null;
@@ -194,6 +218,7 @@ export async function runClean(options: CleanRunOptions, shared?: SharedCleaner)
   const cleaner = shared === undefined ? await openRunCleaner(options, model, workers, logger) : borrowed(shared.cleaner);
   const inFlight = workers === 0 ? 1 : IN_FLIGHT_PER_WORKER * cleaner.parallelism;
   const outputs = await openOutputs(outputPath, rejectsPath, format, {
+    claimExpansion: (file) => runPaths.claimExpansion({ path: options.output, flag: "-o" }, file),
     rejectsAll: options.rejectsAll,
     overwrite: options.overwrite,
     markdown: options.markdown === true,
@@ -203,7 +228,8 @@ export async function runClean(options: CleanRunOptions, shared?: SharedCleaner)
     throw error;
   });
   const resumeLog = plan === null ? null : await openResumeLog(plan, outputs, cleaner);
-  const abandon = () => Promise.allSettled([outputs.writer.abort(), cleaner.destroy(), outputs.rejects?.close(), resumeLog?.close(false)]);
+  // A run that fails replaces nothing: every file it was writing is dropped, none renamed into place.
+  const abandon = () => Promise.allSettled([discardOutputs(outputs), cleaner.destroy(), resumeLog?.close(false)]);
 
   logger.info(
     { inputs: todo.length, output: outputPath, format, model: cleaner.model, workers, batchSize },
@@ -350,15 +376,25 @@ function refuseUnusableInputs(files: readonly string[], inputsFailed: readonly I
 /**
  * A plain run over an output that an earlier resumable run wrote in parts would leave both runs'
  * documents side by side: refuse, naming the files and the two ways on, or with --overwrite
- * remove them (with --resume too: the resumable run then starts again).
+ * remove them (with --resume too: the resumable run then starts again). What is removed is what
+ * the manifest says its runs wrote, never a file found by its name alone, and never an input.
  */
-async function settleEarlierRun(options: CleanRunOptions, manifestPath: string, logger: Logger): Promise<void> {
+async function settleEarlierRun(
+  options: CleanRunOptions,
+  manifestPath: string,
+  inputs: readonly NamedPath[],
+  logger: Logger,
+): Promise<void> {
   if (options.output === "-" || templateFields(options.output).length > 0) return;
   const resume = options.resume === true;
   if (resume && options.overwrite !== true) return;
   const files = await earlierRunFiles(options.output, options.rejectsPath, manifestPath);
   if (files.length === 0) return;
   if (options.overwrite === true) {
+    await refuseOutputsOverInputs(
+      files.map((path) => ({ path, flag: "--overwrite would remove" })),
+      inputs,
+    );
     await removeEarlierRunFiles(files).catch((error: unknown) => {
       throw new OutputError(`cannot remove what an earlier run left: ${systemReason(error)}`, files.join(", "), { cause: error });
     });
@@ -370,6 +406,54 @@ async function settleEarlierRun(options: CleanRunOptions, manifestPath: string, 
       "Give --resume to go on with that run, or --overwrite to remove them and start again",
     `-o ${options.output}`,
   );
+}
+
+/**
+ * Claims every path the run writes (see RunPaths): the output (each file a templated one can
+ * expand to; a text folder as a whole), the rejects file and, resuming, the manifest.
+ */
+async function claimRunPaths(
+  options: CleanRunOptions,
+  format: OutputFormat | null,
+  manifestPath: string,
+  inputs: readonly NamedPath[],
+): Promise<RunPaths> {
+  const paths = new RunPaths(inputs);
+  const output: NamedPath = { path: options.output, flag: "-o" };
+  if (templateFields(options.output).length > 0) await paths.claimTemplate(output);
+  else await paths.claim(output, { folder: format === "text" && (await isFolderOutput(options.output)) });
+  if (options.rejectsPath !== undefined) await paths.claim({ path: options.rejectsPath, flag: "--rejects" });
+  if (options.resume === true) await paths.claim({ path: manifestPath, flag: "--manifest" });
+  return paths;
+}
+
+/** A text output that is a folder: one that is there, or a name ending in a separator. */
+async function isFolderOutput(output: string): Promise<boolean> {
+  if (output.endsWith("/") || output.endsWith(sep)) return true;
+  return stat(output).then(
+    (s) => s.isDirectory(),
+    () => false,
+  );
+}
+
+/**
+ * Locks the run's outputs, so that a second run on them (a job submitted twice, a requeue
+ * overlapping the old task) refuses instead of writing beside this one. A templated output is
+ * locked as a whole: its fixed folder, keyed by the template.
+ */
+function lockRunOutputs(options: CleanRunOptions, manifestPath: string): Promise<() => Promise<void>> {
+  const targets: LockTarget[] = [];
+  if (templateFields(options.output).length > 0) {
+    const fixed = options.output.slice(0, options.output.search(/\{/));
+    const folder = fixed.endsWith("/") || fixed.endsWith(sep) || fixed === "" ? fixed || "." : dirname(fixed);
+    const key = `template-${createHash("sha256").update(resolve(options.output)).digest("hex").slice(0, 12)}`;
+    targets.push({ path: folder, what: "output", key });
+  } else {
+    targets.push({ path: options.output, what: "output" });
+  }
+  if (options.rejectsPath !== undefined) targets.push({ path: options.rejectsPath, what: "rejects file" });
+  if (options.resume === true) targets.push({ path: manifestPath, what: "manifest" });
+  return lockOutputs(targets, `clean -o ${options.output}`);
 }
 
 /** The files a run writes, for refuseOutputsOverInputs. */

@@ -251,6 +251,8 @@ describe("winnow clean", () => {
     );
     expect(r.code).toBe(130);
     expect(readdirSync(join(dir, "sigints")).filter((name) => name.includes(".tmp-"))).toEqual([]);
+    // Nor the locks of the output and the rejects (#30.5): the exit that quits at once releases them.
+    expect(readdirSync(join(dir, "sigints")).filter((name) => name.endsWith(".lock"))).toEqual([]);
   });
 
   it("exits 2 when asked to resume what cannot be resumed", async () => {

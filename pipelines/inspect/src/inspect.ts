@@ -5,7 +5,7 @@
 import { expandInputs } from "@winnow/archive";
 import { InputError, ModelError, WinnowError, errorMessage } from "@winnow/errors";
 import { type BlockClassifier, loadClassifier } from "@winnow/models";
-import { type OutputRole, prepareOutput, refuseOutputsOverInputs } from "@winnow/writers";
+import { lockOutputs, type OutputRole, prepareOutput, refuseOutputsOverInputs } from "@winnow/writers";
 import { scanReport } from "./report-data.js";
 import { writeReport } from "./report-html.js";
 
@@ -49,6 +49,16 @@ export async function writeInspectReport(options: InspectOptions): Promise<Inspe
   );
   await prepareOutput(options.output, REPORT_ROLE);
   if (files.length === 0) throw new InputError("no archive or HTML files found", options.inputs.join(", "));
+  // One run per report: a second one on the same file refuses (exit 75) instead of racing this one.
+  const release = await lockOutputs([{ path: options.output, what: "report" }], "inspect");
+  try {
+    return await reportOn(options);
+  } finally {
+    await release();
+  }
+}
+
+async function reportOn(options: InspectOptions): Promise<InspectSummary> {
   const classifier = await openClassifier(options.model);
   let written: Awaited<ReturnType<typeof writeReport>>;
   try {

@@ -174,7 +174,8 @@ export function registerClean(program: Command): void {
         "a folder that is not empty is refused unless --overwrite); a name ending in .gz is gzip-compressed, .zst zstd-compressed; " +
         "{lang} in the path writes one file per language (out/{lang}/part.jsonl.gz). " +
         "A file is written under a temporary name and renamed over the old one when complete; a device or FIFO is written into; " +
-        "a symbolic link's target is written, not the link; missing folders are created; an input is never overwritten (exit 2). " +
+        "a symbolic link's target is written, not the link; missing folders are created; no output may be an input or another output (exit 2); " +
+        "each output is locked while written, and a second run on it refuses (exit 75). " +
         "With one output per input (--paths-file, --rank, --per-input): the folder the outputs go in, or s3://bucket/prefix/",
     )
     .addOption(
@@ -246,8 +247,8 @@ export function registerClean(program: Command): void {
     )
     .option(
       "--overwrite",
-      "replace what an earlier run left at the output: the manifest and parts of a --resume run (with --resume: start it again), " +
-        "the documents and index.jsonl of a text folder. Without it a run refuses to write beside them",
+      "replace what an earlier run left at the output, as its own records list it: the manifest and the parts it names of a --resume run (with --resume: start it again), " +
+        "the documents a text folder's index.jsonl lists, and the index. Nothing else is removed, and never an input. Without it a run refuses to write beside them",
     )
     .option("--manifest <file>", "the manifest of a --resume run, a regular file (default: <output>.manifest)")
     .option(

@@ -16,6 +16,7 @@ import {
 import { EXIT } from "@winnow/errors";
 import { EXIT_CODES_HELP, ExitWith } from "../exit-codes.js";
 import { createLogger } from "../logger.js";
+import { lockDedupTask, refuseDedupPathsOverInputs } from "./dedup-paths.js";
 import { interruptOnSignals } from "../signals.js";
 import { parseCount, parseUnitInterval } from "../parse.js";
 
@@ -161,6 +162,9 @@ export function registerDedup(program: Command): void {
 async function dedup(inputs: string[], flags: DedupFlags): Promise<void> {
   // One format per stream, as for clean: JSON lines where stderr is not a terminal.
   const logger = createLogger("info");
+  // Before anything is read or written: no output over an input, and this task not running already.
+  await refuseDedupPathsOverInputs(inputs, flags);
+  const locks = await lockDedupTask({ ...flags });
   const interrupt = interruptOnSignals(logger, "stopping after the task under way; run the same command again to resume");
   let summary: DedupSummary;
   try {
@@ -186,6 +190,7 @@ async function dedup(inputs: string[], flags: DedupFlags): Promise<void> {
     });
   } finally {
     interrupt.dispose();
+    await Promise.allSettled(locks.map((lock) => lock.release()));
   }
   if (summary.incomplete.length > 0) {
     logger.warn(

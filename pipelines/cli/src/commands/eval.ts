@@ -24,7 +24,7 @@ import {
   type EvaluationReport,
 } from "@winnow/train";
 import { ModelError, OutputError, UsageError } from "@winnow/errors";
-import { type NamedPath, type OutputRole, prepareOutput, refuseOutputsOverInputs, writeOutputFile } from "@winnow/writers";
+import { lockOutputs, type NamedPath, type OutputRole, prepareOutput, refuseOutputsOverInputs, writeOutputFile } from "@winnow/writers";
 import type { Logger } from "pino";
 import { createLogger } from "../logger.js";
 import { parseCount } from "../parse.js";
@@ -136,6 +136,8 @@ async function evaluate(flags: EvalFlags): Promise<void> {
     const inputs = await dataInputs(flags.data);
     if (flags.labels !== undefined) inputs.push(...(await labelFolderInputs(flags.labels, "--labels")));
     await refuseOutputsOverInputs(outputs, inputs);
+    // Held until the process exits (lock.ts releases it then, on every way out): one run per output.
+    await lockOutputs([{ path: flags.json, what: "results file" }], "eval");
     const target = await prepareOutput(flags.json, JSON_ROLE);
     if (target.kind === "directory") throw new OutputError("cannot create results file: it is a folder", flags.json);
   }

@@ -8,7 +8,7 @@ import { UsageError } from "@winnow/errors";
 import { DEFAULT_LABEL_PORT, LabelServerError, LabelStore, loadLabelPages, openClassifier, startLabelServer } from "@winnow/inspect";
 import { LabelFileError } from "@winnow/labels";
 import { resolveModelSpec } from "@winnow/models";
-import { refuseOutputsOverInputs } from "@winnow/writers";
+import { lockOutputs, refuseOutputsOverInputs } from "@winnow/writers";
 import { createLogger, LOG_LEVELS, type LogLevel } from "../logger.js";
 import { parseCount } from "../parse.js";
 import { checkFolderOutput, dataInputs } from "./shared.js";
@@ -56,6 +56,8 @@ async function labelUi(flags: LabelUiFlags): Promise<void> {
   const inputs = await dataInputs(flags.data);
   await refuseOutputsOverInputs([{ path: flags.labels, flag: "--labels" }], inputs);
   await checkFolderOutput(flags.labels, { what: "label folder", flag: "--labels" });
+  // Held until the process exits (lock.ts releases it then, on every way out): one run per output.
+  await lockOutputs([{ path: flags.labels, what: "label folder" }], "label-ui");
   let store: LabelStore;
   try {
     store = await LabelStore.open(flags.labels);

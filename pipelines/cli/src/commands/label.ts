@@ -6,7 +6,7 @@ import type { Command } from "commander";
 import { featureSetByName, TEXREX_EXTENDED } from "@winnow/features";
 import { OutputError, WinnowError, systemReason } from "@winnow/errors";
 import { buildDataset, propagateDatasetLabels, writePropagatedLabels } from "@winnow/train";
-import { refuseOutputsOverInputs } from "@winnow/writers";
+import { lockOutputs, refuseOutputsOverInputs } from "@winnow/writers";
 import { createLogger } from "../logger.js";
 import { parseCount } from "../parse.js";
 import { SEEDS_HELP, checkFolderOutput, dataInputs, featureSetOption, labelFolderInputs, loadPages, seedSource } from "./shared.js";
@@ -62,6 +62,8 @@ async function label(flags: LabelFlags): Promise<void> {
   if (hand !== undefined) inputs.push(...(await labelFolderInputs(hand, "--seeds hand:")));
   await refuseOutputsOverInputs([{ path: flags.output, flag: "-o" }], inputs);
   await checkFolderOutput(flags.output, { what: "label folder", flag: "-o" });
+  // Held until the process exits (lock.ts releases it then, on every way out): one run per output.
+  await lockOutputs([{ path: flags.output, what: "label folder" }], "label");
   const source = await seedSource(flags.seeds, flags.seed);
   const pages = await loadPages(flags.data, flags.limit, logger);
   const started = Date.now();

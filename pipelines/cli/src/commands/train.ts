@@ -18,7 +18,7 @@ import {
   trainModel,
   type PageLabels,
 } from "@winnow/train";
-import { type NamedPath, prepareOutput, refuseOutputsOverInputs } from "@winnow/writers";
+import { lockOutputs, type NamedPath, prepareOutput, refuseOutputsOverInputs } from "@winnow/writers";
 import { trainHosts } from "./train-per-host.js";
 import type { Logger } from "pino";
 import { createLogger } from "../logger.js";
@@ -234,6 +234,8 @@ async function checkPaths(flags: TrainFlags): Promise<void> {
   const inputs = await dataInputs(flags.data);
   if (flags.labels !== undefined) inputs.push(...(await labelFolderInputs(flags.labels, "--labels")));
   await refuseOutputsOverInputs(outputs, inputs);
+  // Held until the process exits (lock.ts releases it then, on every way out): one run per output.
+  await lockOutputs([{ path: flags.output, what: flags.perHost ? "model folder" : "model file" }], "train");
   if (flags.perHost) {
     await checkFolderOutput(flags.output, { ...MODEL_FILE_ROLE, what: "model folder" });
   } else {
