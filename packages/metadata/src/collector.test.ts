@@ -6,9 +6,9 @@ import { normaliseDate } from "./dates.js";
 const NOW = Date.UTC(2026, 10, 25);
 
 function metadataOf(html: string, url = "https://example.org/news/story.html") {
-  const collector = new MetadataCollector(NOW);
+  const collector = new MetadataCollector();
   const doc = segmentHtml(html, { observer: collector });
-  return { doc, meta: collector.finish(url) };
+  return { doc, meta: collector.finish(url, NOW) };
 }
 
 const ISSUE_PAGE = `<!doctype html><html lang="de"><head><meta charset="utf-8">
@@ -82,13 +82,13 @@ describe("MetadataCollector", () => {
   });
 
   it("takes content-language when <html> has no lang, and forgets one page at the next", () => {
-    const collector = new MetadataCollector(NOW);
+    const collector = new MetadataCollector();
     segmentHtml('<html><head><meta http-equiv="Content-Language" content="fr, en"></head><body><p>x</p></body></html>', {
       observer: collector,
     });
-    expect(collector.finish("")).toEqual({ declaredLang: "fr" });
+    expect(collector.finish("", NOW)).toEqual({ declaredLang: "fr" });
     segmentHtml("<p>nothing said</p>", { observer: collector });
-    expect(collector.finish("")).toEqual({});
+    expect(collector.finish("", NOW)).toEqual({});
   });
 });
 
@@ -96,7 +96,11 @@ describe("normaliseDate", () => {
   it.each([
     ["2021-03-04", "2021-03-04"],
     ["2021-03-04T10:20:30.123+0100", "2021-03-04T10:20:30+01:00"],
-    ["2021-03-04 10:20", "2021-03-04T10:20:00"],
+    ["2021-03-04 10:20", "2021-03-04"],
+    ["2021-03-04T10:20+05:30", "2021-03-04T10:20:00+05:30"],
+    ["2005-5-7 21:23:57", "2005-05-07"],
+    ["2024年3月5日", "2024-03-05"],
+    ["03/24/2021", "2021-03-24"],
     ["20210304", "2021-03-04"],
     ["04.03.2021", "2021-03-04"],
     ["Thu, 04 Mar 2021 10:20:30 GMT", "2021-03-04T10:20:30Z"],
@@ -105,7 +109,7 @@ describe("normaliseDate", () => {
     expect(normaliseDate(input, NOW)).toBe(expected);
   });
 
-  it.each(["2021-02-30", "1994-12-31", "2027-01-01", "yesterday", "12345", "03/24/2021"])("%s is no date", (input) => {
+  it.each(["2021-02-30", "1994-12-31", "2027-01-01", "yesterday", "12345", "1 year ago", "2024-13-01"])("%s is no date", (input) => {
     expect(normaliseDate(input, NOW)).toBeUndefined();
   });
 });
