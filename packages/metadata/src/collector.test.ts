@@ -92,6 +92,101 @@ describe("MetadataCollector", () => {
   });
 });
 
+describe("dates a corpus builder can trust", () => {
+  it("reads <time datetime> with a space before the time, inside a discussion page's byline, and the author as a name", () => {
+    const html = `<html><body><div class="story"><a href="/s/x">Caches all the way down</a>
+<div class="byline"><span>via <a href="/~scvalex" class="u-author">scvalex</a></span>
+<time datetime="2024-08-12 10:00:23">1 year ago</time> | <a href="/t/caches">caches</a> | <a href="/s/x#c">12 comments</a></div></div>
+<p>Comment text of some length here.</p></body></html>`;
+    const { meta } = metadataOf(html, "https://lobste.rs/s/x");
+    expect(meta.date).toBe("2024-08-12");
+    expect(meta.author).toBe("scvalex");
+  });
+
+  it.each([
+    ["Mar 4, 2021 11:30 PM", "2021-03-04"],
+    ["Thu, 04 Mar 2021 GMT", "2021-03-04"],
+    ["Published Oct 20, 2025 at 5:00 PM PST", "2025-10-20T17:00:00-08:00"],
+    ["Thu, 04 Mar 2021 23:30:00 +0900", "2021-03-04T23:30:00+09:00"],
+    ["4. März 2021", "2021-03-04"],
+    ["le 4 mars 2021", "2021-03-04"],
+    ["12 de marzo de 2024", "2024-03-12"],
+    ["5 марта 2021 г.", "2021-03-05"],
+    ["发表于 2024年3月5日 10:20", "2024-03-05"],
+    ["Last updated: November 13, 2025", "2025-11-13"],
+  ])("prose %s is %s, whatever the machine's zone", (input, expected) => {
+    expect(normaliseDate(input, NOW)).toBe(expected);
+  });
+
+  it("takes the text of an element whose class says date, and a byline's date, after the markup's", () => {
+    const visible = metadataOf('<html><body><h1>T</h1><div class="single-post-date">July 8, 2025</div><p>Body text.</p></body></html>');
+    expect(visible.meta.date).toBe("2025-07-08");
+    const byline = metadataOf('<html><body><p class="byline">By Jane Roe, 4 March 2021</p><p>Body text.</p></body></html>');
+    expect(byline.meta).toMatchObject({ date: "2021-03-04", author: "Jane Roe" });
+    const marked = metadataOf(
+      '<html><head><meta property="article:published_time" content="2020-01-02"></head><body><div class="date">July 8, 2025</div><p>x</p></body></html>',
+    );
+    expect(marked.meta.date).toBe("2020-01-02");
+  });
+
+  it("bounds dates by the capture, not the clock: a later one gives way to the next candidate", () => {
+    const html = `<html><head><meta property="article:published_time" content="2024-06-01T10:00:00Z"></head>
+<body><time datetime="2019-05-05">5 May 2019</time><p>x</p></body></html>`;
+    const collector = new MetadataCollector();
+    segmentHtml(html, { observer: collector });
+    expect(collector.finish("", Date.UTC(2024, 6, 1)).date).toBe("2024-06-01T10:00:00Z");
+    segmentHtml(html, { observer: collector });
+    expect(collector.finish("", Date.UTC(2020, 0, 1)).date).toBe("2019-05-05");
+    // Without a capture date only 1995 bounds it.
+    segmentHtml(html, { observer: collector });
+    expect(collector.finish("").date).toBe("2024-06-01T10:00:00Z");
+  });
+});
+
+describe("authors a corpus builder can trust", () => {
+  it.each([
+    ["By Jane Doe and John Roe", "Jane Doe; John Roe"],
+    ["Written by: Ann Lee, Bo Chen, and Max Muster", "Ann Lee; Bo Chen; Max Muster"],
+    ["By Emily Way | Updated on Dec 9, 2025", "Emily Way"],
+    ["16 December 2025 by Sam O'Brien", "Sam O'Brien"],
+    ["Posted by BeauHD on Friday December 19, 2025 @08:00PM", "BeauHD"],
+    ["von Erika Mustermann", "Erika Mustermann"],
+    ["Doris Munoz-Mantilla, MD", "Doris Munoz-Mantilla"],
+  ])("the byline %s names %s", (byline, expected) => {
+    expect(metadataOf(`<html><body><div class="author-byline">${byline}</div><p>Body.</p></body></html>`).meta.author).toBe(expected);
+  });
+
+  it("a byline's elements: 'By' and each name in its own element, a bio after them", () => {
+    const html = `<html><body><div class="article-author"><span>By</span> <a href="/a/1">Ann Lee</a> <span>and</span>
+<a href="/a/2">Bo Chen</a><p>Ann covers the climate for our desk since 2012 and likes hiking.</p></div><p>Body.</p></body></html>`;
+    expect(metadataOf(html).meta.author).toBe("Ann Lee; Bo Chen");
+  });
+
+  it("no sentence, no count, no publisher is an author", () => {
+    const sentence =
+      '<html><head><meta name="author" content="Our team of experts reviews every product we recommend"></head><body><p>x</p></body></html>';
+    expect(metadataOf(sentence).meta.author).toBeUndefined();
+    const masthead = `<html><head><meta name="author" content="USA TODAY"><meta property="og:site_name" content="USA TODAY"></head><body><p>x</p></body></html>`;
+    expect(metadataOf(masthead).meta.author).toBeUndefined();
+    const host = '<html><head><meta name="author" content="Instructables"></head><body><p>x</p></body></html>';
+    expect(metadataOf(host, "https://www.instructables.com/Build-a-Box/").meta.author).toBeUndefined();
+    // A site named after its author keeps the author.
+    const own =
+      '<html><head><meta name="author" content="Rick Steves"><meta property="og:site_name" content="Rick Steves"></head><body><p>x</p></body></html>';
+    expect(metadataOf(own, "https://www.ricksteves.com/watch-read-listen").meta.author).toBe("Rick Steves");
+  });
+
+  it("JSON-LD authors: objects and arrays, an organisation left out for the byline's person", () => {
+    const html = `<html><head><script type="application/ld+json">{"@type":"Article","datePublished":"2025-01-02",
+"author":[{"@type":"Person","name":"Ann Lee"},{"@type":"Organization","name":"Cleveland Clinic"},"Bo Chen"],
+"publisher":{"@type":"Organization","name":"Cleveland Clinic"}}</script></head><body><p>x</p></body></html>`;
+    expect(metadataOf(html).meta).toMatchObject({ author: "Ann Lee; Bo Chen", sitename: "Cleveland Clinic", date: "2025-01-02" });
+    const organisationOnly = `<html><head><script type="application/ld+json">{"@type":"Article","author":{"@type":"Organization","name":"Cleveland Clinic"}}</script></head>
+<body><div class="byline">By Holly Wilgus</div><p>x</p></body></html>`;
+    expect(metadataOf(organisationOnly).meta.author).toBe("Holly Wilgus");
+  });
+});
+
 describe("normaliseDate", () => {
   it.each([
     ["2021-03-04", "2021-03-04"],
