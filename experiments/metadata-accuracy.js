@@ -125,8 +125,8 @@ for (const set of SETS) {
     const gold = JSON.parse(readFileSync(join(dir, "ground-truth", `${id}.json`), "utf8"));
     const html = gunzipSync(readFileSync(join(dir, "html", `${id}.html.gz`)));
     const { pieces } = decodeHtmlPieces(html, "");
-    segmentHtml(pieces, { observer: collector });
-    const meta = collector.finish(gold.url ?? "", BOUND);
+    const doc = segmentHtml(pieces, { observer: collector });
+    const meta = collector.finish(gold.url ?? "", BOUND, doc.blocks);
     pagesRead++;
     const goldDate = gold.ground_truth.publish_date ? goldDay(gold.ground_truth.publish_date) : undefined;
     const goldAuthor = gold.ground_truth.author || undefined;

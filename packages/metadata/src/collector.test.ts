@@ -8,7 +8,7 @@ const NOW = Date.UTC(2026, 10, 25);
 function metadataOf(html: string, url = "https://example.org/news/story.html") {
   const collector = new MetadataCollector();
   const doc = segmentHtml(html, { observer: collector });
-  return { doc, meta: collector.finish(url, NOW) };
+  return { doc, meta: collector.finish(url, NOW, doc.blocks) };
 }
 
 const ISSUE_PAGE = `<!doctype html><html lang="de"><head><meta charset="utf-8">
@@ -140,6 +140,23 @@ describe("dates a corpus builder can trust", () => {
     // Without a capture date only 1995 bounds it.
     segmentHtml(html, { observer: collector });
     expect(collector.finish("").date).toBe("2024-06-01T10:00:00Z");
+  });
+});
+
+describe("the page's own lines, when its markup says nothing", () => {
+  it("a short line that labels a date, or is one, and a Chinese credit", () => {
+    const html = `<html><head><title>多数夫妻生活有名无实</title></head><body><table><tr><td><b>多数夫妻生活有名无实</b></td></tr>
+<tr><td>2005-04-05 06:40</td></tr><tr><td><p>对这种现象，金医生解释说，日本男人普遍热爱自己的公司。</p>
+<p>（ 责任编辑：山石 ）</p></td></tr></table></body></html>`;
+    expect(metadataOf(html).meta).toMatchObject({ date: "2005-04-05", author: "山石" });
+    const updated =
+      '<html><body><h1>Webcams</h1><p>Some text about the webcams of the park.</p><p style="text-align:right">Last updated: November 13, 2025</p></body></html>';
+    expect(metadataOf(updated).meta.date).toBe("2025-11-13");
+  });
+
+  it("a long line is not read, nor one that merely holds a year", () => {
+    const long = `<html><body><p>Published ${"words ".repeat(40)} on March 4, 2021.</p><p>Founded in 2005 by friends.</p></body></html>`;
+    expect(metadataOf(long).meta).toEqual({});
   });
 });
 

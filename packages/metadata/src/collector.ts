@@ -25,6 +25,7 @@ const META_OTHER = 2;
 const VISIBLE_MARKED = 3; // itemprop="author", <time pubdate>, rel="author"
 const VISIBLE_GUESS = 4; // class="byline", the page's first <time>
 const VISIBLE_TEXT = 5; // the text of an element whose class says date, or of a byline
+const LABELLED_TEXT = 6; // a short block of the page's text that says what it is ("Updated on …", "作者：…")
 // then a date in the URL path
 const NONE = 99;
 
@@ -111,6 +112,20 @@ const META_RULES = new Map<string, readonly [MetaField, number]>([
 const BYLINE_CLASS = /(?:^|[\s_-])(?:author|byline|autor|auteur)(?:$|[\s_-])/i;
 const NOT_BYLINE_CLASS = /comment|avatar|bio|img|image|photo|description|about|box|list/i;
 const SPACES = /\s+/g;
+/** A short block that labels a date: "Last updated: …", "Published …", "发表于 …", "Veröffentlicht am …". */
+const DATE_LABEL =
+  /(?:^|\b)(?:published|updated|posted|last (?:updated|modified|reviewed)|date|veröffentlicht|aktualisiert|stand|publié|mis à jour|publicado|actualizado|pubblicato|aggiornato|gepubliceerd|bijgewerkt|опубликовано|обновлено)\b|发表|發表|发布|發佈|日期|时间|時間|更新|投稿|公開/i;
+/** A short block that labels its author: "By Jane Roe", "作者：…", "Autor: …", "文/…". */
+const AUTHOR_LABEL =
+  /^(?:by|written by|posted by|von|par|por|door|autor(?:in)?|auteur|author)\s*:?\s+\S|^(?:作者|编辑|編輯|记者|記者|文)\s*[:：/]/i;
+/** A short block that is a date and nothing else: "2005-01-14 17:02:30", "(2022/02/13)". */
+const DATE_ONLY =
+  /^[\s(（[]*(?:19|20)\d{2}\s*[-/.年]\s*\d{1,2}\s*[-/.月]\s*\d{1,2}\s*日?(?:\s*\d{1,2}:\d{2}(?::\d{2})?(?::\d)?)?[\s)）\]]*$/;
+/** A Chinese credit anywhere in a short block: "（责任编辑：魏喆）", "本报记者 葛灵丹", "作者:孙仲旻". */
+const CJK_CREDIT =
+  /(?:责任编辑|編輯|编辑|记者|記者|作者)\s*[:：\s]\s*([\p{Script=Han}·]{2,4}(?:\s[\p{Script=Han}]{2,4})?|[A-Za-z][\w.-]{1,24})(?=$|[\s)）,，。|/])/u;
+const MAX_LABELLED = 160;
+const MAX_BLOCKS_SCANNED = 400;
 /** Class words of an element that shows the page's date ("post-date", "entry-published", "timestamp"). */
 const DATE_CLASS = /date|publish|posted|timestamp|datum|fecha/i;
 const NOT_DATE_CLASS = /comment|reply|update-?(?:s|btn|button)|validate|candidate/i;
@@ -363,10 +378,13 @@ export class MetadataCollector implements MarkupObserver {
    * when none) resolves a relative canonical URL and gives a date in its path. `capturedAt` (ms
    * since the epoch: the record's WARC-Date, or a plain file's modification time) bounds its
    * dates: none after it (and a day, for time zones ahead of UTC) is taken. Without it, only
-   * the lower bound (1995) holds: the run's own clock never decides what a page says.
+   * the lower bound (1995) holds: the run's own clock never decides what a page says. `blocks`
+   * (the segmenter's, of the same page) give the short lines that label a date or an author when
+   * the markup names neither.
    */
-  finish(url: string, capturedAt: number = NO_BOUND): PageMetadata {
+  finish(url: string, capturedAt: number = NO_BOUND, blocks?: ReadonlyArray<{ readonly text: string }>): PageMetadata {
     if (this.pending) this.settle();
+    if (blocks !== undefined) this.readLabelledBlocks(blocks);
     const out: PageMetadata = {};
     const v = this.values;
     const ld = this.jsonLd;
@@ -393,6 +411,30 @@ export class MetadataCollector implements MarkupObserver {
     if (this.tags.length > 0) out.tags = this.tags;
     this.reset();
     return out;
+  }
+
+  /**
+   * The page's short text blocks that label a date or an author, for pages whose markup says
+   * neither (old pages, forums, "Last updated: …" in a plain paragraph). A block must be short and
+   * hold a digit (dates) or begin with its label (authors): chrono-node never sees the page's text.
+   */
+  private readLabelledBlocks(blocks: ReadonlyArray<{ readonly text: string }>): void {
+    const needDate = this.dates.length === 0 && this.jsonLd.datePublished === undefined;
+    const needAuthor = this.authors.length === 0 && this.jsonLd.authors.length === 0;
+    if (!needDate && !needAuthor) return;
+    const n = Math.min(blocks.length, MAX_BLOCKS_SCANNED);
+    for (let b = 0; b < n; b++) {
+      const text = blocks[b].text;
+      if (text.length > MAX_LABELLED) continue;
+      if (needDate && /\d/.test(text) && (DATE_LABEL.test(text) || DATE_ONLY.test(text))) this.offerDate("date", text, LABELLED_TEXT);
+      if (needAuthor) {
+        if (AUTHOR_LABEL.test(text)) this.offerAuthor(text, LABELLED_TEXT);
+        else {
+          const credit = CJK_CREDIT.exec(text);
+          if (credit !== null) this.offerAuthor(credit[1], LABELLED_TEXT);
+        }
+      }
+    }
   }
 
   /** The element just opened has all its attributes: read what it says. */

@@ -7,7 +7,7 @@
 
 /** "By", "von", "Par", "Written by", "Posted by", "Author:" before the names. */
 const LEAD_WORDS =
-  "(?:(?:written|posted|published|reported|story|text|words|photos?|reviewed|edited|compiled|updated|created)\\s+by|by|via|from|von|vom|par|door|di|da|por|av|af|de|autor(?:in)?|auteur|authors?|writer|byline|作者|文)";
+  "(?:(?:written|posted|published|reported|story|text|words|photos?|reviewed|edited|compiled|updated|created)\\s+by|by|via|from|von|vom|par|door|di|da|por|av|af|de|autor(?:in)?|auteur|authors?|writer|byline|作者|编辑|編輯|责任编辑|记者|記者|文)";
 const LEAD = new RegExp(`^${LEAD_WORDS}(?:\\s*[:：]\\s*|\\s+)`, "i");
 const LEAD_ONLY = new RegExp(`^${LEAD_WORDS}\\s*[:：]?$`, "i");
 /** "16 December 2025 by Sam O'Brien": the names follow the last "by". */
@@ -21,13 +21,14 @@ const MONTH = /^(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.
 const BETWEEN = /\s*(?:,\s*(?:and|und|et|y|e|en|og|och|i)\s|;|,|\s&\s|\s(?:and|und|et|y|e|en|og|och|i)\s)\s*/i;
 /** Words that say a part is no name (a count, a role line, a call to action). */
 const NOT_A_NAME =
-  /\b(?:ago|comments?|min(?:ute)?s?|read|share|follow|updated?|published|posted|contributors?|staff writer|newsletter|subscribe|view|profile|more|articles?|posts?|all|home|www|http|click|here)\b|@|\/|[0-9]|[?!:=<>{}[\]"“”]/i;
+  /[，。？！：；、“”]|\b(?:ago|comments?|min(?:ute)?s?|read|share|follow|updated?|published|posted|contributors?|staff writer|newsletter|subscribe|view|profile|more|articles?|posts?|all|home|www|http|click|here)\b|@|\/|[0-9]|[?!:=<>{}[\]"“”]/i;
 /** Alone, these name no one. */
 const NO_NAME =
   /^(?:by|von|par|author|autor|auteur|staff|admin|administrator|anonymous|unknown|editor|editors|guest|user|team|redaktion|rédaction)$/i;
 /** Lowercase words that may sit inside a name ("Ludwig van Beethoven", "Oscar de la Hoya"). */
 const PARTICLE = /^(?:van|von|der|den|de|del|della|da|di|du|la|le|bin|ibn|al|el|ter|ten|y|dos|das)$/;
 const SPACES = /\s+/g;
+const HAN = /\p{Script=Han}/u;
 const MAX_NAMES = 10;
 
 /**
@@ -42,6 +43,8 @@ function nameIn(part: string): string {
   if (name.length < 2 || name.length > 60 || NO_NAME.test(name) || NOT_A_NAME.test(name) || MONTH.test(name)) return "";
   const words = name.split(" ");
   if (words.length > 5) return "";
+  // Chinese and Japanese names are a few characters; more is a phrase.
+  if (HAN.test(name) && name.replace(SPACES, "").length > 8) return "";
   // A sentence has lowercase words; a name has at most a particle (usernames are one word).
   if (words.length > 1) {
     let lower = 0;
@@ -93,6 +96,7 @@ function joinLines(text: string): string {
 }
 
 /** Words of organisations' names, not people's. */
+const CJK_ORGANISATION = /(?:集团|日报|晚报|报社|新闻|网|公司|政府|电视台|出版社|频道|中心)$/u;
 const ORGANISATION_WORD =
   /\b(?:inc|llc|ltd|gmbh|corp|corporation|company|co|group|media|news|press|times|post|journal|magazine|daily|today|clinic|hospital|health|foundation|institute|university|college|school|agency|association|society|council|department|ministry|bank|network|studios?|publishing|editorial|newsroom|desk)\b\.?/i;
 /** "USA TODAY": a name in capitals is a masthead (initials such as "J. R. R." are short). */
@@ -108,7 +112,7 @@ const fold = (s: string): string => s.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, 
 export function isPublisher(name: string, publishers: readonly string[], host: string): boolean {
   const n = fold(name);
   if (n.length === 0) return true;
-  if (ORGANISATION_WORD.test(name) || SHOUTED.test(name)) return true;
+  if (ORGANISATION_WORD.test(name) || SHOUTED.test(name) || CJK_ORGANISATION.test(name)) return true;
   // A site named after its author ("Rick Steves" on ricksteves.com) keeps the name: only a
   // one-word name that is also the site's or the host's ("Instructables") is the publisher.
   if (name.includes(" ")) return false;

@@ -166,7 +166,7 @@ export function segmentWithMetadata(
   try {
     const doc = segmentHtml(pieces, { subtrees, observer: metadataCollector, inline });
     const captured = options.capturedAt === undefined || options.capturedAt.length === 0 ? Number.NaN : Date.parse(options.capturedAt);
-    return { doc, metadata: metadataCollector.finish(url, captured) };
+    return { doc, metadata: metadataCollector.finish(url, captured, doc.blocks) };
   } catch (error) {
     metadataCollector.reset();
     throw error;
