@@ -154,6 +154,15 @@ describe("the page's own lines, when its markup says nothing", () => {
     expect(metadataOf(updated).meta.date).toBe("2025-11-13");
   });
 
+  it("a line 'By …' names its author only when names (then perhaps a date) are all it says", () => {
+    const named = (line: string) =>
+      metadataOf(`<html><body><h1>T</h1><p>${line}</p><p>Body text of the story.</p></body></html>`).meta.author;
+    expect(named("By Jon Foster - 2025-09-13 Updated: 2025-09-13")).toBe("Jon Foster");
+    expect(named("by ibby")).toBe("ibby");
+    expect(named("By using this site, you agree to our Privacy Policy.")).toBeUndefined();
+    expect(named("by default the settings are kept")).toBeUndefined();
+  });
+
   it("a long line is not read, nor one that merely holds a year", () => {
     const long = `<html><body><p>Published ${"words ".repeat(40)} on March 4, 2021.</p><p>Founded in 2005 by friends.</p></body></html>`;
     expect(metadataOf(long).meta).toEqual({});

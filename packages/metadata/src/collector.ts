@@ -550,7 +550,7 @@ export class MetadataCollector implements MarkupObserver {
   /** The names of the best-ranked candidate that has any, "; " between them, publishers left out. */
   private bestAuthor(publishers: readonly string[], host: string): string | undefined {
     for (const candidate of byRank(this.authors)) {
-      const names = authorNames(candidate.value).filter((name) => !isPublisher(name, publishers, host));
+      const names = authorNames(candidate.value, candidate.rank === LABELLED_TEXT).filter((name) => !isPublisher(name, publishers, host));
       if (names.length > 0) return names.join("; ");
     }
     return undefined;

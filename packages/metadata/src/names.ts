@@ -16,7 +16,11 @@ const BY_INSIDE = /\s(?:by|von|par|por|door)\s+(?=\S)/gi;
 const END = /\s[|•·–—]\s?|\s-\s|\s*[|•·]|\s+(?:on|at|am|le|el|il|em|in|posted|published|updated)\s|\s+\S*\d/i;
 /** Two parts of a byline that belong together across an element's edge ("By" + "Jane Doe"). */
 const CONNECTOR = /^(?:and|und|et|y|e|&|,|;)$/i;
-const MONTH = /^(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?$/i;
+const MONTH = /^(?:(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?\s?)+$/i;
+/** A sentence's last word ("privacy."); an initial ("J.") or a title ("Dr.") is short. */
+const SENTENCE_END = /\p{Ll}{3,}\.$/u;
+/** Where a name must begin with a capital: a line of the page's text, not a marked byline. */
+const CAPITALISED = /^[\p{Lu}\p{Lo}]/u;
 /** Between two names. */
 const BETWEEN = /\s*(?:,\s*(?:and|und|et|y|e|en|og|och|i)\s|;|,|\s&\s|\s(?:and|und|et|y|e|en|og|och|i)\s)\s*/i;
 /** Words that say a part is no name (a count, a role line, a call to action). */
@@ -40,7 +44,9 @@ const CREDENTIAL = /^(?:m\.?d\.?|ph\.?d\.?|jr\.?|sr\.?|r\.?n\.?|do|mba|msc|bsc|e
 /** One candidate part: the name it holds, or "" when it holds none. */
 function nameIn(part: string): string {
   const name = part.replace(/^[\s'’.,:;·–—-]+|[\s'’,:;·–—-]+$/g, "");
-  if (name.length < 2 || name.length > 60 || NO_NAME.test(name) || NOT_A_NAME.test(name) || MONTH.test(name)) return "";
+  if (name.length < 2 || name.length > 60 || NO_NAME.test(name) || NOT_A_NAME.test(name) || MONTH.test(name) || SENTENCE_END.test(name)) {
+    return "";
+  }
   const words = name.split(" ");
   if (words.length > 5) return "";
   // Chinese and Japanese names are a few characters; more is a phrase.
@@ -56,9 +62,11 @@ function nameIn(part: string): string {
 
 /**
  * The names in `text` (a byline, a meta value, a JSON-LD name), in order and without repeats;
- * [] when it holds none.
+ * [] when it holds none. `whole`: the text is a line of the page ("By Jane Roe"), not a marked
+ * byline: it must be names to its end, or names then a date or a separator, capitalised then
+ * ("By using this site, you agree" names no one; "by ibby" does).
  */
-export function authorNames(text: string): string[] {
+export function authorNames(text: string, whole = false): string[] {
   let s = joinLines(text);
   if (s.length === 0 || s.length > 300) return [];
   for (let i = 0; i < 2; i++) s = s.replace(LEAD, "");
@@ -67,11 +75,18 @@ export function authorNames(text: string): string[] {
   BY_INSIDE.lastIndex = 0;
   if (by !== null) s = s.slice(by.index + by[0].length);
   const end = END.exec(s);
-  if (end !== null && end.index > 0) s = s.slice(0, end.index);
+  let cut = false;
+  if (end !== null && end.index > 0) {
+    // A line may go on with a date or after a separator ("By Jon Foster - 2025-09-13"), not with words.
+    if (whole && !/\d|^\s*[|•·–—-]/.test(s.slice(end.index))) return [];
+    s = s.slice(0, end.index);
+    cut = true;
+  }
   const out: string[] = [];
   for (const part of s.split(BETWEEN)) {
-    if (CREDENTIAL.test(part.trim()) && out.length > 0) continue;
+    if (CREDENTIAL.test(part.trim().replace(/\.+$/, "")) && out.length > 0) continue;
     const name = nameIn(part.replace(LEAD, ""));
+    if (whole && cut && name.length > 0 && !CAPITALISED.test(name)) return [];
     if (name.length > 0 && !out.includes(name) && out.length < MAX_NAMES) out.push(name);
   }
   return out;
