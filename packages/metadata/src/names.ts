@@ -110,10 +110,13 @@ function joinLines(text: string): string {
   return out;
 }
 
-/** Words of organisations' names, not people's. */
+/**
+ * Words of a masthead's or a company's name, not a person's. Institutions ("Cleveland Clinic",
+ * "Thrive Agency") are left: pages and their gold name them as authors.
+ */
 const CJK_ORGANISATION = /(?:集团|日报|晚报|报社|新闻|网|公司|政府|电视台|出版社|频道|中心)$/u;
 const ORGANISATION_WORD =
-  /\b(?:inc|llc|ltd|gmbh|corp|corporation|company|co|group|media|news|press|times|post|journal|magazine|daily|today|clinic|hospital|health|foundation|institute|university|college|school|agency|association|society|council|department|ministry|bank|network|studios?|publishing|editorial|newsroom|desk)\b\.?/i;
+  /\b(?:inc|llc|ltd|gmbh|corp|news|press|times|post|journal|magazine|daily|today|tribune|gazette|herald|newsroom|wire|associated)\b\.?/i;
 /** "USA TODAY": a name in capitals is a masthead (initials such as "J. R. R." are short). */
 const SHOUTED = /^[^a-z]*[A-Z]{3,}[^a-z]*\s[^a-z]*[A-Z]{3,}[^a-z]*$/;
 
