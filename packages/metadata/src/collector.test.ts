@@ -200,6 +200,10 @@ describe("authors a corpus builder can trust", () => {
     const own =
       '<html><head><meta name="author" content="Rick Steves"><meta property="og:site_name" content="Rick Steves"></head><body><p>x</p></body></html>';
     expect(metadataOf(own, "https://www.ricksteves.com/watch-read-listen").meta.author).toBe("Rick Steves");
+    // ... unless the page names a person elsewhere: the site's name in its meta author gives way.
+    const person = `<html><head><meta name="author" content="British Heart Foundation"><meta property="og:site_name" content="British Heart Foundation"></head>
+<body><p class="article-author">by Tracy Parker, Dietitian</p><p>x</p></body></html>`;
+    expect(metadataOf(person).meta.author).toBe("Tracy Parker; Dietitian");
   });
 
   it("JSON-LD authors: objects and arrays, an organisation left out for the byline's person", () => {

@@ -14,7 +14,7 @@
  */
 import type { MarkupObserver } from "@winnow/segment";
 import { dateInUrl, NO_BOUND, normaliseDate } from "./dates.js";
-import { authorNames, isPublisher } from "./names.js";
+import { authorNames, isPublisher, isSiteName } from "./names.js";
 import { type JsonLdFacts, readJsonLd } from "./json-ld.js";
 import type { PageMetadata } from "./types.js";
 
@@ -547,13 +547,21 @@ export class MetadataCollector implements MarkupObserver {
     if (this.authors.length < MAX_CANDIDATES && value.length > 0) this.authors.push({ value, rank });
   }
 
-  /** The names of the best-ranked candidate that has any, "; " between them, publishers left out. */
+  /**
+   * The names of the best-ranked candidate that has any, "; " between them, publishers left out.
+   * A name that is the site's own ("British Heart Foundation" in its meta author) gives way to a
+   * person named anywhere else on the page, and is taken only when no one else is named (a site
+   * named after its author).
+   */
   private bestAuthor(publishers: readonly string[], host: string): string | undefined {
+    let sitesOwn: string | undefined;
     for (const candidate of byRank(this.authors)) {
       const names = authorNames(candidate.value, candidate.rank === LABELLED_TEXT).filter((name) => !isPublisher(name, publishers, host));
-      if (names.length > 0) return names.join("; ");
+      if (names.length === 0) continue;
+      if (!names.every((name) => isSiteName(name, publishers))) return names.join("; ");
+      sitesOwn ??= names.join("; ");
     }
-    return undefined;
+    return sitesOwn;
   }
 
   /** Lists take the best rank's entries only, in page order, without duplicates. */

@@ -120,6 +120,12 @@ const ORGANISATION_WORD =
 /** "USA TODAY": a name in capitals is a masthead (initials such as "J. R. R." are short). */
 const SHOUTED = /^[^a-z]*[A-Z]{3,}[^a-z]*\s[^a-z]*[A-Z]{3,}[^a-z]*$/;
 
+/** Whether `name` is one of the site's names, case and punctuation aside. */
+export function isSiteName(name: string, publishers: readonly string[]): boolean {
+  const n = fold(name);
+  return publishers.some((p) => p.length > 0 && fold(p) === n);
+}
+
 /** Folded for comparison: lowercase letters and digits only. */
 const fold = (s: string): string => s.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, "");
 
