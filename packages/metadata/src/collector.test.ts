@@ -152,6 +152,9 @@ describe("the page's own lines, when its markup says nothing", () => {
     const updated =
       '<html><body><h1>Webcams</h1><p>Some text about the webcams of the park.</p><p style="text-align:right">Last updated: November 13, 2025</p></body></html>';
     expect(metadataOf(updated).meta.date).toBe("2025-11-13");
+    const line =
+      '<html><body><h1>Kitchen sinks in the cloud</h1><div class="text-200">October 3, 2024</div><p>Body text here.</p></body></html>';
+    expect(metadataOf(line).meta.date).toBe("2024-10-03");
   });
 
   it("a line 'By …' names its author only when names (then perhaps a date) are all it says", () => {

@@ -125,6 +125,8 @@ const DATE_ONLY =
 const CJK_CREDIT =
   /(?:责任编辑|編輯|编辑|记者|記者|作者)\s*[:：\s]\s*([\p{Script=Han}·]{2,4}(?:\s[\p{Script=Han}]{2,4})?|[A-Za-z][\w.-]{1,24})(?=$|[\s)）,，。|/])/u;
 const MAX_LABELLED = 160;
+const MAX_DATE_LINE = 40;
+const YEAR_IN_LINE = /(?:^|\D)(?:19|20)\d{2}(?:\D|$)/;
 const MAX_BLOCKS_SCANNED = 400;
 /** Class words of an element that shows the page's date ("post-date", "entry-published", "timestamp"). */
 const DATE_CLASS = /date|publish|posted|timestamp|datum|fecha/i;
@@ -426,7 +428,8 @@ export class MetadataCollector implements MarkupObserver {
     for (let b = 0; b < n; b++) {
       const text = blocks[b].text;
       if (text.length > MAX_LABELLED) continue;
-      if (needDate && /\d/.test(text) && (DATE_LABEL.test(text) || DATE_ONLY.test(text))) this.offerDate("date", text, LABELLED_TEXT);
+      if (needDate && /\d/.test(text) && (DATE_LABEL.test(text) || DATE_ONLY.test(text) || isDateLine(text)))
+        this.offerDate("date", text, LABELLED_TEXT);
       if (needAuthor) {
         if (AUTHOR_LABEL.test(text)) this.offerAuthor(text, LABELLED_TEXT);
         else {
@@ -595,6 +598,14 @@ function bestDate(candidates: Candidate[], bound: number): string | undefined {
     if (iso !== undefined) return iso;
   }
   return undefined;
+}
+
+/** A line of a few words with a year: "October 3, 2024", "30th March 2025, 16:26" (read as a date only if it is one). */
+function isDateLine(text: string): boolean {
+  if (text.length > MAX_DATE_LINE || !YEAR_IN_LINE.test(text)) return false;
+  let words = 1;
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 32) words++;
+  return words <= 5;
 }
 
 function hostOf(url: string): string {
