@@ -127,7 +127,12 @@ const CJK_CREDIT =
 const MAX_LABELLED = 160;
 const MAX_DATE_LINE = 40;
 const YEAR_IN_LINE = /(?:^|\D)(?:19|20)\d{2}(?:\D|$)/;
-const MAX_BLOCKS_SCANNED = 400;
+/**
+ * The page's first blocks only: a page's own date and byline sit above or beside its text, and
+ * a listing's later dates are its items' (on WCXB dev's tuning fold, 80 blocks rather than 400:
+ * 0.840 right days instead of 0.851, dates where the gold has none 0.284 instead of 0.341).
+ */
+const MAX_BLOCKS_SCANNED = 80;
 /** Class words of an element that shows the page's date ("post-date", "entry-published", "timestamp"). */
 const DATE_CLASS = /date|publish|posted|timestamp|datum|fecha/i;
 const NOT_DATE_CLASS = /comment|reply|update-?(?:s|btn|button)|validate|candidate/i;
