@@ -191,6 +191,17 @@ describe("authors a corpus builder can trust", () => {
     expect(metadataOf(html).meta.author).toBe("Ann Lee; Bo Chen");
   });
 
+  it("Yoast's twitter:label1 'Written by' pair, a link to an author's page, a class that says authors", () => {
+    const twitter = `<html><head><meta name="twitter:label1" content="Written by"><meta name="twitter:data1" content="Tyler Brown">
+<meta name="twitter:label2" content="Est. reading time"><meta name="twitter:data2" content="6 minutes"></head><body><p>x</p></body></html>`;
+    expect(metadataOf(twitter).meta.author).toBe("Tyler Brown");
+    const link =
+      '<html><body><div class="meta"><span><a href="/authors/trevor-jackins">Trevor Jackins</a></span></div><p>x</p></body></html>';
+    expect(metadataOf(link).meta.author).toBe("Trevor Jackins");
+    const authors = '<html><body><div class="content-hub-hero__content-authors">By Angela Williams</div><p>x</p></body></html>';
+    expect(metadataOf(authors).meta.author).toBe("Angela Williams");
+  });
+
   it("no sentence, no count, no publisher is an author", () => {
     const sentence =
       '<html><head><meta name="author" content="Our team of experts reviews every product we recommend"></head><body><p>x</p></body></html>';

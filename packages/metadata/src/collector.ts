@@ -109,9 +109,12 @@ const META_RULES = new Map<string, readonly [MetaField, number]>([
 ]);
 
 /** Class words that mark a byline; "comment-author" and the like are readers', not the page's. */
-const BYLINE_CLASS = /(?:^|[\s_-])(?:author|byline|autor|auteur)(?:$|[\s_-])/i;
+const BYLINE_CLASS = /(?:^|[\s_-])(?:authors?|byline|autor|auteur)(?:$|[\s_-])/i;
+/** A link to an author's page ("/author/jane-roe", "/authors/…"): its text is a name. */
+const AUTHOR_HREF = /\/(?:author|authors|autor|auteur|byline)\//i;
 const NOT_BYLINE_CLASS = /comment|avatar|bio|img|image|photo|description|about|box|list/i;
 const SPACES = /\s+/g;
+const WRITTEN_BY = /^\s*(?:written by|author|autor|auteur|verfasst von|escrito por)\s*$/i;
 /** A short block that labels a date: "Last updated: …", "Published …", "发表于 …", "Veröffentlicht am …". */
 const DATE_LABEL =
   /(?:^|\b)(?:published|updated|posted|last (?:updated|modified|reviewed)|date|veröffentlicht|aktualisiert|stand|publié|mis à jour|publicado|actualizado|pubblicato|aggiornato|gepubliceerd|bijgewerkt|опубликовано|обновлено)\b|发表|發表|发布|發佈|日期|时间|時間|更新|投稿|公開/i;
@@ -212,6 +215,7 @@ export class MetadataCollector implements MarkupObserver {
   private touched = false; // some attribute was kept: clear before the next element
   private htmlSeen = false;
   private timesSeen = 0;
+  private twitterAuthorKey = ""; // "twitter:data1" once "twitter:label1" said "Written by"
   private timeDated = false; // the first <time> gave its datetime: its text is not read
 
   private lang = "";
@@ -237,6 +241,7 @@ export class MetadataCollector implements MarkupObserver {
     this.pending = false;
     this.htmlSeen = false;
     this.timesSeen = 0;
+    this.twitterAuthorKey = "";
     this.timeDated = false;
     this.lang = "";
     this.langRank = NONE;
@@ -299,6 +304,8 @@ export class MetadataCollector implements MarkupObserver {
         if (element === "link") {
           a.href = value;
           this.touched = true;
+        } else if (element === "a" && this.capture === Capture.None && value.includes("/aut") && AUTHOR_HREF.test(value)) {
+          if (this.authors.length < MAX_CANDIDATES) this.startCapture(Capture.Author, this.level, VISIBLE_GUESS);
         }
         return;
       case "type":
@@ -497,7 +504,11 @@ export class MetadataCollector implements MarkupObserver {
   private metaFact(key: string, content: string): void {
     // One lookup decides; most of a page's <meta> (viewport, og:image, twitter:card) say nothing here.
     const rule = META_RULES.get(key);
-    if (rule === undefined) return;
+    if (rule === undefined) {
+      // Yoast's pair: twitter:label1 "Written by", twitter:data1 "Tyler Brown".
+      if (key.startsWith("twitter:")) this.twitterPair(key, content);
+      return;
+    }
     const value = clean(content);
     if (value.length === 0) return;
     const [field, rank] = rule;
@@ -518,6 +529,14 @@ export class MetadataCollector implements MarkupObserver {
         return;
       default:
         this.offer(field, value, rank);
+    }
+  }
+
+  private twitterPair(key: string, content: string): void {
+    if (key.startsWith("twitter:label")) {
+      if (WRITTEN_BY.test(content)) this.twitterAuthorKey = `twitter:data${key.slice(13)}`;
+    } else if (key === this.twitterAuthorKey) {
+      this.offerAuthor(content, META_OTHER);
     }
   }
 
