@@ -72,6 +72,9 @@ describe("MetadataCollector", () => {
   it("takes a <time> element's text when it has no datetime, and a date in the URL last", () => {
     expect(metadataOf("<p>x</p><time>March 4, 2021</time>").meta.date).toBe("2021-03-04");
     expect(metadataOf("<p>x</p>", "https://example.org/2018/06/30/story").meta.date).toBe("2018-06-30");
+    expect(metadataOf("<p>x</p>", "https://example.org/2018/6/3/story").meta.date).toBe("2018-06-03");
+    expect(metadataOf("<p>x</p>", "https://example.org/news/20180630/story").meta.date).toBe("2018-06-30");
+    expect(metadataOf("<p>x</p>", "https://example.org/item/201806301234").meta.date).toBeUndefined();
   });
 
   it("gives no date from the future or before 1995, and falls back to the next candidate", () => {

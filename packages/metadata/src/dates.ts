@@ -152,11 +152,11 @@ function proseDate(value: string, year: string, latest: number): string | undefi
   return undefined;
 }
 
-/** A date in a URL path: /2021/03/04/, /2021-03-04, /20210304/, as a day. */
-const URL_DATE = /\/((?:19|20)\d{2})[/-]?(\d{2})[/-]?(\d{2})(?:[/_.-]|$)/;
+/** A date in a URL path: /2021/03/04/, /2021/3/4/, /2021-03-04, /20210304/, as a day. */
+const URL_DATE = /\/((?:19|20)\d{2})(?:[/-](\d{1,2})[/-](\d{1,2})|(\d{2})(\d{2}))(?:[/_.-]|$)/;
 
 export function dateInUrl(url: string, latest: number = NO_BOUND): string | undefined {
   const match = URL_DATE.exec(url);
   if (match === null) return undefined;
-  return iso(Number(match[1]), Number(match[2]), Number(match[3]), undefined, latest);
+  return iso(Number(match[1]), Number(match[2] ?? match[4]), Number(match[3] ?? match[5]), undefined, latest);
 }
