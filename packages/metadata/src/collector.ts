@@ -246,9 +246,10 @@ export class MetadataCollector implements MarkupObserver {
     this.lang = "";
     this.langRank = NONE;
     this.values = freshValues();
-    this.dates = [];
-    this.modified = [];
-    this.authors = [];
+    // Emptied in place: one collector serves a whole run, and these arrays are reused page after page.
+    this.dates.length = 0;
+    this.modified.length = 0;
+    this.authors.length = 0;
     this.categories = [];
     this.categoryRank = NONE;
     this.tags = [];
