@@ -193,6 +193,23 @@ describe("a page's dates are bounded by its capture, never by the run's clock", 
     expect(dateOf(out)).toBe("2021-06-01T09:00:00+02:00");
   });
 
+  it("the sample archive's discussion page (issue 34): its <time> in the byline is the date, the poster the author", async () => {
+    const sample = fileURLToPath(new URL("../../../fixtures/sample.warc.gz", import.meta.url));
+    const out = join(dir, "sample-dates.jsonl");
+    await runClean({ inputs: [sample], output: out, model: "mlp", workers: 0 });
+    const docs = readFileSync(out, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    const lobsters = docs.find((d) => String(d.url).startsWith("https://lobste.rs/"));
+    expect(lobsters).toMatchObject({ date: "2024-08-12", author: "scvalex" });
+    // Every date is a day or a time with its offset, none after the capture (2026-01-01).
+    for (const d of docs.filter((d) => d.date !== undefined)) {
+      expect(d.date).toMatch(/^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}:\d{2}(?:Z|[+-]\d{2}:\d{2}))?$/);
+      expect(Date.parse(d.date.slice(0, 10))).toBeLessThanOrEqual(Date.parse(d.warc_date));
+    }
+  });
+
   it("a plain file's modification time bounds its dates the same way", async () => {
     const input = join(dir, "datiert.html");
     writeFileSync(input, DATED);
