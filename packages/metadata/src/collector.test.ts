@@ -121,6 +121,16 @@ describe("dates a corpus builder can trust", () => {
     expect(normaliseDate(input, NOW)).toBe(expected);
   });
 
+  it("tries English, then the page's declared language (all of chrono-node's when it declares none)", () => {
+    expect(normaliseDate("4. März 2021", NOW, "de-AT")).toBe("2021-03-04");
+    expect(normaliseDate("4. März 2021", NOW, "")).toBe("2021-03-04");
+    expect(normaliseDate("4. März 2021", NOW, "en")).toBeUndefined();
+    expect(normaliseDate("2024年3月5日", NOW, "en")).toBe("2024-03-05");
+    expect(metadataOf('<html lang="fr"><body><p class="date">Publié le 4 mars 2021</p><p>x</p></body></html>').meta.date).toBe(
+      "2021-03-04",
+    );
+  });
+
   it("takes the text of an element whose class says date, and a byline's date, after the markup's", () => {
     const visible = metadataOf('<html><body><h1>T</h1><div class="single-post-date">July 8, 2025</div><p>Body text.</p></body></html>');
     expect(visible.meta.date).toBe("2025-07-08");

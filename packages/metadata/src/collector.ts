@@ -415,9 +415,9 @@ export class MetadataCollector implements MarkupObserver {
     const author = this.bestAuthor(publishers, hostOf(url));
     if (author !== undefined) out.author = author;
     const bound = Number.isFinite(capturedAt) ? capturedAt : NO_BOUND;
-    const date = bestDate(this.dates, bound) ?? (url.length > 0 ? dateInUrl(url, bound) : undefined);
+    const date = bestDate(this.dates, bound, this.lang) ?? (url.length > 0 ? dateInUrl(url, bound) : undefined);
     if (date !== undefined) out.date = date;
-    const modified = bestDate(this.modified, bound);
+    const modified = bestDate(this.modified, bound, this.lang);
     if (modified !== undefined) out.dateModified = modified;
     if (v.sitename.value.length > 0) out.sitename = v.sitename.value;
     if (v.description.value.length > 0) out.description = v.description.value;
@@ -617,9 +617,9 @@ function freshValues(): MetadataCollector["values"] {
 }
 
 /** The first of the best-ranked date candidates that reads as a date within the bounds. */
-function bestDate(candidates: Candidate[], bound: number): string | undefined {
+function bestDate(candidates: Candidate[], bound: number, lang: string): string | undefined {
   for (const candidate of byRank(candidates)) {
-    const iso = normaliseDate(clean(candidate.value), bound);
+    const iso = normaliseDate(clean(candidate.value), bound, lang);
     if (iso !== undefined) return iso;
   }
   return undefined;

@@ -8,7 +8,8 @@
  * A date before 1995 (no web page of the corpus era) or after the upper bound (the capture's
  * date and a day, for time zones ahead of UTC) is no date.
  */
-import * as chrono from "chrono-node";
+import { createRequire } from "node:module";
+import type { Chrono } from "chrono-node";
 
 /** 1995-01-01T00:00:00Z: before it, a "date" is a founding year or a typo, not a publication. */
 export const EARLIEST_DATE_MS = Date.UTC(1995, 0, 1);
@@ -30,22 +31,37 @@ const DMY = /(?<![\d./])(\d{1,2})[./](\d{1,2})[./]((?:19|20)\d{2})(?![\d./])/;
 /** A year in prose: chrono-node runs only on strings that hold one. */
 const YEAR = /(?:^|\D)((?:19|20)\d{2})(?!\d)/;
 
-/** chrono's strict parsers (no "yesterday", "1 year ago"), English first. */
-const PARSERS: readonly chrono.Chrono[] = [
-  chrono.en.strict,
-  chrono.de.strict,
-  chrono.fr.strict,
-  chrono.es.strict,
-  chrono.pt.strict,
-  chrono.it.strict,
-  chrono.nl.strict,
-  chrono.ru.strict,
-  chrono.uk.strict,
-  chrono.sv.strict,
-  chrono.fi.strict,
-  chrono.ja.strict,
-  chrono.zh.strict,
-];
+/** The languages of chrono-node's strict parsers (no "yesterday", "1 year ago") that are read, English first. */
+const LANGUAGES = ["en", "de", "fr", "es", "pt", "it", "nl", "ru", "uk", "sv", "fi", "ja", "zh"] as const;
+type Language = (typeof LANGUAGES)[number];
+/** Han, kana or hangul: a date in Chinese or Japanese. */
+const CJK = /[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]/;
+
+// Each locale is loaded the first time a date needs it (its require is synchronous, as parsing
+// is): a run that meets no prose date, or runs with --no-metadata, never loads chrono-node.
+const require = createRequire(import.meta.url);
+const loaded = new Map<Language, Chrono>();
+function parser(language: Language): Chrono {
+  let chrono = loaded.get(language);
+  if (chrono === undefined) {
+    chrono = (require(`chrono-node/${language}`) as { strict: Chrono }).strict;
+    loaded.set(language, chrono);
+  }
+  return chrono;
+}
+
+/**
+ * The languages to try, in order: English, then the page's declared language; a string with CJK
+ * characters tries Chinese and Japanese; a page that declares none (or one chrono-node does not
+ * read) tries them all.
+ */
+function languagesFor(value: string, declared: string): readonly Language[] {
+  if (CJK.test(value)) return ["zh", "ja", "en"];
+  const code = declared.slice(0, 2).toLowerCase();
+  if (code === "en") return ["en"];
+  if ((LANGUAGES as readonly string[]).includes(code)) return ["en", code as Language];
+  return LANGUAGES;
+}
 /** A fixed reference: chrono implies missing parts from it, and those parts are never used. */
 const REFERENCE = { instant: new Date(Date.UTC(2000, 0, 1)), timezone: 0 };
 
@@ -91,8 +107,10 @@ function offsetText(minutes: number): string {
 /**
  * The date in `value` as ISO 8601, or undefined when there is none, it is before 1995 or after
  * `latest` (milliseconds since the epoch: the capture's date; a day more is allowed for zones).
+ * `declaredLang` (the page's `<html lang>`) says which of chrono-node's languages to try after
+ * English; without it, all of them.
  */
-export function normaliseDate(value: string, latest: number = NO_BOUND): string | undefined {
+export function normaliseDate(value: string, latest: number = NO_BOUND, declaredLang = ""): string | undefined {
   if (value.length < 4 || value.length > 300) return undefined;
   const compact = COMPACT.exec(value);
   if (compact !== null) {
@@ -121,13 +139,13 @@ export function normaliseDate(value: string, latest: number = NO_BOUND): string 
     return iso(Number(dmy[3]), m, d, undefined, latest);
   }
   const year = YEAR.exec(value);
-  return year === null ? undefined : proseDate(value, year[1], latest);
+  return year === null ? undefined : proseDate(value, year[1], latest, declaredLang);
 }
 
 /** A date in words, in any language chrono-node reads: the first parse that names a whole day with its year written out. */
-function proseDate(value: string, year: string, latest: number): string | undefined {
-  for (const parser of PARSERS) {
-    for (const result of parser.parse(value, REFERENCE)) {
+function proseDate(value: string, year: string, latest: number, declaredLang: string): string | undefined {
+  for (const language of languagesFor(value, declaredLang)) {
+    for (const result of parser(language).parse(value, REFERENCE)) {
       const start = result.start;
       if (!start.isCertain("day") || !start.isCertain("month") || !start.isCertain("year")) continue;
       // "1 year ago" is certain for chrono: a written year is what makes a date here.
