@@ -8,7 +8,7 @@ import { GapError } from "./reader.js";
 import { sniffIsHtml, sniffUtf16 } from "./sniff.js";
 import type { ArchiveRecord } from "./types.js";
 
-export async function* readHtmlFile(ctx: ReadContext, trustName: boolean): AsyncGenerator<ArchiveRecord> {
+export async function* readHtmlFile(ctx: ReadContext, trustName: boolean, fileDate?: Date): AsyncGenerator<ArchiveRecord> {
   const isStdin = ctx.source === "-";
   const meta = {
     offset: 0,
@@ -50,5 +50,7 @@ export async function* readHtmlFile(ctx: ReadContext, trustName: boolean): Async
     ctx.skip(meta, "too-large", decoderLimitDetail(body.length));
     return;
   }
-  yield { source: ctx.source, ...meta, contentType: "", charset: "", httpStatus: 0, body };
+  const record: ArchiveRecord = { source: ctx.source, ...meta, contentType: "", charset: "", httpStatus: 0, body };
+  if (fileDate !== undefined && Number.isFinite(fileDate.getTime())) record.fileDate = fileDate.toISOString();
+  yield record;
 }

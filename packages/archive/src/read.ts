@@ -60,7 +60,11 @@ export async function* readRecords(input: string, options: ReadOptions = {}): As
     const format = await sniffFormat(ctx, hint);
     if (format === "warc") yield* readWarc(ctx);
     else if (format === "arc") yield* readArc(ctx);
-    else yield* readHtmlFile(ctx, hint === "html");
+    else {
+      // A local file's mtime is its own; stdin's and an opener's may be the time of opening.
+      const local = options.open === undefined && input !== "-";
+      yield* readHtmlFile(ctx, hint === "html", local ? opened.mtime : undefined);
+    }
   } catch (err) {
     // Not reached by damaged data (that is reported record by record); kept so that no input
     // can make the caller's loop throw.

@@ -10,6 +10,11 @@ export interface ArchiveRecord {
   url: string;
   /** Capture date as ISO 8601 (WARC-Date, ARC date converted); "" for plain HTML files, which have none. */
   date: string;
+  /**
+   * A plain HTML file's modification time, ISO 8601: no capture date, but no page in it can be
+   * dated later. Absent for archive records and for HTML on stdin or from an opener.
+   */
+  fileDate?: string;
   /** Media type from the HTTP Content-Type header, lowercased, without parameters; "" when absent. */
   contentType: string;
   /** charset parameter of the HTTP Content-Type header, lowercased; "" when absent. */

@@ -6,9 +6,9 @@ import { normaliseDate } from "./dates.js";
 const NOW = Date.UTC(2026, 10, 25);
 
 function metadataOf(html: string, url = "https://example.org/news/story.html") {
-  const collector = new MetadataCollector(NOW);
+  const collector = new MetadataCollector();
   const doc = segmentHtml(html, { observer: collector });
-  return { doc, meta: collector.finish(url) };
+  return { doc, meta: collector.finish(url, NOW, doc.blocks) };
 }
 
 const ISSUE_PAGE = `<!doctype html><html lang="de"><head><meta charset="utf-8">
@@ -72,6 +72,9 @@ describe("MetadataCollector", () => {
   it("takes a <time> element's text when it has no datetime, and a date in the URL last", () => {
     expect(metadataOf("<p>x</p><time>March 4, 2021</time>").meta.date).toBe("2021-03-04");
     expect(metadataOf("<p>x</p>", "https://example.org/2018/06/30/story").meta.date).toBe("2018-06-30");
+    expect(metadataOf("<p>x</p>", "https://example.org/2018/6/3/story").meta.date).toBe("2018-06-03");
+    expect(metadataOf("<p>x</p>", "https://example.org/news/20180630/story").meta.date).toBe("2018-06-30");
+    expect(metadataOf("<p>x</p>", "https://example.org/item/201806301234").meta.date).toBeUndefined();
   });
 
   it("gives no date from the future or before 1995, and falls back to the next candidate", () => {
@@ -82,13 +85,162 @@ describe("MetadataCollector", () => {
   });
 
   it("takes content-language when <html> has no lang, and forgets one page at the next", () => {
-    const collector = new MetadataCollector(NOW);
+    const collector = new MetadataCollector();
     segmentHtml('<html><head><meta http-equiv="Content-Language" content="fr, en"></head><body><p>x</p></body></html>', {
       observer: collector,
     });
-    expect(collector.finish("")).toEqual({ declaredLang: "fr" });
+    expect(collector.finish("", NOW)).toEqual({ declaredLang: "fr" });
     segmentHtml("<p>nothing said</p>", { observer: collector });
-    expect(collector.finish("")).toEqual({});
+    expect(collector.finish("", NOW)).toEqual({});
+  });
+});
+
+describe("dates a corpus builder can trust", () => {
+  it("reads <time datetime> with a space before the time, inside a discussion page's byline, and the author as a name", () => {
+    const html = `<html><body><div class="story"><a href="/s/x">Caches all the way down</a>
+<div class="byline"><span>via <a href="/~scvalex" class="u-author">scvalex</a></span>
+<time datetime="2024-08-12 10:00:23">1 year ago</time> | <a href="/t/caches">caches</a> | <a href="/s/x#c">12 comments</a></div></div>
+<p>Comment text of some length here.</p></body></html>`;
+    const { meta } = metadataOf(html, "https://lobste.rs/s/x");
+    expect(meta.date).toBe("2024-08-12");
+    expect(meta.author).toBe("scvalex");
+  });
+
+  it.each([
+    ["Mar 4, 2021 11:30 PM", "2021-03-04"],
+    ["Thu, 04 Mar 2021 GMT", "2021-03-04"],
+    ["Published Oct 20, 2025 at 5:00 PM PST", "2025-10-20T17:00:00-08:00"],
+    ["Thu, 04 Mar 2021 23:30:00 +0900", "2021-03-04T23:30:00+09:00"],
+    ["4. März 2021", "2021-03-04"],
+    ["le 4 mars 2021", "2021-03-04"],
+    ["12 de marzo de 2024", "2024-03-12"],
+    ["5 марта 2021 г.", "2021-03-05"],
+    ["发表于 2024年3月5日 10:20", "2024-03-05"],
+    ["Last updated: November 13, 2025", "2025-11-13"],
+  ])("prose %s is %s, whatever the machine's zone", (input, expected) => {
+    expect(normaliseDate(input, NOW)).toBe(expected);
+  });
+
+  it("tries English, then the page's declared language (all of chrono-node's when it declares none)", () => {
+    expect(normaliseDate("4. März 2021", NOW, "de-AT")).toBe("2021-03-04");
+    expect(normaliseDate("4. März 2021", NOW, "")).toBe("2021-03-04");
+    expect(normaliseDate("4. März 2021", NOW, "en")).toBeUndefined();
+    expect(normaliseDate("2024年3月5日", NOW, "en")).toBe("2024-03-05");
+    expect(metadataOf('<html lang="fr"><body><p class="date">Publié le 4 mars 2021</p><p>x</p></body></html>').meta.date).toBe(
+      "2021-03-04",
+    );
+  });
+
+  it("takes the text of an element whose class says date, and a byline's date, after the markup's", () => {
+    const visible = metadataOf('<html><body><h1>T</h1><div class="single-post-date">July 8, 2025</div><p>Body text.</p></body></html>');
+    expect(visible.meta.date).toBe("2025-07-08");
+    const byline = metadataOf('<html><body><p class="byline">By Jane Roe, 4 March 2021</p><p>Body text.</p></body></html>');
+    expect(byline.meta).toMatchObject({ date: "2021-03-04", author: "Jane Roe" });
+    const marked = metadataOf(
+      '<html><head><meta property="article:published_time" content="2020-01-02"></head><body><div class="date">July 8, 2025</div><p>x</p></body></html>',
+    );
+    expect(marked.meta.date).toBe("2020-01-02");
+  });
+
+  it("bounds dates by the capture, not the clock: a later one gives way to the next candidate", () => {
+    const html = `<html><head><meta property="article:published_time" content="2024-06-01T10:00:00Z"></head>
+<body><time datetime="2019-05-05">5 May 2019</time><p>x</p></body></html>`;
+    const collector = new MetadataCollector();
+    segmentHtml(html, { observer: collector });
+    expect(collector.finish("", Date.UTC(2024, 6, 1)).date).toBe("2024-06-01T10:00:00Z");
+    segmentHtml(html, { observer: collector });
+    expect(collector.finish("", Date.UTC(2020, 0, 1)).date).toBe("2019-05-05");
+    // Without a capture date only 1995 bounds it.
+    segmentHtml(html, { observer: collector });
+    expect(collector.finish("").date).toBe("2024-06-01T10:00:00Z");
+  });
+});
+
+describe("the page's own lines, when its markup says nothing", () => {
+  it("a short line that labels a date, or is one, and a Chinese credit", () => {
+    const html = `<html><head><title>多数夫妻生活有名无实</title></head><body><table><tr><td><b>多数夫妻生活有名无实</b></td></tr>
+<tr><td>2005-04-05 06:40</td></tr><tr><td><p>对这种现象，金医生解释说，日本男人普遍热爱自己的公司。</p>
+<p>（ 责任编辑：山石 ）</p></td></tr></table></body></html>`;
+    expect(metadataOf(html).meta).toMatchObject({ date: "2005-04-05", author: "山石" });
+    const updated =
+      '<html><body><h1>Webcams</h1><p>Some text about the webcams of the park.</p><p style="text-align:right">Last updated: November 13, 2025</p></body></html>';
+    expect(metadataOf(updated).meta.date).toBe("2025-11-13");
+    const line =
+      '<html><body><h1>Kitchen sinks in the cloud</h1><div class="text-200">October 3, 2024</div><p>Body text here.</p></body></html>';
+    expect(metadataOf(line).meta.date).toBe("2024-10-03");
+  });
+
+  it("a line 'By …' names its author only when names (then perhaps a date) are all it says", () => {
+    const named = (line: string) =>
+      metadataOf(`<html><body><h1>T</h1><p>${line}</p><p>Body text of the story.</p></body></html>`).meta.author;
+    expect(named("By Jon Foster - 2025-09-13 Updated: 2025-09-13")).toBe("Jon Foster");
+    expect(named("by ibby")).toBe("ibby");
+    expect(named("By using this site, you agree to our Privacy Policy.")).toBeUndefined();
+    expect(named("by default the settings are kept")).toBeUndefined();
+  });
+
+  it("a long line is not read, nor one that merely holds a year", () => {
+    const long = `<html><body><p>Published ${"words ".repeat(40)} on March 4, 2021.</p><p>Founded in 2005 by friends.</p></body></html>`;
+    expect(metadataOf(long).meta).toEqual({});
+  });
+});
+
+describe("authors a corpus builder can trust", () => {
+  it.each([
+    ["By Jane Doe and John Roe", "Jane Doe; John Roe"],
+    ["Written by: Ann Lee, Bo Chen, and Max Muster", "Ann Lee; Bo Chen; Max Muster"],
+    ["By Emily Way | Updated on Dec 9, 2025", "Emily Way"],
+    ["16 December 2025 by Sam O'Brien", "Sam O'Brien"],
+    ["Posted by BeauHD on Friday December 19, 2025 @08:00PM", "BeauHD"],
+    ["von Erika Mustermann", "Erika Mustermann"],
+    ["Doris Munoz-Mantilla, MD", "Doris Munoz-Mantilla"],
+  ])("the byline %s names %s", (byline, expected) => {
+    expect(metadataOf(`<html><body><div class="author-byline">${byline}</div><p>Body.</p></body></html>`).meta.author).toBe(expected);
+  });
+
+  it("a byline's elements: 'By' and each name in its own element, a bio after them", () => {
+    const html = `<html><body><div class="article-author"><span>By</span> <a href="/a/1">Ann Lee</a> <span>and</span>
+<a href="/a/2">Bo Chen</a><p>Ann covers the climate for our desk since 2012 and likes hiking.</p></div><p>Body.</p></body></html>`;
+    expect(metadataOf(html).meta.author).toBe("Ann Lee; Bo Chen");
+  });
+
+  it("Yoast's twitter:label1 'Written by' pair, a link to an author's page, a class that says authors", () => {
+    const twitter = `<html><head><meta name="twitter:label1" content="Written by"><meta name="twitter:data1" content="Tyler Brown">
+<meta name="twitter:label2" content="Est. reading time"><meta name="twitter:data2" content="6 minutes"></head><body><p>x</p></body></html>`;
+    expect(metadataOf(twitter).meta.author).toBe("Tyler Brown");
+    const link =
+      '<html><body><div class="meta"><span><a href="/authors/trevor-jackins">Trevor Jackins</a></span></div><p>x</p></body></html>';
+    expect(metadataOf(link).meta.author).toBe("Trevor Jackins");
+    const authors = '<html><body><div class="content-hub-hero__content-authors">By Angela Williams</div><p>x</p></body></html>';
+    expect(metadataOf(authors).meta.author).toBe("Angela Williams");
+  });
+
+  it("no sentence, no count, no publisher is an author", () => {
+    const sentence =
+      '<html><head><meta name="author" content="Our team of experts reviews every product we recommend"></head><body><p>x</p></body></html>';
+    expect(metadataOf(sentence).meta.author).toBeUndefined();
+    const masthead = `<html><head><meta name="author" content="USA TODAY"><meta property="og:site_name" content="USA TODAY"></head><body><p>x</p></body></html>`;
+    expect(metadataOf(masthead).meta.author).toBeUndefined();
+    const host = '<html><head><meta name="author" content="Instructables"></head><body><p>x</p></body></html>';
+    expect(metadataOf(host, "https://www.instructables.com/Build-a-Box/").meta.author).toBeUndefined();
+    // A site named after its author keeps the author.
+    const own =
+      '<html><head><meta name="author" content="Rick Steves"><meta property="og:site_name" content="Rick Steves"></head><body><p>x</p></body></html>';
+    expect(metadataOf(own, "https://www.ricksteves.com/watch-read-listen").meta.author).toBe("Rick Steves");
+    // ... unless the page names a person elsewhere: the site's name in its meta author gives way.
+    const person = `<html><head><meta name="author" content="British Heart Foundation"><meta property="og:site_name" content="British Heart Foundation"></head>
+<body><p class="article-author">by Tracy Parker, Dietitian</p><p>x</p></body></html>`;
+    expect(metadataOf(person).meta.author).toBe("Tracy Parker; Dietitian");
+  });
+
+  it("JSON-LD authors: objects and arrays, an organisation left out for the byline's person", () => {
+    const html = `<html><head><script type="application/ld+json">{"@type":"Article","datePublished":"2025-01-02",
+"author":[{"@type":"Person","name":"Ann Lee"},{"@type":"Organization","name":"Cleveland Clinic"},"Bo Chen"],
+"publisher":{"@type":"Organization","name":"Cleveland Clinic"}}</script></head><body><p>x</p></body></html>`;
+    expect(metadataOf(html).meta).toMatchObject({ author: "Ann Lee; Bo Chen", sitename: "Cleveland Clinic", date: "2025-01-02" });
+    const organisationOnly = `<html><head><script type="application/ld+json">{"@type":"Article","author":{"@type":"Organization","name":"Cleveland Clinic"}}</script></head>
+<body><div class="byline">By Holly Wilgus</div><p>x</p></body></html>`;
+    expect(metadataOf(organisationOnly).meta.author).toBe("Holly Wilgus");
   });
 });
 
@@ -96,7 +248,11 @@ describe("normaliseDate", () => {
   it.each([
     ["2021-03-04", "2021-03-04"],
     ["2021-03-04T10:20:30.123+0100", "2021-03-04T10:20:30+01:00"],
-    ["2021-03-04 10:20", "2021-03-04T10:20:00"],
+    ["2021-03-04 10:20", "2021-03-04"],
+    ["2021-03-04T10:20+05:30", "2021-03-04T10:20:00+05:30"],
+    ["2005-5-7 21:23:57", "2005-05-07"],
+    ["2024年3月5日", "2024-03-05"],
+    ["03/24/2021", "2021-03-24"],
     ["20210304", "2021-03-04"],
     ["04.03.2021", "2021-03-04"],
     ["Thu, 04 Mar 2021 10:20:30 GMT", "2021-03-04T10:20:30Z"],
@@ -105,7 +261,7 @@ describe("normaliseDate", () => {
     expect(normaliseDate(input, NOW)).toBe(expected);
   });
 
-  it.each(["2021-02-30", "1994-12-31", "2027-01-01", "yesterday", "12345", "03/24/2021"])("%s is no date", (input) => {
+  it.each(["2021-02-30", "1994-12-31", "2027-01-01", "yesterday", "12345", "1 year ago", "2024-13-01"])("%s is no date", (input) => {
     expect(normaliseDate(input, NOW)).toBeUndefined();
   });
 });

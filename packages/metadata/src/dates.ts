@@ -1,79 +1,180 @@
 /**
- * Dates as pages write them, to ISO 8601: "2021-03-04" when only a day is given, else
- * "2021-03-04T10:20:30+01:00" (the offset as written, "Z" for UTC; no offset when none was given).
- * A date before 1995 (no web page of the corpus era) or after `latest` is no date.
+ * Dates as pages write them, to ISO 8601, without the machine's time zone ever entering:
+ * "2021-03-04T10:20:30+01:00" when the page gives a time with its offset ("Z" for UTC/GMT), else
+ * the day alone, "2021-03-04" (a time without a zone names no instant, and its day is the page's).
+ * The components are read as written (a regular expression for numeric forms, chrono-node's
+ * parsed components for prose), never through a Date in local time.
+ *
+ * A date before 1995 (no web page of the corpus era) or after the upper bound (the capture's
+ * date and a day, for time zones ahead of UTC) is no date.
  */
+import { createRequire } from "node:module";
+import type { Chrono } from "chrono-node";
 
 /** 1995-01-01T00:00:00Z: before it, a "date" is a founding year or a typo, not a publication. */
 export const EARLIEST_DATE_MS = Date.UTC(1995, 0, 1);
+/** No upper bound: for a page whose capture date is unknown (HTML on stdin). */
+export const NO_BOUND = Number.POSITIVE_INFINITY;
+const DAY_MS = 86_400_000;
 
-const ISO = /^\s*(\d{4})-?(\d{2})-?(\d{2})(?:[T ](\d{2}):?(\d{2})(?::?(\d{2})(?:[.,]\d+)?)?\s*(Z|[+-]\d{2}(?::?\d{2})?)?)?/i;
-/** 4 March 2021, March 4, 2021, 4. März 2021 are left to Date.parse only for English month names. */
-const DAY_MONTH_YEAR = /^\s*(\d{1,2})[./](\d{1,2})[./](\d{4})\b/;
-const HAS_TIME = /\d:\d\d/;
+/**
+ * Year, month, day with an optional time and zone: 2021-03-04, 2021-3-4 10:20, 2021/03/04,
+ * 2021.03.04, 2021年3月4日, 2021-03-04T10:20:30.123+0100. Searched, not anchored: a candidate may
+ * be "Published 2021-03-04".
+ */
+const YMD =
+  /(?<![\d.])((?:19|20)\d{2})(?:(-)|\/|\.|\s*年\s*)(\d{1,2})(?:\2|\/|\.|\s*月\s*)(\d{1,2})(?!\d)(?:\s*日)?(?:(?:T|\s+|\s*日?\s*)(\d{1,2}):(\d{2})(?::(\d{2})(?:[.,]\d+)?)?\s*(Z|UTC|GMT|[+-]\d{2}(?::?\d{2})?)?(?![\d:]))?/i;
+/** The compact ISO forms 20210304 and 20210304T102030Z, alone. */
+const COMPACT = /^\s*((?:19|20)\d{2})(\d{2})(\d{2})(?:T(\d{2})(\d{2})(\d{2})?(Z|[+-]\d{2}:?\d{2})?)?\s*$/i;
+/** 04.03.2021, 4/3/2021: day first, as most of the world writes it, unless that cannot be. */
+const DMY = /(?<![\d./])(\d{1,2})[./](\d{1,2})[./]((?:19|20)\d{2})(?![\d./])/;
+/** A year in prose: chrono-node runs only on strings that hold one. */
+const YEAR = /(?:^|\D)((?:19|20)\d{2})(?!\d)/;
+
+/** The languages of chrono-node's strict parsers (no "yesterday", "1 year ago") that are read, English first. */
+const LANGUAGES = ["en", "de", "fr", "es", "pt", "it", "nl", "ru", "uk", "sv", "fi", "ja", "zh"] as const;
+type Language = (typeof LANGUAGES)[number];
+/** Han, kana or hangul: a date in Chinese or Japanese. */
+const CJK = /[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]/;
+
+// Each locale is loaded the first time a date needs it (its require is synchronous, as parsing
+// is): a run that meets no prose date, or runs with --no-metadata, never loads chrono-node.
+const require = createRequire(import.meta.url);
+const loaded = new Map<Language, Chrono>();
+function parser(language: Language): Chrono {
+  let chrono = loaded.get(language);
+  if (chrono === undefined) {
+    chrono = (require(`chrono-node/${language}`) as { strict: Chrono }).strict;
+    loaded.set(language, chrono);
+  }
+  return chrono;
+}
+
+/**
+ * The languages to try, in order: English, then the page's declared language; a string with CJK
+ * characters tries Chinese and Japanese; a page that declares none (or one chrono-node does not
+ * read) tries them all.
+ */
+function languagesFor(value: string, declared: string): readonly Language[] {
+  if (CJK.test(value)) return ["zh", "ja", "en"];
+  const code = declared.slice(0, 2).toLowerCase();
+  if (code === "en") return ["en"];
+  if ((LANGUAGES as readonly string[]).includes(code)) return ["en", code as Language];
+  return LANGUAGES;
+}
+/** A fixed reference: chrono implies missing parts from it, and those parts are never used. */
+const REFERENCE = { instant: new Date(Date.UTC(2000, 0, 1)), timezone: 0 };
 
 const pad = (n: number, width = 2): string => String(n).padStart(width, "0");
-
-function inRange(ms: number, latest: number): boolean {
-  return Number.isFinite(ms) && ms >= EARLIEST_DATE_MS && ms <= latest;
-}
 
 function validDay(y: number, m: number, d: number): boolean {
   if (m < 1 || m > 12 || d < 1) return false;
   return d <= new Date(Date.UTC(y, m, 0)).getUTCDate();
 }
 
-/**
- * The date in `value` as ISO 8601, or undefined when there is none, it is before 1995 or after
- * `latest` (milliseconds since the epoch; a day later than the capture or run, for time zones).
- */
-export function normaliseDate(value: string, latest: number): string | undefined {
-  if (value.length === 0 || value.length > 80) return undefined;
-  const iso = ISO.exec(value);
-  if (iso !== null) {
-    const [, ys, ms, ds, hh, mm, ss, zone] = iso;
-    const y = Number(ys),
-      m = Number(ms),
-      d = Number(ds);
-    if (!validDay(y, m, d)) return undefined;
-    if (hh === undefined) return inRange(Date.UTC(y, m - 1, d), latest) ? `${ys}-${ms}-${ds}` : undefined;
-    const h = Number(hh),
-      min = Number(mm),
-      s = ss === undefined ? 0 : Number(ss);
-    if (h > 23 || min > 59 || s > 59) return undefined;
-    const offset = zone === undefined ? "" : zone.toUpperCase() === "Z" ? "Z" : zoneText(zone);
-    const when = `${ys}-${ms}-${ds}T${hh}:${mm}:${pad(s)}${offset}`;
-    return inRange(Date.parse(offset === "" ? `${when}Z` : when), latest) ? when : undefined;
-  }
-  const dmy = DAY_MONTH_YEAR.exec(value);
-  if (dmy !== null) {
-    // 04.03.2021 and 04/03/2021: day first, as most of the world writes it (and as the month
-    // cannot be above 12, an American 03/24/2021 is no date rather than a wrong one).
-    const d = Number(dmy[1]),
-      m = Number(dmy[2]),
-      y = Number(dmy[3]);
-    if (!validDay(y, m, d)) return undefined;
-    return inRange(Date.UTC(y, m - 1, d), latest) ? `${y}-${pad(m)}-${pad(d)}` : undefined;
-  }
-  // RFC 2822 and English prose dates ("Tue, 04 Mar 2021 10:00:00 GMT", "March 4, 2021").
-  if (!/[a-z]{3}/i.test(value) || !/\d{4}/.test(value)) return undefined;
-  const parsed = Date.parse(value);
-  if (!inRange(parsed, latest)) return undefined;
-  const t = new Date(parsed);
-  if (!HAS_TIME.test(value)) return `${t.getFullYear()}-${pad(t.getMonth() + 1)}-${pad(t.getDate())}`;
-  return `${t.getUTCFullYear()}-${pad(t.getUTCMonth() + 1)}-${pad(t.getUTCDate())}T${pad(t.getUTCHours())}:${pad(t.getUTCMinutes())}:${pad(t.getUTCSeconds())}Z`;
+/** The ISO text of a day, with the time when its offset is known (minutes east of UTC, "Z" written as such). */
+function iso(
+  y: number,
+  m: number,
+  d: number,
+  time: { h: number; min: number; s: number; offset: string } | undefined,
+  latest: number,
+): string | undefined {
+  if (!validDay(y, m, d)) return undefined;
+  const dayStart = Date.UTC(y, m - 1, d);
+  if (dayStart < EARLIEST_DATE_MS || dayStart > latest + DAY_MS) return undefined;
+  const day = `${y}-${pad(m)}-${pad(d)}`;
+  if (time === undefined) return day;
+  if (time.h > 23 || time.min > 59 || time.s > 59) return undefined;
+  return `${day}T${pad(time.h)}:${pad(time.min)}:${pad(time.s)}${time.offset}`;
 }
 
+/** "+0100", "+01", "-05:00", "Z", "GMT" as "+01:00" or "Z". */
 function zoneText(zone: string): string {
+  const upper = zone.toUpperCase();
+  if (upper === "Z" || upper === "UTC" || upper === "GMT") return "Z";
   const digits = zone.replace(":", "");
   return `${digits.slice(0, 3)}:${digits.length >= 5 ? digits.slice(3, 5) : "00"}`;
 }
 
-/** A date in a URL path: /2021/03/04/ or /2021-03-04, as ISO 8601. */
-const URL_DATE = /\/((?:19|20)\d{2})[/-](\d{1,2})[/-](\d{1,2})(?:[/-]|$)/;
+function offsetText(minutes: number): string {
+  if (minutes === 0) return "Z";
+  const sign = minutes < 0 ? "-" : "+";
+  const abs = Math.abs(minutes);
+  return `${sign}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`;
+}
 
-export function dateInUrl(url: string, latest: number): string | undefined {
+/**
+ * The date in `value` as ISO 8601, or undefined when there is none, it is before 1995 or after
+ * `latest` (milliseconds since the epoch: the capture's date; a day more is allowed for zones).
+ * `declaredLang` (the page's `<html lang>`) says which of chrono-node's languages to try after
+ * English; without it, all of them.
+ */
+export function normaliseDate(value: string, latest: number = NO_BOUND, declaredLang = ""): string | undefined {
+  if (value.length < 4 || value.length > 300) return undefined;
+  const compact = COMPACT.exec(value);
+  if (compact !== null) {
+    const [, y, m, d, hh, mm, ss, zone] = compact;
+    const time =
+      hh !== undefined && zone !== undefined ? { h: Number(hh), min: Number(mm), s: Number(ss ?? 0), offset: zoneText(zone) } : undefined;
+    return iso(Number(y), Number(m), Number(d), time, latest);
+  }
+  const ymd = YMD.exec(value);
+  if (ymd !== null) {
+    const [, y, , m, d, hh, mm, ss, zone] = ymd;
+    const time =
+      hh !== undefined && zone !== undefined ? { h: Number(hh), min: Number(mm), s: Number(ss ?? 0), offset: zoneText(zone) } : undefined;
+    const out = iso(Number(y), Number(m), Number(d), time, latest);
+    if (out === undefined) return undefined;
+    // A time with its zone is an instant: it must not be after the bound either.
+    if (time !== undefined && Date.parse(out) > latest + DAY_MS) return undefined;
+    return out;
+  }
+  const dmy = DMY.exec(value);
+  if (dmy !== null) {
+    let d = Number(dmy[1]);
+    let m = Number(dmy[2]);
+    // 03/24/2021 cannot be day first: the American order is the only reading.
+    if (m > 12 && d <= 12) [d, m] = [m, d];
+    return iso(Number(dmy[3]), m, d, undefined, latest);
+  }
+  const year = YEAR.exec(value);
+  return year === null ? undefined : proseDate(value, year[1], latest, declaredLang);
+}
+
+/** A date in words, in any language chrono-node reads: the first parse that names a whole day with its year written out. */
+function proseDate(value: string, year: string, latest: number, declaredLang: string): string | undefined {
+  for (const language of languagesFor(value, declaredLang)) {
+    for (const result of parser(language).parse(value, REFERENCE)) {
+      const start = result.start;
+      if (!start.isCertain("day") || !start.isCertain("month") || !start.isCertain("year")) continue;
+      // "1 year ago" is certain for chrono: a written year is what makes a date here.
+      if (!result.text.includes(year) || start.get("year") !== Number(year)) continue;
+      const y = start.get("year") as number;
+      const m = start.get("month") as number;
+      const d = start.get("day") as number;
+      const zoned = start.isCertain("hour") && start.isCertain("timezoneOffset");
+      const time = zoned
+        ? {
+            h: start.get("hour") as number,
+            min: (start.get("minute") as number | null) ?? 0,
+            s: (start.get("second") as number | null) ?? 0,
+            offset: offsetText(start.get("timezoneOffset") as number),
+          }
+        : undefined;
+      const out = iso(y, m, d, time, latest);
+      if (out !== undefined && (time === undefined || Date.parse(out) <= latest + DAY_MS)) return out;
+      return undefined;
+    }
+  }
+  return undefined;
+}
+
+/** A date in a URL path: /2021/03/04/, /2021/3/4/, /2021-03-04, /20210304/, as a day. */
+const URL_DATE = /\/((?:19|20)\d{2})(?:[/-](\d{1,2})[/-](\d{1,2})|(\d{2})(\d{2}))(?:[/_.-]|$)/;
+
+export function dateInUrl(url: string, latest: number = NO_BOUND): string | undefined {
   const match = URL_DATE.exec(url);
   if (match === null) return undefined;
-  return normaliseDate(`${match[1]}-${pad(Number(match[2]))}-${pad(Number(match[3]))}`, latest);
+  return iso(Number(match[1]), Number(match[2] ?? match[4]), Number(match[3] ?? match[5]), undefined, latest);
 }

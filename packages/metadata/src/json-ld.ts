@@ -41,11 +41,19 @@ function strings(value: Json | undefined): string[] {
   return [];
 }
 
+/** Types of an author object that name an organisation, not a person: a publisher is no author. */
+const ORGANISATION =
+  /Organization$|^(?:Corporation|NGO|NewsMediaOrganization|EducationalOrganization|GovernmentOrganization|LocalBusiness|Brand|WebSite)$/;
+
 function names(value: Json | undefined): string[] {
   if (value === undefined || value === null) return [];
   if (Array.isArray(value)) return value.flatMap(names);
   if (typeof value === "string") return [text(value)];
-  if (typeof value === "object") return strings(value.name);
+  if (typeof value === "object") {
+    const type = value["@type"];
+    if (typeof type === "string" && ORGANISATION.test(type)) return [];
+    return strings(value.name);
+  }
   return [];
 }
 
@@ -87,7 +95,7 @@ export function readJsonLd(text: string, facts: JsonLdFacts): void {
     if (facts.authors.length === 0 && (object.author !== undefined || object.creator !== undefined)) {
       facts.authors = names(object.author ?? object.creator);
     }
-    if (facts.publisher === undefined && object.publisher !== undefined) facts.publisher = names(object.publisher)[0];
+    if (facts.publisher === undefined && object.publisher !== undefined) facts.publisher = strings(object.publisher)[0];
     if (facts.sections.length === 0 && object.articleSection !== undefined) facts.sections = strings(object.articleSection);
     if (facts.keywords.length === 0 && object.keywords !== undefined) {
       const keywords = object.keywords;

@@ -2,7 +2,7 @@
 // output format, over HTML files the test writes (plain files: no capture date, no media type).
 //
 // The compiled module is imported (run `npx tsc -b` first), as in run.test.ts.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -179,5 +179,65 @@ describe("page metadata and structure in the output", () => {
     await expect(clean(join(dir, "out.json"))).rejects.toThrow(UsageError);
     await expect(clean(join(dir, "out.json"))).rejects.toThrow(/does not say its format.*--format/);
     await expect(clean(join(dir, "out.txt"), { markdown: true })).rejects.toThrow(/--markdown adds a field/);
+  });
+});
+
+describe("a page's dates are bounded by its capture, never by the run's clock", () => {
+  const DATED = `<!doctype html><html lang="de"><head><meta charset="utf-8"><title>Datiert</title>
+<meta property="article:published_time" content="2021-06-01T09:00:00+02:00"></head><body><article><h1>Datiert</h1>
+<time datetime="2019-05-05">5. Mai 2019</time><p>${PARAGRAPH}</p><p>${PARAGRAPH}</p></article></body></html>`;
+
+  /** One WARC response record of DATED captured at `warcDate`. */
+  function writeWarc(path: string, warcDate: string): void {
+    const http = Buffer.from(
+      `HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(DATED)}\r\n\r\n${DATED}`,
+    );
+    const head =
+      "WARC/1.0\r\nWARC-Type: response\r\nWARC-Record-ID: <urn:uuid:00000000-0000-4000-8000-000000000001>\r\n" +
+      `WARC-Date: ${warcDate}\r\nWARC-Target-URI: https://zeitung.example/artikel\r\n` +
+      `Content-Type: application/http; msgtype=response\r\nContent-Length: ${http.length}\r\n\r\n`;
+    writeFileSync(path, Buffer.concat([Buffer.from(head), http, Buffer.from("\r\n\r\n")]));
+  }
+  const dateOf = (output: string): unknown => JSON.parse(readFileSync(output, "utf8").trim()).date;
+
+  it.each([0, 1])("a record captured in 2020 gets the page's 2019 date, not its 2021 one (workers: %i)", async (workers) => {
+    const input = join(dir, `captured-${workers}.warc`);
+    writeWarc(input, "2020-01-15T12:00:00Z");
+    const out = join(dir, `captured-${workers}.jsonl`);
+    await runClean({ inputs: [input], output: out, model: "mlp", workers });
+    expect(dateOf(out)).toBe("2019-05-05");
+    // Captured later, the page's own publication date stands.
+    writeWarc(input, "2022-01-15T12:00:00Z");
+    await runClean({ inputs: [input], output: out, model: "mlp", workers });
+    expect(dateOf(out)).toBe("2021-06-01T09:00:00+02:00");
+  });
+
+  it("the sample archive's discussion page (issue 34): its <time> in the byline is the date, the poster the author", async () => {
+    const sample = fileURLToPath(new URL("../../../fixtures/sample.warc.gz", import.meta.url));
+    const out = join(dir, "sample-dates.jsonl");
+    await runClean({ inputs: [sample], output: out, model: "mlp", workers: 0 });
+    const docs = readFileSync(out, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    const lobsters = docs.find((d) => String(d.url).startsWith("https://lobste.rs/"));
+    expect(lobsters).toMatchObject({ date: "2024-08-12", author: "scvalex" });
+    // Every date is a day or a time with its offset, none after the capture (2026-01-01).
+    for (const d of docs.filter((d) => d.date !== undefined)) {
+      expect(d.date).toMatch(/^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}:\d{2}(?:Z|[+-]\d{2}:\d{2}))?$/);
+      expect(Date.parse(d.date.slice(0, 10))).toBeLessThanOrEqual(Date.parse(d.warc_date));
+    }
+  });
+
+  it("a plain file's modification time bounds its dates the same way", async () => {
+    const input = join(dir, "datiert.html");
+    writeFileSync(input, DATED);
+    const out = join(dir, "datiert.jsonl");
+    utimesSync(input, new Date("2020-01-15T12:00:00Z"), new Date("2020-01-15T12:00:00Z"));
+    await runClean({ inputs: [input], output: out, model: "mlp", workers: 0 });
+    expect(dateOf(out)).toBe("2019-05-05");
+    utimesSync(input, new Date("2023-01-15T12:00:00Z"), new Date("2023-01-15T12:00:00Z"));
+    await runClean({ inputs: [input], output: out, model: "mlp", workers: 0 });
+    expect(dateOf(out)).toBe("2021-06-01T09:00:00+02:00");
   });
 });

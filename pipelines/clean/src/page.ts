@@ -20,6 +20,13 @@ export interface PageInput {
   headerCharset: string;
   /** The record's URL, when it has one: per-host models are chosen by its host. */
   url?: string;
+  /** When the page was captured, ISO 8601 ("" or absent when unknown): no date of the page is later. */
+  capturedAt?: string;
+}
+
+/** A record's capture date: its WARC-Date, else a plain file's modification time, else "". */
+export function capturedAt(record: { date?: string; fileDate?: string }): string {
+  return record.date !== undefined && record.date.length > 0 ? record.date : (record.fileDate ?? "");
 }
 
 /** What comes back: the document's kept blocks, or the reason there is none. */
@@ -153,14 +160,15 @@ const metadataCollector = new MetadataCollector();
 export function segmentWithMetadata(
   pieces: readonly string[],
   url: string,
-  options: Pick<PageOptions, "links" | "metadata"> & { subtrees?: boolean } = {},
+  options: Pick<PageOptions, "links" | "metadata"> & { subtrees?: boolean; capturedAt?: string } = {},
 ): { doc: SegmentedDocument; metadata: PageMetadata | undefined } {
   const subtrees = options.subtrees === true;
   const inline = options.links === true;
   if (options.metadata === false) return { doc: segmentHtml(pieces, { subtrees, inline }), metadata: undefined };
   try {
     const doc = segmentHtml(pieces, { subtrees, observer: metadataCollector, inline });
-    return { doc, metadata: metadataCollector.finish(url) };
+    const captured = options.capturedAt === undefined || options.capturedAt.length === 0 ? Number.NaN : Date.parse(options.capturedAt);
+    return { doc, metadata: metadataCollector.finish(url, captured, doc.blocks) };
   } catch (error) {
     metadataCollector.reset();
     throw error;
@@ -189,6 +197,7 @@ async function takePage(
       subtrees: keepDoc,
       links: options.links,
       metadata: options.metadata,
+      capturedAt: input.capturedAt,
     }));
   } catch (error) {
     return { ok: false, reason: "decode-error", detail: errorMessage(error) };

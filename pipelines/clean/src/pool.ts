@@ -8,7 +8,7 @@ import type { ArchiveRecord } from "@winnow/archive";
 import { errorMessage, ModelError, WinnowError } from "@winnow/errors";
 import { type BlockClassifier, loadClassifier } from "@winnow/models";
 import { Piscina } from "piscina";
-import type { PageOutput } from "./page.js";
+import { capturedAt, type PageOutput } from "./page.js";
 import { DocumentSteps } from "./steps.js";
 import { fingerprintPages, type FingerprintedPage, type SiteTemplateBatch } from "./site-templates-page.js";
 import {
@@ -65,7 +65,7 @@ export async function openInlineCleaner(settings: CleanerSettings): Promise<Page
       applyStepsSafely(
         corpus,
         await cleanPagesSafely(
-          records.map((r) => ({ body: r.body, headerCharset: r.charset, url: r.url })),
+          records.map((r) => ({ body: r.body, headerCharset: r.charset, url: r.url, capturedAt: capturedAt(r) })),
           classifier,
           siteTemplates,
           pageOptions(settings),
@@ -73,7 +73,7 @@ export async function openInlineCleaner(settings: CleanerSettings): Promise<Page
       ),
     fingerprint: async (records, keepParsed) =>
       fingerprintPages(
-        records.map((r) => ({ body: r.body, headerCharset: r.charset, url: r.url })),
+        records.map((r) => ({ body: r.body, headerCharset: r.charset, url: r.url, capturedAt: capturedAt(r) })),
         keepParsed,
         pageOptions(settings),
       ),

@@ -39,7 +39,7 @@ export function fingerprintPages(inputs: readonly PageInput[], keepParsed: boole
     let parsed: ParsedPage;
     try {
       const { pieces, charset } = decodeHtmlPieces(inputs[i].body, inputs[i].headerCharset);
-      const { doc, metadata } = segmentWithMetadata(pieces, inputs[i].url ?? "", segmentOptions);
+      const { doc, metadata } = segmentWithMetadata(pieces, inputs[i].url ?? "", { ...segmentOptions, capturedAt: inputs[i].capturedAt });
       parsed = doc.blocks.length === 0 ? { ok: false, output: noText(doc) } : { ok: true, doc, charset, metadata };
     } catch (error) {
       parsed = { ok: false, output: { ok: false, reason: "decode-error", detail: errorMessage(error) } };

@@ -8,7 +8,7 @@ import { transferableBuffer } from "@winnow/archive";
 import { errorMessage, WinnowError } from "@winnow/errors";
 import { type BlockClassifier, type Favor, HostRoutedClassifier, loadClassifier, type ModelSpec } from "@winnow/models";
 import { cleanPagesByHost } from "./clean-by-host.js";
-import { cleanPages, type PageInput, type PageOptions, type PageOutput } from "./page.js";
+import { capturedAt, cleanPages, type PageInput, type PageOptions, type PageOutput } from "./page.js";
 import { type CorpusOptions, DocumentSteps } from "./steps.js";
 import { cleanParsedPages, fingerprintPages, type FingerprintedPage, type SiteTemplateBatch } from "./site-templates-page.js";
 
@@ -41,6 +41,8 @@ export interface CleanTask {
   charsets: string[];
   /** Each page's URL ("" when none), for per-host models. */
   urls?: string[];
+  /** Each page's capture date (WARC-Date, else a plain file's mtime; "" when none): its dates' upper bound. */
+  dates?: string[];
   /** Pass two of --site-templates: the templates of the batch's hosts. */
   siteTemplates?: SiteTemplateBatch;
   /** The buffers under `bodies`, to pass as the transfer list. */
@@ -92,11 +94,14 @@ export function failedPages(count: number, detail: string): PageOutput[] {
  * they are copied once into one buffer the batch owns. Callers must not read the payloads
  * after the transfer: the buffers handed over are detached here.
  */
-export function packPages(pages: ReadonlyArray<{ body: Uint8Array; charset: string; url?: string }>): CleanTask {
+export function packPages(
+  pages: ReadonlyArray<{ body: Uint8Array; charset: string; url?: string; date?: string; fileDate?: string }>,
+): CleanTask {
   const n = pages.length;
   const bodies = new Array<Uint8Array>(n);
   const charsets = new Array<string>(n);
   const urls = new Array<string>(n);
+  const dates = new Array<string>(n);
   const transfer: ArrayBuffer[] = [];
   let copied = 0;
   for (let i = 0; i < n; i++) {
@@ -111,6 +116,7 @@ export function packPages(pages: ReadonlyArray<{ body: Uint8Array; charset: stri
     }
     charsets[i] = pages[i].charset;
     urls[i] = pages[i].url ?? "";
+    dates[i] = capturedAt(pages[i]);
   }
   if (copied > 0 || transfer.length === 0) {
     // Never pooled (allocUnsafe pools small sizes, and the pool cannot be transferred); every byte is written below.
@@ -125,12 +131,14 @@ export function packPages(pages: ReadonlyArray<{ body: Uint8Array; charset: stri
     }
     transfer.push(packed.buffer as ArrayBuffer);
   }
-  return { bodies, charsets, urls, transfer };
+  return { bodies, charsets, urls, dates, transfer };
 }
 
 export function unpackPages(task: CleanTask): PageInput[] {
   const pages = new Array<PageInput>(task.bodies.length);
-  for (let i = 0; i < pages.length; i++) pages[i] = { body: task.bodies[i], headerCharset: task.charsets[i], url: task.urls?.[i] };
+  for (let i = 0; i < pages.length; i++) {
+    pages[i] = { body: task.bodies[i], headerCharset: task.charsets[i], url: task.urls?.[i], capturedAt: task.dates?.[i] };
+  }
   return pages;
 }
 

@@ -1,0 +1,148 @@
+/**
+ * Author names out of what pages write where a name should be: "By Jane Doe and John Roe",
+ * "Jane Doe, John Roe, and Max Muster", "via scvalex 1 year ago | caches | 12 comments". A
+ * name is a few words, no sentence, no date, no count; a publisher (the site's own name) is no
+ * author. What is not a name is dropped, never guessed into one.
+ */
+
+/** "By", "von", "Par", "Written by", "Posted by", "Author:" before the names. */
+const LEAD_WORDS =
+  "(?:(?:written|posted|published|reported|story|text|words|photos?|reviewed|edited|compiled|updated|created)\\s+by|by|via|from|von|vom|par|door|di|da|por|av|af|de|autor(?:in)?|auteur|authors?|writer|byline|作者|编辑|編輯|责任编辑|记者|記者|文)";
+const LEAD = new RegExp(`^${LEAD_WORDS}(?:\\s*[:：]\\s*|\\s+)`, "i");
+const LEAD_ONLY = new RegExp(`^${LEAD_WORDS}\\s*[:：]?$`, "i");
+/** "16 December 2025 by Sam O'Brien": the names follow the last "by". */
+const BY_INSIDE = /\s(?:by|von|par|por|door)\s+(?=\S)/gi;
+/** Where a byline stops naming people: a separator, a date or time, a count. */
+const END = /\s[|•·–—]\s?|\s-\s|\s*[|•·]|\s+(?:on|at|am|le|el|il|em|in|posted|published|updated)\s|\s+\S*\d/i;
+/** Two parts of a byline that belong together across an element's edge ("By" + "Jane Doe"). */
+const CONNECTOR = /^(?:and|und|et|y|e|&|,|;)$/i;
+const MONTH = /^(?:(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?\s?)+$/i;
+/** A sentence's last word ("privacy."); an initial ("J.") or a title ("Dr.") is short. */
+const SENTENCE_END = /\p{Ll}{3,}\.$/u;
+/** Where a name must begin with a capital: a line of the page's text, not a marked byline. */
+const CAPITALISED = /^[\p{Lu}\p{Lo}]/u;
+/** Between two names. */
+const BETWEEN = /\s*(?:,\s*(?:and|und|et|y|e|en|og|och|i)\s|;|,|\s&\s|\s(?:and|und|et|y|e|en|og|och|i)\s)\s*/i;
+/** Words that say a part is no name (a count, a role line, a call to action). */
+const NOT_A_NAME =
+  /[，。？！：；、“”]|\b(?:ago|comments?|min(?:ute)?s?|read|share|follow|updated?|published|posted|contributors?|staff writer|newsletter|subscribe|view|profile|more|articles?|posts?|all|home|www|http|click|here)\b|@|\/|[0-9]|[?!:=<>{}[\]"“”]/i;
+/** Alone, these name no one. */
+const NO_NAME =
+  /^(?:by|von|par|author|autor|auteur|staff|admin|administrator|anonymous|unknown|editor|editors|guest|user|team|redaktion|rédaction)$/i;
+/** Lowercase words that may sit inside a name ("Ludwig van Beethoven", "Oscar de la Hoya"). */
+const PARTICLE = /^(?:van|von|der|den|de|del|della|da|di|du|la|le|bin|ibn|al|el|ter|ten|y|dos|das)$/;
+const SPACES = /\s+/g;
+const HAN = /\p{Script=Han}/u;
+const MAX_NAMES = 10;
+
+/**
+ * Suffixes after a comma that qualify the name before them rather than name another person:
+ * "Doris Munoz-Mantilla, MD", "Andrew Huberman, PhD".
+ */
+const CREDENTIAL = /^(?:m\.?d\.?|ph\.?d\.?|jr\.?|sr\.?|r\.?n\.?|do|mba|msc|bsc|esq\.?|rd|ma|ms|bs|ba|dds|dvm|facp|faclm|[A-Z]{2,6})$/i;
+
+/** One candidate part: the name it holds, or "" when it holds none. */
+function nameIn(part: string): string {
+  const name = part.replace(/^[\s'’.,:;·–—-]+|[\s'’,:;·–—-]+$/g, "");
+  if (name.length < 2 || name.length > 60 || NO_NAME.test(name) || NOT_A_NAME.test(name) || MONTH.test(name) || SENTENCE_END.test(name)) {
+    return "";
+  }
+  const words = name.split(" ");
+  if (words.length > 5) return "";
+  // Chinese and Japanese names are a few characters; more is a phrase.
+  if (HAN.test(name) && name.replace(SPACES, "").length > 8) return "";
+  // A sentence has lowercase words; a name has at most a particle (usernames are one word).
+  if (words.length > 1) {
+    let lower = 0;
+    for (const w of words) if (w[0] !== w[0].toUpperCase() && !PARTICLE.test(w)) lower++;
+    if (lower > 0) return "";
+  }
+  return name;
+}
+
+/**
+ * The names in `text` (a byline, a meta value, a JSON-LD name), in order and without repeats;
+ * [] when it holds none. `whole`: the text is a line of the page ("By Jane Roe"), not a marked
+ * byline: it must be names to its end, or names then a date or a separator, capitalised then
+ * ("By using this site, you agree" names no one; "by ibby" does).
+ */
+export function authorNames(text: string, whole = false): string[] {
+  let s = joinLines(text);
+  if (s.length === 0 || s.length > 300) return [];
+  for (let i = 0; i < 2; i++) s = s.replace(LEAD, "");
+  let by: RegExpExecArray | null = null;
+  for (let m = BY_INSIDE.exec(s); m !== null; m = BY_INSIDE.exec(s)) by = m;
+  BY_INSIDE.lastIndex = 0;
+  if (by !== null) s = s.slice(by.index + by[0].length);
+  const end = END.exec(s);
+  let cut = false;
+  if (end !== null && end.index > 0) {
+    // A line may go on with a date or after a separator ("By Jon Foster - 2025-09-13"), not with words.
+    if (whole && !/\d|^\s*[|•·–—-]/.test(s.slice(end.index))) return [];
+    s = s.slice(0, end.index);
+    cut = true;
+  }
+  const out: string[] = [];
+  for (const part of s.split(BETWEEN)) {
+    if (CREDENTIAL.test(part.trim().replace(/\.+$/, "")) && out.length > 0) continue;
+    const name = nameIn(part.replace(LEAD, ""));
+    if (whole && cut && name.length > 0 && !CAPITALISED.test(name)) return [];
+    if (name.length > 0 && !out.includes(name) && out.length < MAX_NAMES) out.push(name);
+  }
+  return out;
+}
+
+/**
+ * The byline's lines (its elements' texts) as one line: "By" + "Jane Doe" + "and" + "Bo Chen"
+ * join with spaces, and any other edge becomes " | ", where the names end.
+ */
+function joinLines(text: string): string {
+  if (!text.includes("\n")) return text.replace(SPACES, " ").trim();
+  let out = "";
+  let glue = false;
+  for (const raw of text.split("\n")) {
+    const line = raw.replace(SPACES, " ").trim();
+    if (line.length === 0) continue;
+    const starts = CONNECTOR.test(line) || line.startsWith(",") || line.startsWith("&");
+    out += out.length === 0 ? line : glue || starts ? ` ${line}` : ` | ${line}`;
+    glue = LEAD_ONLY.test(line) || CONNECTOR.test(line) || line.endsWith(",") || line.endsWith("&") || /\s(?:and|und|by)$/i.test(line);
+  }
+  return out;
+}
+
+/**
+ * Words of a masthead's or a company's name, not a person's. Institutions ("Cleveland Clinic",
+ * "Thrive Agency") are left: pages and their gold name them as authors.
+ */
+const CJK_ORGANISATION = /(?:集团|日报|晚报|报社|新闻|网|公司|政府|电视台|出版社|频道|中心)$/u;
+const ORGANISATION_WORD =
+  /\b(?:inc|llc|ltd|gmbh|corp|news|press|times|post|journal|magazine|daily|today|tribune|gazette|herald|newsroom|wire|associated)\b\.?/i;
+/** "USA TODAY": a name in capitals is a masthead (initials such as "J. R. R." are short). */
+const SHOUTED = /^[^a-z]*[A-Z]{3,}[^a-z]*\s[^a-z]*[A-Z]{3,}[^a-z]*$/;
+
+/** Whether `name` is one of the site's names, case and punctuation aside. */
+export function isSiteName(name: string, publishers: readonly string[]): boolean {
+  const n = fold(name);
+  return publishers.some((p) => p.length > 0 && fold(p) === n);
+}
+
+/** Folded for comparison: lowercase letters and digits only. */
+const fold = (s: string): string => s.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, "");
+
+/**
+ * Whether `name` is the publisher's rather than a person's: the site's name (og:site_name,
+ * JSON-LD publisher) or the host's own name ("Instructables" on www.instructables.com).
+ */
+export function isPublisher(name: string, publishers: readonly string[], host: string): boolean {
+  const n = fold(name);
+  if (n.length === 0) return true;
+  if (ORGANISATION_WORD.test(name) || SHOUTED.test(name) || CJK_ORGANISATION.test(name)) return true;
+  // A site named after its author ("Rick Steves" on ricksteves.com) keeps the name: only a
+  // one-word name that is also the site's or the host's ("Instructables") is the publisher.
+  if (name.includes(" ")) return false;
+  for (const p of publishers) if (fold(p) === n) return true;
+  if (host.length > 0 && n.length >= 4) {
+    for (const label of host.toLowerCase().split(".")) if (label.length >= 4 && fold(label) === n) return true;
+  }
+  return false;
+}
