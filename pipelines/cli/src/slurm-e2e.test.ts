@@ -166,33 +166,22 @@ const sbatch = async (args: string[], cwd: string): Promise<string> =>
   (await promisify(execFile)("sbatch", ["--parsable", ...args], { cwd, encoding: "utf8" })).stdout.trim().split(";")[0];
 
 /**
- * The dedup passes as jobs, each depending on the one before and the first on `after` (the clean
- * jobs); returns their ids. A dependency that can never be met (a clean task failed) cancels them.
- *
- * STAND-IN, to be swapped by the lead for what lands at the same time:
- * (a) `winnow launch slurm dedup …` (launch engineer) will submit these dependent arrays itself;
- *     here each pass is one plain `sbatch --dependency=afterok:…` job of today's `winnow dedup`.
- * (b) `winnow dedup` reading the per-input tree recursively, with `--world-size` (dedup
- *     engineer): today it reads flat folders only, so the signatures job lists the outputs that
- *     have a done marker with find, in the paths list's order, and each pass is a single task.
+ * The dedup passes as dependent array jobs, written and submitted by `winnow launch slurm dedup`
+ * over the per-input tree the clean tasks wrote, the first pass after `after` (the clean jobs);
+ * returns their ids. A dependency that can never be met (a clean task failed) cancels them.
  */
 async function submitDedupPasses(o: { after: string[]; dir: string; out: string; dedupOut: string; state: string }): Promise<string[]> {
-  const ids: string[] = [];
-  let after = o.after;
-  for (const pass of DEDUP_PASSES) {
-    const inputs = pass === "signatures" ? `$(find '${o.out}' -name '*.jsonl.gz.done' | LC_ALL=C sort | sed 's/\\.done$//')` : "";
-    const command = `${TIMED_WINNOW} dedup ${inputs} -o '${o.dedupOut}' --state '${o.state}' --pass ${pass}`;
-    const id = await sbatch(
-      [
-        ...[`--dependency=afterok:${after.join(":")}`, "--kill-on-invalid-dep=yes", `--job-name=winnow-dedup-${pass}`],
-        ...["--ntasks=1", "--cpus-per-task=1", "--mem=1G", `--output=${join(o.dir, "logs", `winnow-dedup-${pass}-%j.log`)}`],
-        ...["--wrap", command],
-      ],
-      o.dir,
-    );
-    ids.push(id);
-    after = [id];
-  }
+  const launch = await runWinnow(
+    [
+      ...["launch", "slurm", "dedup", "--tasks", "2", "--cpus-per-task", "1", "--mem", "1G", "--time", "00:10:00"],
+      ...["--winnow", TIMED_WINNOW, "--log-dir", join(o.dir, "logs"), "--after", o.after.join(":"), "--write", "dedup.sh", "--submit"],
+      ...["--", o.out, "-o", o.dedupOut, "--state", o.state],
+    ],
+    o.dir,
+  );
+  if (launch.code !== 0) throw new Error(`launch slurm dedup failed: ${launch.stderr}`);
+  const ids = launch.stdout.split("\n").filter((l) => /^\d+/.test(l));
+  expect(ids).toHaveLength(DEDUP_PASSES.length);
   return ids;
 }
 

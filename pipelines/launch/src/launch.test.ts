@@ -343,7 +343,7 @@ describe("dedup jobs", () => {
     );
     // Each job got its pass's script, whole.
     expect(readFileSync(join(bin, "script-103"), "utf8")).toBe(`${slurmDedupScripts(DEDUP)[2].script}`);
-    expect(() => slurmDedupChain({ ...DEDUP, after: "77; rm -rf /" })).toThrow(/--after takes a Slurm job id/);
+    expect(() => slurmDedupChain({ ...DEDUP, after: "77; rm -rf /" })).toThrow(/--after takes Slurm job ids/);
   });
 
   it("on Kubernetes applies one valid Indexed Job per pass, each once the one before is complete", () => {

@@ -163,8 +163,8 @@ const END = "WINNOW_PASS_END";
  * job ids, one a line.
  */
 export function slurmDedupChain(job: DedupJob, slurm: SlurmOptions = {}): string {
-  if (job.after !== undefined && !/^\d+(_\d+)?$/.test(job.after)) {
-    throw new UsageError("--after takes a Slurm job id (a number)", `--after ${job.after}`);
+  if (job.after !== undefined && !/^\d+(_\d+)?(:\d+(_\d+)?)*$/.test(job.after)) {
+    throw new UsageError("--after takes Slurm job ids (numbers, several joined by ':')", `--after ${job.after}`);
   }
   const lines = [
     "#!/bin/bash",

@@ -338,7 +338,7 @@ export function registerLaunch(program: Command): void {
     if (submit !== undefined) process.stdout.write(`${await submitSlurm(submit)}\n`);
   });
   const slurmDedup = slurmOptions(dedupCommand(slurm, "slurm", "winnow-dedup.sh"))
-    .option("--after <jobid>", "start the first pass once this job (the clean job) ended well")
+    .option("--after <jobid>", "start the first pass once this job (the clean job; several ids joined by ':') ended well")
     .option("--submit", "run the script: submit the passes with sbatch and print their job ids, one a line");
   slurmDedup.action(async (args: string[], flags: DedupLaunchFlags & SlurmFlags) => {
     const submit = flags.submit === true ? submitPath(flags.write) : undefined;
