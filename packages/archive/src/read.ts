@@ -39,6 +39,11 @@ export async function* readRecords(input: string, options: ReadOptions = {}): As
   const opened = await (options.open ?? openInput)(input, options.onProgress, (err) =>
     skip(blankMeta(-1), "unreadable", `read failed: ${(err as Error).message ?? String(err)}`),
   );
+  // Local files are read in moments; a remote body may stall or be retried for minutes.
+  const stop = options.open === undefined ? undefined : options.signal;
+  const closeOnStop = (): void => void opened.close().catch(() => {});
+  if (stop?.aborted === true) closeOnStop();
+  stop?.addEventListener("abort", closeOnStop, { once: true });
   try {
     const win = new InputWindow(opened.chunks);
     await win.fill(SNIFF_BYTES);
@@ -70,6 +75,7 @@ export async function* readRecords(input: string, options: ReadOptions = {}): As
     // can make the caller's loop throw.
     skip(blankMeta(-1), "corrupt", `reading stopped: ${(err as Error).message ?? String(err)}`);
   } finally {
+    stop?.removeEventListener("abort", closeOnStop);
     await opened.close();
   }
 }

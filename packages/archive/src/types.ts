@@ -64,6 +64,12 @@ export interface ReadOptions {
    * failure through `onError`, which ends the stream, as the local reader does.
    */
   open?: InputOpener;
+  /**
+   * Stops reading an input opened through `open` at once: a remote body that stalls or is being
+   * retried is closed rather than waited for, so a run told to stop (SIGTERM from a scheduler
+   * pre-empting it) ends in seconds. The records already given stand; the input is cut short.
+   */
+  signal?: AbortSignal;
 }
 
 /** An opened input: its raw bytes in order, and what is known about it. */

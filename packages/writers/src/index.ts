@@ -26,7 +26,16 @@ export {
 } from "./output-path.js";
 export { type NamedPath, RunPaths, refuseOutputsOverInputs } from "./path-clash.js";
 export { distinctFiles, type FileIdentity, identityOf, sameFile } from "./path-identity.js";
-export { type LockHolder, type LockTarget, lockOutput, lockOutputs, lockPathFor, type OutputLock, releaseLocksNow } from "./lock.js";
+export {
+  type LockHolder,
+  type LockTarget,
+  type LockWait,
+  lockOutput,
+  lockOutputs,
+  lockPathFor,
+  type OutputLock,
+  releaseLocksNow,
+} from "./lock.js";
 export { removeTempFilesNow, tempPathFor } from "./util.js";
 export {
   commitOutput,
@@ -38,3 +47,4 @@ export {
   removeStaleStaged,
   stagingPathFor,
 } from "./per-input.js";
+export { type CorpusFile, type CorpusListing, listCorpusTree, someOf } from "./corpus-tree.js";

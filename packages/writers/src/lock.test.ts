@@ -2,7 +2,7 @@
 // processes, so "another run" is another pid, alive or dead, as in production. Build first
 // (`npx tsc -b`): the children import dist/lock.js.
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { BusyError } from "@winnow/errors";
@@ -102,6 +102,37 @@ describe("lockOutput", () => {
     fakeLock(remote, { host: "elsewhere.example", pid: deadPid(), id: "remote" });
     await expect(lockOutput(at("e.jsonl"))).rejects.toThrow(/pid \d+ on host elsewhere\.example .*remove the lock file/);
     expect(JSON.parse(readFileSync(remote, "utf8")).id).toBe("remote");
+  });
+
+  it("takes over another host's lock whose heartbeat stopped (untouched for five minutes: a node that went down)", async () => {
+    const path = await lockPathFor(at("gone.jsonl"));
+    fakeLock(path, { host: "elsewhere.example", pid: 4242, id: "gone" });
+    const old = new Date(Date.now() - 6 * 60_000);
+    utimesSync(path, old, old);
+    const lock = await lockOutput(at("gone.jsonl"));
+    expect(JSON.parse(readFileSync(path, "utf8"))).toMatchObject({ host: hostname(), pid: process.pid });
+    await lock.release();
+    // A fresh one (touched a minute ago) is a live run's.
+    fakeLock(path, { host: "elsewhere.example", pid: 4242, id: "alive" });
+    const recent = new Date(Date.now() - 60_000);
+    utimesSync(path, recent, recent);
+    await expect(lockOutput(at("gone.jsonl"))).rejects.toBeInstanceOf(BusyError);
+  });
+
+  it("waits, when asked, for a live holder to release, telling once; an abort ends the wait as busy", async () => {
+    const holder = taker(at("wait.jsonl"), 1500);
+    expect(await holder.firstLine).toBe("locked");
+    const told: unknown[] = [];
+    const started = Date.now();
+    const lock = await lockOutput(at("wait.jsonl"), { wait: { pollMs: 100, onWait: (h) => told.push(h?.pid) } });
+    expect(Date.now() - started).toBeGreaterThan(500);
+    expect(told).toEqual([holder.child.pid]);
+    expect(await holder.ended).toBe("locked");
+    // Held by this process now: a wait that is aborted gives up with the BusyError.
+    const stop = new AbortController();
+    setTimeout(() => stop.abort(), 300);
+    await expect(lockOutput(at("wait.jsonl"), { wait: { pollMs: 100, signal: stop.signal } })).rejects.toBeInstanceOf(BusyError);
+    await lock.release();
   });
 
   it("takes over a lock whose pid now belongs to a process started after it was taken (a reused pid)", async () => {

@@ -13,15 +13,21 @@
  *   only one can, so only one removes the stale lock and links its own; a later taker sees the
  *   new lock, whose holder is alive. A taker that died mid-way leaves a takeover file of a dead
  *   process, itself stale and taken over by the same rule.
- * - A lock held by a live process, or by another host (whose processes cannot be seen from
- *   here), is a BusyError (exit 75) naming the holder and what to do.
+ * - A lock held by a live process, or by another host, is a BusyError (exit 75) naming the
+ *   holder and what to do; or, for a caller that asks to wait (a per-input task whose twin
+ *   writes the same output: a job submitted twice, a requeue overlapping the old task), a wait
+ *   until it is released or stale.
+ * - Another host's processes cannot be seen from here, so its holder keeps the lock file's
+ *   modification time fresh (a heartbeat every HEARTBEAT_MS); a lock of another host untouched
+ *   for STALE_AFTER_MS is a dead run's (a node that went down) and is taken over like a dead
+ *   pid's. On a shared file system whose clocks disagree by minutes this needs NTP, as NFS does.
  * - Released on every way out: release() when the run ends (success or failure), and at process
  *   exit (a second Ctrl-C's process.exit, an uncaught error). A SIGINT or SIGTERM that no one
  *   else handles releases the locks, then ends the process by the signal as it would have.
  */
 import { randomBytes } from "node:crypto";
 import { readFileSync, unlinkSync } from "node:fs";
-import { link, mkdir, readFile, stat, unlink, writeFile } from "node:fs/promises";
+import { link, mkdir, readFile, stat, unlink, utimes, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { BusyError, OutputError, systemReason } from "@winnow/errors";
@@ -52,6 +58,21 @@ export interface OutputLock {
 /** Hops of takeover files in takeover files before giving up (each needs a crash mid-takeover). */
 const MAX_TAKEOVER_DEPTH = 4;
 
+/** How often a holder touches its lock files, so other hosts see it is alive. */
+const HEARTBEAT_MS = 30_000;
+/** How long another host's lock may go untouched before its holder is taken to be gone: ten heartbeats. */
+const STALE_AFTER_MS = 10 * HEARTBEAT_MS;
+
+/** How a caller waits for a lock another run holds, instead of failing with BusyError. */
+export interface LockWait {
+  /** Between looks at the lock (ms); default 1,000. */
+  pollMs?: number;
+  /** Called once, when the wait begins, with the holder: for a log line. */
+  onWait?: (holder: LockHolder | null) => void;
+  /** Ends the wait early: lockOutput then throws the BusyError it would have thrown. */
+  signal?: AbortSignal;
+}
+
 /** Locks held by this process: released at exit, whatever the way out. */
 const held = new Map<string, LockHolder>();
 
@@ -72,7 +93,10 @@ export async function lockPathFor(target: string, key?: string): Promise<string>
  * Takes the lock of `target` (see lockPathFor), creating the folder it goes in. Throws a
  * BusyError when another run holds it, an OutputError when it cannot be created.
  */
-export async function lockOutput(target: string, options: { key?: string; purpose?: string; what?: string } = {}): Promise<OutputLock> {
+export async function lockOutput(
+  target: string,
+  options: { key?: string; purpose?: string; what?: string; wait?: LockWait } = {},
+): Promise<OutputLock> {
   const path = await lockPathFor(target, options.key);
   const holder: LockHolder = {
     host: hostname(),
@@ -89,14 +113,22 @@ export async function lockOutput(target: string, options: { key?: string; purpos
     const code = (error as NodeJS.ErrnoException).code === "EEXIST" ? { code: "ENOTDIR" } : error;
     throw new OutputError(`cannot create ${what}: ${systemReason(code)}`, target, { cause: error });
   }
-  try {
-    await acquire(path, holder, 0);
-  } catch (error) {
-    if (error instanceof Held) throw busy(what, target, path, error.holder);
-    throw new OutputError(`cannot lock the ${what}: ${systemReason(error)}`, path, { cause: error });
+  for (let waited = false; ; waited = true) {
+    try {
+      await acquire(path, holder, 0);
+      break;
+    } catch (error) {
+      if (!(error instanceof Held)) throw new OutputError(`cannot lock the ${what}: ${systemReason(error)}`, path, { cause: error });
+      const wait = options.wait;
+      // An unreadable lock file is no run's heartbeat: waiting on it could last forever.
+      if (wait === undefined || error.holder === null || wait.signal?.aborted === true) throw busy(what, target, path, error.holder);
+      if (!waited) wait.onWait?.(error.holder);
+      await sleep(wait.pollMs ?? 1000, wait.signal);
+    }
   }
   held.set(path, holder);
   watchExit();
+  startHeartbeat();
   return {
     path,
     holder,
@@ -189,16 +221,22 @@ async function linkNew(path: string, holder: LockHolder): Promise<boolean> {
   }
 }
 
-/** The holder a lock file names; undefined when there is no lock, null when it cannot be read as one. */
-async function readHolder(path: string): Promise<LockHolder | null | undefined> {
+/**
+ * The holder a lock file names, with when the file was last touched (`touched`, ms); undefined
+ * when there is no lock, null when it cannot be read as one.
+ */
+async function readHolder(path: string): Promise<(LockHolder & { touched?: number }) | null | undefined> {
   let text: string;
+  let touched: number;
   try {
     text = await readFile(path, "utf8");
+    touched = (await stat(path)).mtimeMs;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
     throw error;
   }
-  return parseHolder(text);
+  const holder = parseHolder(text);
+  return holder === null ? null : { ...holder, touched };
 }
 
 function parseHolder(text: string): LockHolder | null {
@@ -214,10 +252,12 @@ function parseHolder(text: string): LockHolder | null {
 /**
  * A holder of this host that is no longer running: its pid is gone, or is now a process that
  * started after the lock was taken (the pid was reused, as in a container whose processes get
- * the same small pids each time). Another host's processes cannot be seen: never stale from here.
+ * the same small pids each time). Another host's processes cannot be seen: its lock is stale
+ * when its heartbeat stopped (untouched for STALE_AFTER_MS).
  */
-function isStale(holder: LockHolder): boolean {
-  if (holder.host !== hostname() || holder.pid === process.pid) return false;
+function isStale(holder: LockHolder & { touched?: number }): boolean {
+  if (holder.host !== hostname()) return holder.touched !== undefined && Date.now() - holder.touched > STALE_AFTER_MS;
+  if (holder.pid === process.pid) return false;
   if (!isAlive(holder.pid)) return true;
   const taken = Date.parse(holder.started);
   const started = processStartMs(holder.pid);
@@ -260,7 +300,7 @@ function busy(what: string, target: string, path: string, holder: LockHolder | n
   const todo =
     holder.host === hostname()
       ? "wait for it to end, or stop it"
-      : "wait for it to end; if that host is down and the run is gone, remove the lock file";
+      : `wait for it to end; if that host is down and the run is gone, remove the lock file (a lock its host stops refreshing is taken over after ${STALE_AFTER_MS / 60_000} minutes)`;
   return new BusyError(`the ${what} ${target} is being written by another winnow run (${by}): ${todo}`, path);
 }
 
@@ -274,6 +314,36 @@ export function releaseLocksNow(): void {
     }
   }
   held.clear();
+}
+
+/** Resolves after `ms`, or at once when `signal` aborts. */
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener("abort", done, { once: true });
+  });
+}
+
+let heartbeat: NodeJS.Timeout | undefined;
+
+/** Touches every lock this process holds every HEARTBEAT_MS, while it holds any (unref'd: it never keeps a process alive). */
+function startHeartbeat(): void {
+  if (heartbeat !== undefined) return;
+  heartbeat = setInterval(() => {
+    if (held.size === 0) {
+      clearInterval(heartbeat);
+      heartbeat = undefined;
+      return;
+    }
+    const now = new Date();
+    for (const path of held.keys()) utimes(path, now, now).catch(() => {});
+  }, HEARTBEAT_MS);
+  heartbeat.unref();
 }
 
 let watching = false;

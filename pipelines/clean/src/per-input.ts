@@ -10,7 +10,7 @@ import { writeFile, rename } from "node:fs/promises";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { resolveModelSpec } from "@winnow/models";
-import { InputError, OutputError, UsageError, systemReason } from "@winnow/errors";
+import { BusyError, InputError, OutputError, UsageError, systemReason } from "@winnow/errors";
 import {
   isRemote,
   type ListedInput,
@@ -28,6 +28,7 @@ import {
   type Compression,
   createFolderFor,
   dropStaged,
+  type LockWait,
   lockOutput,
   type OutputFormat,
   type OutputLock,
@@ -214,6 +215,10 @@ async function cleanShare(
       lent.cleaner = await openRunCleaner(options, model, workers, logger);
     }
     const result = await cleanOne(input, name, store, rejects, options, logger, { cleaner: lent.cleaner });
+    if (result.outcome === "alreadyDone") {
+      summary.alreadyDone++;
+      continue;
+    }
     if (result.summary !== null) {
       summary.documentsWritten += result.summary.documentsWritten;
       summary.recordsRead += result.summary.recordsRead;
@@ -237,8 +242,11 @@ async function cleanShare(
 }
 
 type Outcome =
-  | { outcome: "done" | "interrupted"; summary: CleanRunSummary }
-  | { outcome: "failed"; reason: string; summary: CleanRunSummary | null };
+  | { outcome: "done"; summary: CleanRunSummary }
+  | { outcome: "interrupted"; summary: CleanRunSummary | null }
+  | { outcome: "failed"; reason: string; summary: CleanRunSummary | null }
+  /** Done by another task while this one waited for its lock. */
+  | { outcome: "alreadyDone" };
 
 /** Cleans one input into a staged output, then commits it (renamed into place, marked done) if it was read to its end. */
 async function cleanOne(
@@ -250,11 +258,29 @@ async function cleanOne(
   logger: Logger,
   shared: SharedCleaner,
 ): Promise<Outcome> {
-  // The same task run twice (a requeue overlapping the old one) must not write one output at once.
+  // The same task run twice (a job submitted twice, a requeue overlapping the old task) must not
+  // write one output at once: the second waits for the first, then finds the output done (or,
+  // when the first failed, does it itself). Exactly once, and both tasks end well.
   const locks: OutputLock[] = [];
+  const purpose = `clean ${redactUrl(input.location)}`;
+  const wait: LockWait = {
+    signal: options.signal,
+    onWait: (holder) =>
+      logger.info(
+        { input: redactUrl(input.location), holder: holder === null ? undefined : `pid ${holder.pid} on ${holder.host}` },
+        "another task is writing this input's output: waiting for it",
+      ),
+  };
   try {
-    if (store.local) locks.push(await lockOutput(store.final(name), { what: "output", purpose: `clean ${input.location}` }));
-    if (rejects !== undefined) locks.push(await lockOutput(rejects, { what: "rejects file", purpose: `clean ${input.location}` }));
+    try {
+      if (store.local) locks.push(await lockOutput(store.final(name), { what: "output", purpose, wait }));
+      if (rejects !== undefined) locks.push(await lockOutput(rejects, { what: "rejects file", purpose, wait }));
+    } catch (error) {
+      // Stopped (SIGINT, SIGTERM) while waiting for the twin: this input is left for the next run.
+      if (error instanceof BusyError && options.signal?.aborted === true) return { outcome: "interrupted", summary: null };
+      throw error;
+    }
+    if (options.skipDone !== false && (await store.isDone(name))) return { outcome: "alreadyDone" };
     return await cleanLocked(input, name, store, rejects, options, logger, shared);
   } finally {
     await Promise.allSettled(locks.map((lock) => lock.release()));

@@ -163,7 +163,10 @@ export class Stages {
     const options = {
       maxPageBytes: this.#parts.maxPageBytes,
       open: this.#parts.open,
+      signal: this.#parts.signal,
       onSkip: (event: SkipEvent) => {
+        // A remote input closed because the run was told to stop is interrupted, not unreadable.
+        if (event.reason === "unreadable" && this.#parts.signal?.aborted === true) return;
         if (isRecordSkip(event)) this.recordsFound++;
         // An earlier run reported what came before the records it handled.
         if (given < passOver) return;

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runWinnow } from "../test/run-winnow.js";
 
 const MAGIC = fileURLToPath(new URL("../../../fixtures/magic-html-sample/html", import.meta.url));
+const SAMPLE = fileURLToPath(new URL("../../../fixtures/sample.warc.gz", import.meta.url));
 const STACK_FRAME = /^\s+at /m;
 let dir: string;
 
@@ -92,6 +93,26 @@ describe("winnow clean with corpus flags, then winnow stats", () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(why);
     expect(r.stderr).not.toMatch(STACK_FRAME);
+  });
+
+  it("stats reads a per-input tree: the outputs marked done, and says which it left out", async () => {
+    const list = join(dir, "tree.paths");
+    writeFileSync(list, `${SAMPLE}\n`);
+    const clean = await runWinnow(["clean", "--paths-file", list, "-o", "tree", "--workers", "0"], dir);
+    expect(clean.code).toBe(0);
+    const single = await runWinnow(["stats", "--json", join("tree", `${SAMPLE.slice(1)}`.replace(/\.warc\.gz$/, ".jsonl.gz"))], dir);
+    expect(single.code).toBe(0);
+    const whole = await runWinnow(["stats", "--json", "tree"], dir);
+    expect(whole.code).toBe(0);
+    expect(JSON.parse(whole.stdout).documents).toBe(14);
+    expect(JSON.parse(whole.stdout)).toEqual(JSON.parse(single.stdout));
+    expect(whole.stderr).toBe("");
+    // An output with no done marker (a task still running, or killed) is left out, and said.
+    writeFileSync(join(dir, "tree", "unfinished.jsonl"), `${JSON.stringify({ url: "u", text: "t" })}\n`);
+    const partial = await runWinnow(["stats", "--json", "tree"], dir);
+    expect(partial.code).toBe(0);
+    expect(JSON.parse(partial.stdout).documents).toBe(14);
+    expect(partial.stderr).toMatch(/^winnow: 1 output\(s\) not marked done were left out .*unfinished\.jsonl/);
   });
 
   it("stats says which file it cannot read, with exit status 3", async () => {

@@ -334,10 +334,10 @@ describe("dedup jobs", () => {
     expect(out).toBe("101\n102\n103\n104\n");
     expect(readFileSync(join(bin, "args"), "utf8")).toBe(
       [
-        "--parsable --dependency=afterok:77 --qos=high",
-        "--parsable --dependency=afterok:101 --qos=high",
-        "--parsable --dependency=afterok:102 --qos=high",
-        "--parsable --dependency=afterok:103 --qos=high",
+        "--parsable --dependency=afterok:77 --kill-on-invalid-dep=yes --qos=high",
+        "--parsable --dependency=afterok:101 --kill-on-invalid-dep=yes --qos=high",
+        "--parsable --dependency=afterok:102 --kill-on-invalid-dep=yes --qos=high",
+        "--parsable --dependency=afterok:103 --kill-on-invalid-dep=yes --qos=high",
         "",
       ].join("\n"),
     );

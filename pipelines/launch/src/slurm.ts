@@ -174,11 +174,12 @@ export function slurmDedupChain(job: DedupJob, slurm: SlurmOptions = {}): string
     "set -euo pipefail",
     "# Arguments of this script go to every sbatch: bash THIS_SCRIPT --qos=high",
     'extra=("$@")',
-    "# sbatch --parsable prints the id, then ';cluster' on a multi-cluster site.",
+    "# sbatch --parsable prints the id, then ';cluster' on a multi-cluster site. A pass whose",
+    "# dependency failed is removed (--kill-on-invalid-dep), not left pending for ever.",
     // biome-ignore-start lint/suspicious/noTemplateCurlyInString: shell expansions, not templates
     "submit() {",
     "  local id",
-    '  if [ -n "$1" ]; then id=$(sbatch --parsable --dependency="afterok:$1" ${extra[@]+"${extra[@]}"}); else id=$(sbatch --parsable ${extra[@]+"${extra[@]}"}); fi',
+    '  if [ -n "$1" ]; then id=$(sbatch --parsable --dependency="afterok:$1" --kill-on-invalid-dep=yes ${extra[@]+"${extra[@]}"}); else id=$(sbatch --parsable ${extra[@]+"${extra[@]}"}); fi',
     '  echo "${id%%;*}"',
     "}",
     // biome-ignore-end lint/suspicious/noTemplateCurlyInString: shell expansions, not templates

@@ -8,7 +8,7 @@ import { stat } from "node:fs/promises";
 import type { Command } from "commander";
 import { InputError, systemReason } from "@winnow/errors";
 import { CorpusSummary, type CorpusSummaryJson, type Histogram } from "@winnow/filters";
-import { type CorpusRow, readCorpus } from "@winnow/writers";
+import { type CorpusRow, listCorpusTree, readCorpus, someOf } from "@winnow/writers";
 import { EXIT_CODES_HELP } from "../exit-codes.js";
 import { addRow, addRuleOptions, type RuleFlags, ruleReportOf, ruleTable } from "./stats-rules.js";
 
@@ -26,7 +26,10 @@ export function registerStats(program: Command): void {
         "documents per language, documents that failed each rule (filter_failed, written with --keep-filtered), " +
         "records dropped by reason and by rule (from --rejects files) and histograms of document lengths.",
     )
-    .argument("<corpus...>", "output files of winnow clean (.jsonl, .jsonl.gz, .jsonl.zst, .parquet)")
+    .argument(
+      "<corpus...>",
+      "output files of winnow clean or dedup (.jsonl, .jsonl.gz, .jsonl.zst, .parquet), or folders of them (read recursively: a per-input tree counts the outputs marked done)",
+    )
     .option("--rejects <file...>", "rejects files of the same runs (winnow clean --rejects): drops by reason and by rule")
     .option("--json", "print one JSON object instead of the table")
     .addHelpText("after", EXIT_CODES_HELP);
@@ -36,7 +39,15 @@ export function registerStats(program: Command): void {
 async function stats(corpus: string[], flags: StatsFlags): Promise<void> {
   const summary = new CorpusSummary();
   const rules = await ruleReportOf(flags);
-  for (const path of corpus)
+  // Folders as dedup reads them: every corpus file below, each once, a per-input tree's outputs
+  // only where marked done. What is left out is said, so a partial crawl is not taken for whole.
+  const listing = await listCorpusTree(corpus);
+  if (listing.incomplete.length > 0) {
+    process.stderr.write(
+      `winnow: ${listing.incomplete.length} output(s) not marked done were left out (a clean task failed, was killed or is still running): ${someOf(listing.incomplete)}\n`,
+    );
+  }
+  for (const { path } of listing.files)
     await each(path, corpusRowProblem, (row) => {
       summary.addDocument(row);
       if (rules !== null) addRow(rules, row);
