@@ -25,6 +25,8 @@ export interface MisbehavingServer {
   held(path: string): Promise<void>;
   /** Whether a "pair" fault of `path` met its second request (false: it waited out its time). */
   paired(path: string): boolean | undefined;
+  /** Whole-file GETs of `path` so far (Range requests that resume a read and HEADs not counted). */
+  reads(path: string): number;
   close(): Promise<void>;
 }
 
@@ -147,6 +149,7 @@ export async function startMisbehavingServer(
     played,
     held: (path) => holdFor(path).promise,
     paired: (path) => pairs.get(path),
+    reads: (path) => gets.get(path) ?? 0,
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections();
