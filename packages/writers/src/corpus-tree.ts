@@ -25,6 +25,8 @@ export interface CorpusFile {
   path: string;
   /** A named file's name; a folder's file's path inside the folder ("/"-separated). */
   rel: string;
+  /** The path as the user gave it (or the folder given, joined with `rel`): for messages. */
+  shown: string;
   size: number;
   mtimeMs: number;
 }
@@ -46,20 +48,20 @@ export async function listCorpusTree(given: readonly string[], skip: readonly st
   const listing: CorpusListing = { files: [], incomplete: [], repeated: [] };
   const seen = new Set<string>();
   const skipped = new Set(skip.map((p) => resolve(p)));
-  const take = (path: string, st: Stats, name: string): void => {
+  const take = (path: string, st: Stats, name: string, shown: string): void => {
     const identity = `${st.dev}:${st.ino}`;
     if (seen.has(identity)) {
       listing.repeated.push(path);
       return;
     }
     seen.add(identity);
-    listing.files.push({ path, rel: name, size: st.size, mtimeMs: st.mtimeMs });
+    listing.files.push({ path, rel: name, shown, size: st.size, mtimeMs: st.mtimeMs });
   };
   for (const arg of given) {
     const root = resolve(arg);
     const st = await statInput(root, arg);
     if (!st.isDirectory()) {
-      take(root, st, basename(root));
+      take(root, st, basename(root), arg);
       continue;
     }
     const found = await walk(root, root, skipped);
@@ -70,7 +72,7 @@ export async function listCorpusTree(given: readonly string[], skip: readonly st
     const perInput = found.staged.length > 0 || files.some((f) => marked(f.rel));
     for (const file of files) {
       if (perInput && !marked(file.rel)) listing.incomplete.push(file.path);
-      else take(file.path, file.stats, file.rel);
+      else take(file.path, file.stats, file.rel, join(arg, file.rel));
     }
     listing.incomplete.push(...found.staged.sort());
   }

@@ -118,6 +118,6 @@ describe("winnow clean with corpus flags, then winnow stats", () => {
   it("stats says which file it cannot read, with exit status 3", async () => {
     const r = await runWinnow(["stats", "missing.jsonl"], dir);
     expect(r.code).toBe(3);
-    expect(r.stderr).toContain("cannot read: no such file or directory (missing.jsonl)");
+    expect(r.stderr).toContain("cannot open input: no such file or directory (missing.jsonl)");
   });
 });

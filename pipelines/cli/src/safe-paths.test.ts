@@ -401,8 +401,8 @@ describe("dedup: the same rules (#31.1, #30.5)", () => {
     expect(readFileSync(here("dd-lock-out", "a.jsonl"), "utf8")).toBe(expected);
     // An array task's lock names its index (from the scheduler too): another index is not held up.
     const live = JSON.stringify({ host: hostname(), pid: process.pid, started: NOW, id: "rank3" });
-    writeFileSync(here("dd-lock-out", "..dedup.signatures-rank3.lock"), live);
-    const signatures = ["dedup", input, "-o", "dd-lock-out", "--pass", "signatures"];
+    writeFileSync(here("dd-lock-out", "..dedup.signatures-rank3of8.lock"), live);
+    const signatures = ["dedup", input, "-o", "dd-lock-out", "--pass", "signatures", "--world-size", "8"];
     const same = await runWinnow(signatures, dir, undefined, { ...process.env, SLURM_ARRAY_TASK_ID: "3" });
     expect(same.code).toBe(75);
     const other = await runWinnow(signatures, dir, undefined, { ...process.env, SLURM_ARRAY_TASK_ID: "4" });

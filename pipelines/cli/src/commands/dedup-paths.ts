@@ -8,7 +8,7 @@ import { createHash } from "node:crypto";
 import { readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { outputName } from "@winnow/dedup-stage";
-import { lockOutput, type OutputLock, RunPaths } from "@winnow/writers";
+import { listCorpusTree, lockOutput, type OutputLock, RunPaths } from "@winnow/writers";
 
 /** The scheduler variables that hold an array task's index (Slurm, Kubernetes Indexed Jobs, AWS Batch). */
 const SCHEDULER_INDEX = ["SLURM_ARRAY_TASK_ID", "JOB_COMPLETION_INDEX", "AWS_BATCH_JOB_ARRAY_INDEX"];
@@ -28,7 +28,7 @@ export function stateFolder(flags: DedupPathFlags): string {
   return flags.state ?? join(flags.output, ".dedup");
 }
 
-/** The files of the inputs: the files given, and every file under the folders given. */
+/** Every file of the inputs, corpus or not: the files given, and every file under the folders given (none may be written over). */
 async function inputFiles(inputs: readonly string[]): Promise<string[]> {
   const files: string[] = [];
   for (const input of inputs) {
@@ -50,7 +50,10 @@ export async function refuseDedupPathsOverInputs(inputs: readonly string[], flag
   // The state folder is dedup's own: nothing of the user's, inputs included, may be in it.
   await paths.claim({ path: stateFolder(flags), flag: "--state" }, { folder: true });
   await paths.claim({ path: flags.output, flag: "-o" });
-  for (const file of files) await paths.claim({ path: join(flags.output, outputName(file)), flag: "-o" });
+  // Each output as the run will name it, from the same listing the run reads (each file once:
+  // an input named twice is one output). An input that cannot be listed is the run's to report.
+  const listing = await listCorpusTree(inputs, [flags.output, stateFolder(flags)]).catch(() => null);
+  for (const file of listing?.files ?? []) await paths.claim({ path: join(flags.output, outputName(file.rel)), flag: "-o" });
   if (flags.rejects !== undefined) await paths.claim({ path: flags.rejects, flag: "--rejects" });
 }
 

@@ -47,8 +47,8 @@ async function stats(corpus: string[], flags: StatsFlags): Promise<void> {
       `winnow: ${listing.incomplete.length} output(s) not marked done were left out (a clean task failed, was killed or is still running): ${someOf(listing.incomplete)}\n`,
     );
   }
-  for (const { path } of listing.files)
-    await each(path, corpusRowProblem, (row) => {
+  for (const { shown } of listing.files)
+    await each(shown, corpusRowProblem, (row) => {
       summary.addDocument(row);
       if (rules !== null) addRow(rules, row);
     });
