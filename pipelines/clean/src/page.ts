@@ -51,7 +51,7 @@ export type PageOutput =
       /** With --dedup: the hashes the writer's one-pass dedup compares (dedup.ts). */
       dedupKeys?: DedupKeys;
     }
-  | { ok: false; reason: "decode-error" | "no-text" | "failed"; detail: string }
+  | { ok: false; reason: "decode-error" | "no-text" | "too-deep" | "failed"; detail: string }
   /** Dropped by a corpus step: the first rule failed and its value. */
   | { ok: false; reason: "language" | "filter"; detail: string; rule: string; value: number | string };
 
@@ -202,12 +202,8 @@ async function takePage(
   } catch (error) {
     return { ok: false, reason: "decode-error", detail: errorMessage(error) };
   }
-  if (doc.blocks.length === 0) {
-    const detail = doc.truncated
-      ? `nesting deeper than ${MAX_NESTING} levels before any text; the parse was cut off there`
-      : "the page has no visible text";
-    return { ok: false, reason: "no-text", detail };
-  }
+  const unusable = unusableParse(doc);
+  if (unusable !== null) return unusable;
   // A classifier failure fails the whole batch (cleanPagesSafely), as one score() call would.
   await batch.add(doc);
   const blocks = doc.blocks;
@@ -225,6 +221,25 @@ async function takePage(
     }
   }
   return { slot, title: own(doc.title), charset, texts, headings, layouts, metadata, doc: keepDoc ? doc : undefined };
+}
+
+/**
+ * Why a parse gives no document, or null when it gives one. A page nested deeper than
+ * MAX_NESTING was cut off there by the segmenter's guard: what lies below is unread, so the page
+ * is rejected with its own reason (counted, and in --rejects) rather than written in part as if
+ * whole.
+ */
+export function unusableParse(doc: SegmentedDocument): PageOutput | null {
+  if (doc.truncated) {
+    const where = doc.blocks.length === 0 ? "before any text" : `after ${doc.blocks.length} block${doc.blocks.length === 1 ? "" : "s"}`;
+    return {
+      ok: false,
+      reason: "too-deep",
+      detail: `nesting deeper than ${MAX_NESTING} levels ${where}; the parse was cut off there, so the page is not written in part`,
+    };
+  }
+  if (doc.blocks.length === 0) return { ok: false, reason: "no-text", detail: "the page has no visible text" };
+  return null;
 }
 
 /**

@@ -268,19 +268,30 @@ describe("hostile pages", () => {
         url: pageUrl("deep"),
         body: `<html><body>${"<div>".repeat(100_000)}<p>deep down</p></body></html>`,
       }),
+      warcResponse({
+        id: recordId("deep-after-text"),
+        url: pageUrl("deep-after-text"),
+        body: `<html><body><p>${"words above the deep part ".repeat(20)}</p>${"<div>".repeat(100_000)}<p>deep down</p></body></html>`,
+      }),
       warcResponse({ id: recordId("huge"), url: pageUrl("huge"), body: `<html><body><p>${"word ".repeat(2_000_000)}</p></body></html>` }),
       ...articleRecords("next", 1),
     ];
     const started = performance.now();
     const out = await clean("hostile", [file("hostile.warc", Buffer.concat(records))], { workers: 2, batchSize: 1 });
     expect(performance.now() - started).toBeLessThan(30_000);
-    expectAccounted(out, ["deep", "huge", "next-0"]);
+    expectAccounted(out, ["deep", "deep-after-text", "huge", "next-0"]);
     expect(ids(out.docs)).toContain(recordId("next-0"));
     expect(out.summary.skipped.failed).toBe(0);
-    // The deep page's text lies below the nesting guard, and its reject says why it is empty.
+    // The deep page's text lies below the nesting guard, and its reject says why.
     const deep = out.rejects.find((r) => r.record_id === recordId("deep"));
-    expect(deep).toMatchObject({ reason: "no-text" });
-    expect(deep?.detail).toMatch(/nesting deeper than 4096 levels/);
+    expect(deep).toMatchObject({ reason: "too-deep" });
+    expect(deep?.detail).toMatch(/nesting deeper than 4096 levels before any text/);
+    // Text above the cut is not written as if it were the whole page (#31.6): rejected, counted.
+    expect(ids(out.docs)).not.toContain(recordId("deep-after-text"));
+    const cut = out.rejects.find((r) => r.record_id === recordId("deep-after-text"));
+    expect(cut).toMatchObject({ reason: "too-deep" });
+    expect(cut?.detail).toMatch(/nesting deeper than 4096 levels after 1 block; the parse was cut off there/);
+    expect(out.summary.skipped["too-deep"]).toBe(2);
   });
 });
 

@@ -5,11 +5,11 @@
  */
 import { decodeHtmlPieces } from "@winnow/archive";
 import type { BlockClassifier } from "@winnow/models";
-import { MAX_NESTING, type SegmentedDocument } from "@winnow/segment";
+import type { SegmentedDocument } from "@winnow/segment";
 import { pageFingerprints } from "@winnow/templates";
 import { errorMessage } from "@winnow/errors";
 import { scorePages } from "@winnow/models";
-import { type PageInput, type PageOptions, type PageOutput, segmentWithMetadata } from "./page.js";
+import { type PageInput, type PageOptions, type PageOutput, segmentWithMetadata, unusableParse } from "./page.js";
 import type { DocumentBlock } from "@winnow/writers";
 import { applySiteTemplates, type ParsedPage, type SiteTemplateBatch } from "./site-templates-batch.js";
 
@@ -40,7 +40,8 @@ export function fingerprintPages(inputs: readonly PageInput[], keepParsed: boole
     try {
       const { pieces, charset } = decodeHtmlPieces(inputs[i].body, inputs[i].headerCharset);
       const { doc, metadata } = segmentWithMetadata(pieces, inputs[i].url ?? "", { ...segmentOptions, capturedAt: inputs[i].capturedAt });
-      parsed = doc.blocks.length === 0 ? { ok: false, output: noText(doc) } : { ok: true, doc, charset, metadata };
+      const unusable = unusableParse(doc);
+      parsed = unusable !== null ? { ok: false, output: unusable } : { ok: true, doc, charset, metadata };
     } catch (error) {
       parsed = { ok: false, output: { ok: false, reason: "decode-error", detail: errorMessage(error) } };
     }
@@ -48,13 +49,6 @@ export function fingerprintPages(inputs: readonly PageInput[], keepParsed: boole
     out[i] = keepParsed ? { fingerprints, parsed } : { fingerprints };
   }
   return out;
-}
-
-function noText(doc: SegmentedDocument): PageOutput {
-  const detail = doc.truncated
-    ? `nesting deeper than ${MAX_NESTING} levels before any text; the parse was cut off there`
-    : "the page has no visible text";
-  return { ok: false, reason: "no-text", detail };
 }
 
 /** Pass two in performance mode: score the pages pass one parsed, drop template blocks, keep the rest. */

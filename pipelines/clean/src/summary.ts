@@ -22,6 +22,7 @@ export interface CleanProgress {
 export const CLEAN_SKIP_REASONS = [
   ...SKIP_REASONS,
   "no-text", // the page has no visible text
+  "too-deep", // nested deeper than the segmenter's guard (MAX_NESTING): cut off there, so not written in part
   "decode-error", // the page could not be decoded or segmented
   "failed", // the classifier or its worker failed on the batch
   "empty-after-cleaning", // every block was scored boilerplate
