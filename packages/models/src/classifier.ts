@@ -13,6 +13,7 @@ import { OnnxBlockScorer } from "./onnx/scorer.js";
 import type { ModelInfo } from "./types.js";
 import type { ClassifierOptions } from "./classifier-options.js";
 import { applyEmptyPageFallback } from "./fallback.js";
+import { COMMENT_CHROME, COMMENT_THREAD, commentMarkup } from "./comment-markup.js";
 import { thresholdFor } from "./types.js";
 
 /** A comment threshold no score reaches (a head whose file names none finds no comments). */
@@ -166,12 +167,20 @@ export async function loadMlpClassifier(path: string | Uint8Array, options: Clas
     spare = null;
     rows.reset();
     const counts: number[] = [];
+    // With a comment head: per document, what its comment markup says (null for most pages).
+    const markup: Array<Uint8Array | null> = [];
+    const markupChars: Array<Uint32Array | null> = [];
     let done = false;
     const self: ScoreBatch = {
       add(doc) {
         if (done) throw new Error("score batch already scored");
         rows.append(doc);
         counts.push(doc.blocks.length);
+        if (commentHead) {
+          const roles = commentMarkup(doc);
+          markup.push(roles);
+          markupChars.push(roles === null ? null : Uint32Array.from(doc.blocks, (b) => b.textChars));
+        }
       },
       async score() {
         if (done) throw new Error("score batch already scored");
@@ -190,6 +199,7 @@ export async function loadMlpClassifier(path: string | Uint8Array, options: Clas
             self.commentScores = splitScores(heads.comments, counts);
           }
           const pages = splitScores(heads.scores, counts);
+          if (self.commentScores !== undefined) applyCommentMarkup(pages, self.commentScores, markup, markupChars, threshold);
           if (fallback !== undefined) for (const page of pages) applyEmptyPageFallback(page, threshold, fallback);
           return pages;
         } finally {
@@ -213,6 +223,48 @@ export async function loadMlpClassifier(path: string | Uint8Array, options: Clas
     close: () => scorer.close(),
   };
 }
+
+/**
+ * Where the comment markup is plain, it overrides the head: the form, policy and counters around
+ * comments are neither main text nor comments, and a thread block under an article is a comment
+ * (comment score 1), never main text. On a discussion page (lobste.rs, a forum thread in comment
+ * markup) the thread is what the page is for: when the text kept outside it is short, both under
+ * 500 characters and under a quarter of the thread's, its blocks are left to the model.
+ */
+function applyCommentMarkup(
+  pages: Float32Array[],
+  comments: Float32Array[],
+  markup: ReadonlyArray<Uint8Array | null>,
+  texts: ReadonlyArray<Uint32Array | null>,
+  threshold: number,
+): void {
+  for (let p = 0; p < pages.length; p++) {
+    const roles = markup[p];
+    const chars = texts[p];
+    if (roles === null || chars === null) continue;
+    const content = pages[p];
+    let articleChars = 0;
+    let threadChars = 0;
+    for (let b = 0; b < roles.length; b++) {
+      if (roles[b] === COMMENT_THREAD) threadChars += chars[b];
+      else if (roles[b] !== COMMENT_CHROME && content[b] >= threshold) articleChars += chars[b];
+    }
+    const underArticle = articleChars >= ARTICLE_CHARS || articleChars >= threadChars * ARTICLE_SHARE;
+    for (let b = 0; b < roles.length; b++) {
+      if (roles[b] === COMMENT_THREAD && underArticle) {
+        content[b] = 0;
+        comments[p][b] = 1;
+      } else if (roles[b] === COMMENT_CHROME) {
+        content[b] = 0;
+        comments[p][b] = 0;
+      }
+    }
+  }
+}
+
+/** Kept text outside a comment thread that makes the page an article with comments (see applyCommentMarkup). */
+const ARTICLE_CHARS = 500;
+const ARTICLE_SHARE = 0.25;
 
 /**
  * Loads any winnow model file, MLP or BiLSTM, as the kind its metadata names. Unknown kinds are
