@@ -72,7 +72,9 @@ for (const set of sets) {
       const text = out.ok ? out.blocks.map((b) => b.text).join("\n\n") : "";
       const comments = out.ok ? (out.comments ?? []).map((b) => b.text).join("\n\n") : "";
       r.pages++;
-      r.mainF1Sum += wordScores(text, p.gold).f1;
+      const mainF1 = wordScores(text, p.gold).f1;
+      r.mainF1Sum += mainF1;
+      if (flags.pages) console.log(`${set} ${p.id} main F1 ${mainF1.toFixed(3)}`);
       if (wordTokens(p.comments).length >= minWords) {
         r.pagesWithComments++;
         r.commentWords += wordTokens(p.comments).length;

@@ -160,6 +160,7 @@ export async function loadMlpClassifier(path: string | Uint8Array, options: Clas
   // One feature buffer, reused batch after batch; a batch opened while another holds it gets its own.
   let spare: FeatureBatch | null = new FeatureBatch(featureSet);
   const commentHead = scorer.hasCommentHead;
+  const commentThreshold = info.commentThreshold ?? NO_COMMENTS;
   const threshold = thresholdFor(info, options.favor);
   const fallback = info.emptyPageFallback;
   const batch = (): ScoreBatch => {
@@ -194,12 +195,11 @@ export async function loadMlpClassifier(path: string | Uint8Array, options: Clas
           const heads = await scorer.scoreHeads(rows.view(), rows.count);
           if (heads.comments !== undefined) {
             // A user comment is never main text: its content score is vetoed to 0.
-            const veto = info.commentThreshold ?? NO_COMMENTS;
-            for (let b = 0; b < heads.scores.length; b++) if (heads.comments[b] >= veto) heads.scores[b] = 0;
+            for (let b = 0; b < heads.scores.length; b++) if (heads.comments[b] >= commentThreshold) heads.scores[b] = 0;
             self.commentScores = splitScores(heads.comments, counts);
           }
           const pages = splitScores(heads.scores, counts);
-          if (self.commentScores !== undefined) applyCommentMarkup(pages, self.commentScores, markup, markupChars, threshold);
+          if (self.commentScores !== undefined) applyCommentMarkup(pages, self.commentScores, markup, markupChars, commentThreshold);
           if (fallback !== undefined) for (const page of pages) applyEmptyPageFallback(page, threshold, fallback);
           return pages;
         } finally {
@@ -213,7 +213,7 @@ export async function loadMlpClassifier(path: string | Uint8Array, options: Clas
     name,
     threshold,
     info,
-    commentThreshold: commentHead ? (info.commentThreshold ?? NO_COMMENTS) : undefined,
+    commentThreshold: commentHead ? commentThreshold : undefined,
     async score(docs) {
       const b = batch();
       for (const doc of docs) b.add(doc);
@@ -226,45 +226,48 @@ export async function loadMlpClassifier(path: string | Uint8Array, options: Clas
 
 /**
  * Where the comment markup is plain, it overrides the head: the form, policy and counters around
- * comments are neither main text nor comments, and a thread block under an article is a comment
- * (comment score 1), never main text. On a discussion page (lobste.rs, a forum thread in comment
- * markup) the thread is what the page is for: when the text kept outside it is short, both under
- * 500 characters and under a quarter of the thread's, its blocks are left to the model.
+ * comments are neither main text nor comments. A thread is the comments under an article when the
+ * head calls at least half of its text comments: then all of it is (comment score 1), never main
+ * text, the head's misses filled in by the markup. Otherwise the page is a discussion (a forum
+ * thread, lobste.rs, reddit in comment markup), whose thread is what the page is for, and the
+ * thread is left to the model (on the shared sets the head calls 0-30% of such a thread, and
+ * 90-100% of one under a news article).
  */
 function applyCommentMarkup(
   pages: Float32Array[],
   comments: Float32Array[],
   markup: ReadonlyArray<Uint8Array | null>,
   texts: ReadonlyArray<Uint32Array | null>,
-  threshold: number,
+  commentThreshold: number,
 ): void {
   for (let p = 0; p < pages.length; p++) {
     const roles = markup[p];
     const chars = texts[p];
     if (roles === null || chars === null) continue;
     const content = pages[p];
-    let articleChars = 0;
+    const said = comments[p];
     let threadChars = 0;
+    let headChars = 0;
     for (let b = 0; b < roles.length; b++) {
-      if (roles[b] === COMMENT_THREAD) threadChars += chars[b];
-      else if (roles[b] !== COMMENT_CHROME && content[b] >= threshold) articleChars += chars[b];
+      if (roles[b] !== COMMENT_THREAD) continue;
+      threadChars += chars[b];
+      if (said[b] >= commentThreshold) headChars += chars[b];
     }
-    const underArticle = articleChars >= ARTICLE_CHARS || articleChars >= threadChars * ARTICLE_SHARE;
+    const underArticle = headChars >= threadChars * HEAD_SHARE;
     for (let b = 0; b < roles.length; b++) {
       if (roles[b] === COMMENT_THREAD && underArticle) {
         content[b] = 0;
-        comments[p][b] = 1;
+        said[b] = 1;
       } else if (roles[b] === COMMENT_CHROME) {
         content[b] = 0;
-        comments[p][b] = 0;
+        said[b] = 0;
       }
     }
   }
 }
 
-/** Kept text outside a comment thread that makes the page an article with comments (see applyCommentMarkup). */
-const ARTICLE_CHARS = 500;
-const ARTICLE_SHARE = 0.25;
+/** Share of a thread's text the head must call comments for the thread to be comments (see applyCommentMarkup). */
+const HEAD_SHARE = 0.5;
 
 /**
  * Loads any winnow model file, MLP or BiLSTM, as the kind its metadata names. Unknown kinds are
