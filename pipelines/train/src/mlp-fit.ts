@@ -203,7 +203,7 @@ export function vetoComments(content: readonly Float32Array[], comments: readonl
  * (with the keep threshold chosen again under it); never vetoing is a candidate too, and among
  * equals the lower threshold wins, which finds more comments for --comments.
  */
-function chooseCommentThreshold(
+export function chooseCommentThreshold(
   data: Dataset,
   validation: readonly number[],
   content: readonly Float32Array[],
