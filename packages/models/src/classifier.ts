@@ -227,11 +227,11 @@ export async function loadMlpClassifier(path: string | Uint8Array, options: Clas
 /**
  * Where the comment markup is plain, it overrides the head: the form, policy and counters around
  * comments are neither main text nor comments. A thread is the comments under an article when the
- * head calls at least half of its text comments: then all of it is (comment score 1), never main
+ * head calls at least half of its text comments (at its comment threshold, or leaning to at 0.5
+ * where that is "never"): then all of it is (comment score NO_COMMENTS), never main
  * text, the head's misses filled in by the markup. Otherwise the page is a discussion (a forum
  * thread, lobste.rs, reddit in comment markup), whose thread is what the page is for, and the
- * thread is left to the model (on the shared sets the head calls 0-30% of such a thread, and
- * 90-100% of one under a news article).
+ * thread is left to the model.
  */
 function applyCommentMarkup(
   pages: Float32Array[],
@@ -240,6 +240,7 @@ function applyCommentMarkup(
   texts: ReadonlyArray<Uint32Array | null>,
   commentThreshold: number,
 ): void {
+  const leans = commentThreshold <= 1 ? commentThreshold : HEAD_LEANS;
   for (let p = 0; p < pages.length; p++) {
     const roles = markup[p];
     const chars = texts[p];
@@ -251,13 +252,14 @@ function applyCommentMarkup(
     for (let b = 0; b < roles.length; b++) {
       if (roles[b] !== COMMENT_THREAD) continue;
       threadChars += chars[b];
-      if (said[b] >= commentThreshold) headChars += chars[b];
+      if (said[b] >= leans) headChars += chars[b];
     }
     const underArticle = headChars >= threadChars * HEAD_SHARE;
     for (let b = 0; b < roles.length; b++) {
       if (roles[b] === COMMENT_THREAD && underArticle) {
         content[b] = 0;
-        said[b] = 1;
+        // Above every comment threshold, "never" (NO_COMMENTS) included: the markup has settled it.
+        said[b] = NO_COMMENTS;
       } else if (roles[b] === COMMENT_CHROME) {
         content[b] = 0;
         said[b] = 0;
@@ -266,8 +268,14 @@ function applyCommentMarkup(
   }
 }
 
-/** Share of a thread's text the head must call comments for the thread to be comments (see applyCommentMarkup). */
+/** Share of a thread's text the head must lean to comments for the thread to be comments (see applyCommentMarkup). */
 const HEAD_SHARE = 0.5;
+/**
+ * Where the model's comment threshold is "never" (NO_COMMENTS: vetoing did not pay on its
+ * validation pages), the head score at which it still leans to a comment, for the thread
+ * decision: its probability 0.5.
+ */
+const HEAD_LEANS = 0.5;
 
 /**
  * Loads any winnow model file, MLP or BiLSTM, as the kind its metadata names. Unknown kinds are
