@@ -83,10 +83,18 @@ const ACTIONS_ONLY =
 
 /**
  * Class words that mark a comment itself, not only the section: `comment` (WordPress's
- * `li.comment`, `comment-body`, `comment-123`), the old `commentlist` / `commentmetadata`, Disqus.
- * Not "commented", "commentable" or "commentary" (an opinion section is main text).
+ * `li.comment`, `comment-body`, `comment-123`), `commentlist`, `individualcomment`,
+ * `articlecomment`, `commenttext`, Disqus: a word with "comment" in it that does not name the
+ * whole section ("comments", "commentscontainer"), a part of its chrome ("commentsheader",
+ * "addcomment", "commentform") or something else ("commented", "commentable", "commentary").
  */
-const THREAD_WORD = /^(comment|comments?(list|body|content|text|meta|metadata|entry|entries|item|items|thread|author|message)|disqus|dsq)$/;
+function isThreadWord(word: string): boolean {
+  if (word === "disqus" || word === "dsq") return true;
+  return word.includes("comment") && !NOT_THREAD_WORD.test(word);
+}
+
+const NOT_THREAD_WORD =
+  /^(comments|.*comments?(container|wrap|wrapper|area|section|box|block|panel|div|zone)\d*|.*comment(ed|able|ary|aries|ing)|(add|view|post|leave|write|no|read|show|load|more)comments?.*|.*(header|title|heading|count|counter|num|number|form|disclaimer|policy|rules|closed|nav|navigation|pager|paging|link|links|button|btn|notes?|login|register|tools?)\d*)$/;
 
 const WORD = /[a-z0-9]+/g;
 
@@ -128,7 +136,7 @@ function roleUnderComments(text: string, classIds: string, tagPath: string, head
   for (const element of elements) {
     for (const w of element.match(WORD) ?? []) {
       if (SECTION_WORD.test(w)) section = true;
-      if (THREAD_WORD.test(w)) thread = true;
+      if (isThreadWord(w)) thread = true;
     }
   }
   if (isCommentMarker(text) || COUNT_HEADING.test(text)) return COMMENT_CHROME;
