@@ -9,3 +9,4 @@ export {
 } from "./texrex.js";
 export { WordIndex, FNV_BASIS, fnvStep, hashOf } from "./words.js";
 export { titleHeading } from "./extended.js";
+export { isCommentMarker } from "./page-context.js";

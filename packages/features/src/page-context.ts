@@ -36,6 +36,11 @@ const COMMENT_MARKER =
   /^[\s\d#()[\].:·|-]*(comments?|responses?|replies|reply|reactions?|discussion|leave a (comment|reply)|post a comment|add a comment|join the discussion|kommentare?|kommentar schreiben|commentaires?|réactions|comentarios?|comentários?|commenti|reacties|komentarze?|комментари[иейя]?|отзывы|yorumlar?|komentar|bình luận|评论|評論|留言|网友评论|コメント|댓글|التعليقات|تعليقات)[\s\d()[\].:!|-]*$/iu;
 const MARKER_MAX_CHARS = 60;
 
+/** A short block that announces user comments ("12 Comments", "Leave a Reply", "评论"). */
+export function isCommentMarker(text: string): boolean {
+  return text.length <= MARKER_MAX_CHARS && COMMENT_MARKER.test(text);
+}
+
 const LOG_HEADINGS = Math.log1p(50);
 const LOG_MEAN_TOKENS = Math.log1p(100);
 const SPAN_SCALE = 20;
@@ -211,7 +216,7 @@ export function pageContext(doc: SegmentedDocument, base: DocumentContext): Page
   let commentMarker = n;
   for (let i = 0; i < n; i++) {
     const b = blocks[i];
-    if (b.textChars <= MARKER_MAX_CHARS && COMMENT_MARKER.test(b.text)) {
+    if (isCommentMarker(b.text)) {
       markers[i] = 1;
       if (commentMarker === n && (spanFirst === n || i >= spanFirst)) commentMarker = i;
     }

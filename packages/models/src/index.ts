@@ -16,6 +16,8 @@ export { loadClassifier, MODEL_NAMES, type ModelSpec, resolveModelSpec } from ".
 export { HostRoutedClassifier, hostModelFile, MODEL_INDEX, type ModelIndex, readModelIndex } from "./host-routing.js";
 export { type ScoredPage, scorePages } from "./score-pages.js";
 export { applyEmptyPageFallback } from "./fallback.js";
+// What a page's comment markup says of each block (thread, chrome, or nothing): clean applies it, training labels with it.
+export { COMMENT_CHROME, COMMENT_THREAD, COMMENT_UNKNOWN, commentMarkup } from "./comment-markup.js";
 
 // Model files: metadata and the reasons one is refused.
 export { type Favor, type MlpWeights, type ModelInfo, thresholdFor, type TrainOptions } from "./types.js";

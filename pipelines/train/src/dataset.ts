@@ -4,6 +4,7 @@
  */
 import { alignBlockLabels, type LabelledPage } from "@winnow/evaluation";
 import { type FeatureSet, titleHeading } from "@winnow/features";
+import { COMMENT_CHROME, COMMENT_THREAD, commentMarkup } from "@winnow/models";
 import { CLASS_WORD_GROUPS } from "@winnow/segment";
 
 const COMMENT_CLASS = 1 << CLASS_WORD_GROUPS.findIndex(([group]) => group === "comments");
@@ -16,9 +17,13 @@ export interface Dataset {
   labels: Uint8Array;
   /**
    * 1 for user comments: blocks whose words align with the page's comment gold (and not with its
-   * main text), and, where a set has no comment gold, weak labels from markup: blocks under
-   * comment class words (comment, reply, respond, disqus, discussion) on pages that are not
-   * forum threads and that the main-text gold leaves out.
+   * main text), and, where a set has no comment gold, weak labels from markup: the blocks of a
+   * comment thread by the comment markup rule (commentMarkup's COMMENT_THREAD: `li.comment`,
+   * `comment-body`, Disqus, ...), not every block under comment class words, on pages that are
+   * not forum threads and that the main-text gold leaves out. Never the chrome around comments
+   * (reply form, policy, counters, buttons: COMMENT_CHROME), which some comment gold includes
+   * (L3S-GN1's has forms and "No comments submitted yet") and which is neither main text nor a
+   * comment.
    */
   comments: Uint8Array;
   /**
@@ -95,13 +100,16 @@ export function buildDataset(pages: LabelledPage[], featureSet: FeatureSet, opti
       const headline = titleHeading(doc);
       if (headline >= 0) labels[firstRow[p] + headline] = 1;
     }
+    const markup = commentMarkup(doc);
     if (pages[p].comments !== "") {
       const inComments = alignBlockLabels(texts, pages[p].comments, { threshold: LABEL_THRESHOLD }).labels;
-      for (let b = 0; b < texts.length; b++) if (inComments[b] === 1 && labels[firstRow[p] + b] === 0) comments[firstRow[p] + b] = 1;
-    } else if (!labelsComments.has(pages[p].source) && pages[p].pageType !== "forum" && gold !== "") {
-      doc.blocks.forEach((block, b) => {
-        if (block.classMask & COMMENT_CLASS && labels[firstRow[p] + b] === 0) comments[firstRow[p] + b] = 1;
-      });
+      for (let b = 0; b < texts.length; b++) {
+        if (inComments[b] === 1 && labels[firstRow[p] + b] === 0 && markup?.[b] !== COMMENT_CHROME) comments[firstRow[p] + b] = 1;
+      }
+    } else if (markup !== null && !labelsComments.has(pages[p].source) && pages[p].pageType !== "forum" && gold !== "") {
+      for (let b = 0; b < texts.length; b++) {
+        if (markup[b] === COMMENT_THREAD && labels[firstRow[p] + b] === 0) comments[firstRow[p] + b] = 1;
+      }
     }
   }
   const dontCare = commentsKeptAsContent(pages, firstRow, labels, words, sources, sourceOf);

@@ -9,7 +9,15 @@
 import { domainFolds, snippetRates, summarise, wordScores, type Summary, keptText } from "@winnow/evaluation";
 import type { BlockClassifier } from "@winnow/models";
 import type { Dataset } from "./dataset.js";
-import { DEFAULT_SOURCE_BALANCE, fitMlp, type MlpFitOptions, scoreMlpPages, vetoComments, withFallback } from "./mlp-fit.js";
+import {
+  chooseCommentThreshold,
+  DEFAULT_SOURCE_BALANCE,
+  fitMlp,
+  type MlpFitOptions,
+  scoreMlpPages,
+  vetoComments,
+  withFallback,
+} from "./mlp-fit.js";
 import { type OperatingPoints, operatingPoints, type ThresholdCurve, thresholdCurve } from "./operating-points.js";
 import { UsageError } from "@winnow/errors";
 
@@ -63,6 +71,13 @@ export interface EvaluationReport {
    */
   curve?: ThresholdCurve;
   operatingPoints?: OperatingPoints;
+  /**
+   * MLP with a comment head: the comment threshold chosen on the held-out scores of every fold,
+   * pooled (each page scored by the fold that did not train on it), and the head's block F1
+   * against the comment labels there: what the final model's comment threshold is set to. The
+   * report's scores stay under each fold's own threshold.
+   */
+  commentHead?: { threshold: number; commentF1: number };
 }
 
 function scorePage(data: Dataset, p: number, scores: ArrayLike<number>, threshold: number, fold: number): PageScore {
@@ -197,22 +212,42 @@ export interface CrossValidationOptions extends MlpFitOptions {
   onFold?: (fold: number, folds: number, validationF1: number) => void;
 }
 
-/** Train on K-1 domain folds, score the held-out one, K times. */
+/**
+ * Train on K-1 domain folds, score the held-out one, K times. With a comment head, its threshold is
+ * then also chosen on all the folds' held-out scores pooled, each page scored by a head that never
+ * saw it (for the model that ships; see EvaluationReport.commentHead).
+ */
 export function crossValidateMlp(data: Dataset, options: CrossValidationOptions): EvaluationReport {
-  return crossValidate(
+  const held: Array<{ test: number[]; content: Float32Array[]; comments?: Float32Array[] }> = [];
+  const first = crossValidate(
     data,
     options.bySource ? "sources" : options.folds,
     `mlp ${data.featureSet.name}`,
     (train, test) => {
       const fitted = fitMlp(data, train, options);
-      const scores = scoreMlpPages(data, test, fitted.members);
+      const content = scoreMlpPages(data, test, fitted.members);
       const head = fitted.commentHead;
-      const vetoed = head ? vetoComments(scores, scoreMlpPages(data, test, head.members), head.threshold) : scores;
-      return { ...fitted, scores: withFallback(vetoed, fitted.threshold, fitted.emptyPageFallback) };
+      const comments = head ? scoreMlpPages(data, test, head.members) : undefined;
+      const vetoed = comments && head ? vetoComments(content, comments, head.threshold) : content;
+      const result = { ...fitted, scores: withFallback(vetoed, fitted.threshold, fitted.emptyPageFallback) };
+      held.push({ test, content, comments });
+      return result;
     },
     options.onFold,
     options.sourceBalance,
   );
+  if (held.some((f) => f.comments === undefined)) return first;
+  const pages = held.flatMap((f) => f.test);
+  const chosen = chooseCommentThreshold(
+    data,
+    pages,
+    held.flatMap((f) => f.content),
+    held.flatMap((f) => f.comments!),
+    options.sourceBalance,
+  );
+  // The report's own scores stay each fold's: the pooled choice saw every fold's labels, the
+  // held-out set's included, so it is for the model that ships, not for the figures.
+  return { ...first, commentHead: { threshold: chosen.threshold, commentF1: chosen.commentF1 } };
 }
 
 /** What one fold of a cross-validation returns: the held-out pages' scores and its threshold. */

@@ -5,7 +5,7 @@ import { TEXREX_CONTEXT, TEXREX_EXTENDED, titleHeading } from "@winnow/features"
 import { beforeAll, describe, expect, it } from "vitest";
 import { buildDataset, type Dataset } from "./dataset.js";
 import { crossValidateMlp } from "./evaluate.js";
-import { fitMlp, scoreMlpPages, sourceWeights } from "./mlp-fit.js";
+import { chooseCommentThreshold, fitMlp, scoreMlpPages, sourceWeights } from "./mlp-fit.js";
 import { operatingPoints, pageCurve, THRESHOLD_CANDIDATES, thresholdCurve } from "./operating-points.js";
 
 const WCXB = fileURLToPath(new URL("../../../fixtures/wcxb-sample", import.meta.url));
@@ -65,6 +65,30 @@ describe("several sources", () => {
     expect(Object.keys(report.summary.byLanguage)).toEqual(expect.arrayContaining(["en", "zh", "ja", "other", "unknown"]));
     expect(report.operatingPoints).toBeDefined();
   }, 120_000);
+
+  it("chooses the comment threshold on the folds' held-out scores pooled, not on a fit's own validation pages", () => {
+    const options = { ...QUICK, folds: 0, bySource: true, commentHead: true };
+    expect(data.comments.includes(1)).toBe(true);
+    const report = crossValidateMlp(data, options);
+    // The same folds by hand: each source scored by a head trained on the other, then one choice.
+    const test = data.sources.map((_, s) => pages.flatMap((_, p) => (data.sourceOf[p] === s ? [p] : [])));
+    const fits = test.map((held) =>
+      fitMlp(
+        data,
+        pages.map((_, p) => p).filter((p) => !held.includes(p)),
+        options,
+      ),
+    );
+    const pooled = chooseCommentThreshold(
+      data,
+      test.flat(),
+      test.flatMap((held, f) => scoreMlpPages(data, held, fits[f].members)),
+      test.flatMap((held, f) => scoreMlpPages(data, held, fits[f].commentHead!.members)),
+      undefined,
+    );
+    expect(report.commentHead).toEqual({ threshold: pooled.threshold, commentF1: pooled.commentF1 });
+    expect(report.pages).toHaveLength(pages.length);
+  }, 180_000);
 });
 
 describe("operating points", () => {

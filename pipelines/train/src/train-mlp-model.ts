@@ -117,6 +117,13 @@ export async function trainModel(options: TrainModelOptions): Promise<TrainModel
     fitted.operatingPoints = points;
     fitted.threshold = points.balanced;
   }
+  // The comment threshold too comes from the folds' held-out scores when there are folds, not
+  // from the final fit's own validation pages (a few pages of the sets it was trained on).
+  const pooledHead = crossValidation?.commentHead;
+  if (pooledHead !== undefined && fitted.commentHead !== undefined) {
+    fitted.commentHead.threshold = pooledHead.threshold;
+    fitted.commentHead.validationF1 = pooledHead.commentF1;
+  }
   const info = await writeMlpModel(fitted, options.output, {
     featureSet,
     options,
@@ -131,6 +138,11 @@ export async function trainModel(options: TrainModelOptions): Promise<TrainModel
       headline: options.headline ?? DEFAULT_HEADLINE_RULE,
       operatingPointsFrom: points !== undefined ? "cross-validation, held-out scores pooled" : "validation pages of the final fit",
       commentHeadValidationF1: fitted.commentHead ? Number(fitted.commentHead.validationF1.toFixed(4)) : undefined,
+      commentThresholdFrom: fitted.commentHead
+        ? pooledHead !== undefined
+          ? "cross-validation, held-out scores pooled"
+          : "validation pages of the final fit"
+        : undefined,
     },
   });
   return {
