@@ -1,0 +1,96 @@
+/**
+ * What every classifier `--model` names does to a page's scores besides the model itself: one
+ * copy of each repeated block, the shipped MLP's empty-page fallback, and --favor refused where a
+ * model has no operating points.
+ */
+import { describe, expect, it } from "vitest";
+import { ModelError } from "@winnow/errors";
+import { segmentHtml } from "@winnow/segment";
+import { BUILTIN_EMPTY_PAGE_FALLBACK, BUILTIN_MODELS } from "./builtin.js";
+import { heuristicClassifier, loadModelClassifier, scoreBatch } from "./classifier.js";
+import { loadClassifier } from "./spec.js";
+import { dropRepeatedBlocks, keepingOneCopy, repeatLinks } from "./repeated-blocks.js";
+
+const paragraph = "A paragraph of the article that is long enough to be kept by the heuristic on its own.";
+const repeated = `<html><body><article>
+  <p>${paragraph}</p>
+  <p>The caption of the first photo in this gallery, with its credit line, shown twice.</p>
+  <p>${paragraph.replace("article", "story")}</p>
+  <div class="gallery"><p>The caption of the first photo in this gallery, with its credit line, shown twice.</p></div>
+</article></body></html>`;
+
+describe("one copy of each repeated block", () => {
+  it("scores 0 every kept copy after the first kept one, and leaves dropped copies and other blocks alone", () => {
+    const scores = Float32Array.from([0.2, 0.9, 0.8, 0.95, 0.7]);
+    // Blocks 2, 3 and 4 repeat block 0; block 0 is not kept, so block 2 is the first kept copy.
+    const links = Int32Array.from([-1, -1, 0, 0, 0]);
+    dropRepeatedBlocks(scores, links, 0.5);
+    expect([...scores].map((s) => Math.round(s * 100) / 100)).toEqual([0.2, 0.9, 0.8, 0, 0]);
+  });
+
+  it("drops the second copy of a caption from the heuristic's kept blocks, in score() and in batches", async () => {
+    const doc = segmentHtml(repeated);
+    expect(doc.blocks.map((b) => b.repeatOf)).toEqual([-1, -1, -1, 1]);
+    expect(repeatLinks(doc)).not.toBeNull();
+    const bare = heuristicClassifier();
+    const before = (await bare.score([doc]))[0];
+    expect(before[3]).toBeGreaterThanOrEqual(bare.threshold);
+    const one = keepingOneCopy(bare);
+    const [after] = await one.score([doc]);
+    expect(after[3]).toBe(0);
+    expect([...after.subarray(0, 3)]).toEqual([...before.subarray(0, 3)]);
+    const batch = scoreBatch(one);
+    await batch.add(doc);
+    expect((await batch.score())[0]).toEqual(after);
+  });
+
+  it("is applied by loadClassifier to the shipped MLP", async () => {
+    const mlp = await loadClassifier("mlp");
+    try {
+      const [scores] = await mlp.score([segmentHtml(repeated)]);
+      expect(scores[3]).toBeLessThan(mlp.threshold);
+    } finally {
+      await mlp.close();
+    }
+  });
+});
+
+describe("the shipped MLP's empty-page fallback", () => {
+  it("keeps the page's best blocks where none reaches the threshold", async () => {
+    expect(BUILTIN_EMPTY_PAGE_FALLBACK.mlp).toBeGreaterThan(0);
+    // A page of link-like one-liners: the shipped MLP keeps none of them at its threshold.
+    const links = Array.from({ length: 12 }, (_, i) => `<li><a href="/p${i}">Item ${i}</a></li>`).join("");
+    const doc = segmentHtml(`<html><body><nav><ul>${links}</ul></nav><footer><p>Copyright 2025</p></footer></body></html>`);
+    // The file alone, with no fallback: nothing kept.
+    const bare = await loadModelClassifier(BUILTIN_MODELS.mlp);
+    const [bareScores] = await bare.score([doc]);
+    await bare.close();
+    expect(bare.info?.emptyPageFallback).toBeUndefined();
+    expect(Math.max(...bareScores)).toBeLessThan(bare.threshold);
+    const mlp = await loadClassifier("mlp");
+    try {
+      const [scores] = await mlp.score([doc]);
+      const kept = [...scores].filter((s) => s >= mlp.threshold).length;
+      expect(kept).toBeGreaterThan(0);
+      expect(kept).toBeLessThan(doc.blocks.length + 1);
+    } finally {
+      await mlp.close();
+    }
+  });
+});
+
+describe("--favor", () => {
+  it("is refused for the heuristic and the shipped BiLSTM, which have no operating points, and taken by the MLP", async () => {
+    for (const spec of ["heuristic", "bilstm"])
+      for (const favor of ["precision", "recall"] as const) {
+        const error = await loadClassifier(spec, { favor }).catch((e: unknown) => e);
+        expect(error).toBeInstanceOf(ModelError);
+        expect((error as ModelError).message).toMatch(/--favor .* needs a model with operating points/);
+      }
+    // balanced is every model's one threshold, and the default.
+    await (await loadClassifier("bilstm", { favor: "balanced" })).close();
+    const mlp = await loadClassifier("mlp", { favor: "precision" });
+    expect(mlp.threshold).toBe(mlp.info?.operatingPoints?.precision);
+    await mlp.close();
+  });
+});
