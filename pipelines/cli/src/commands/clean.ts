@@ -204,7 +204,7 @@ export function registerClean(program: Command): void {
     .addOption(
       new Option(
         "--favor <point>",
-        "the model's operating point: precision keeps less (F0.5 best on held-out pages), recall keeps more (F2 best), balanced (F1 best) is the default",
+        "the model's operating point: precision keeps less (F0.5 best on held-out pages), recall keeps more (F2 best), balanced (F1 best) is the default. A model without operating points (the shipped bilstm, the heuristic) has one threshold: precision and recall are refused for it (exit 2)",
       )
         .choices(["precision", "balanced", "recall"])
         .default("balanced"),
