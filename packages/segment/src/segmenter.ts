@@ -46,6 +46,8 @@ const HIDDEN_STYLE = /display\s*:\s*none|visibility\s*:\s*hidden/i;
  * whole posts there.
  */
 const NOSCRIPT_MAX_DROPPED_CHARS = 300;
+/** Elements a class word does not hide (see attribute()). */
+const PAGE_LEVEL_TAGS: ReadonlySet<string> = new Set(["html", "body", "main"]);
 /** Blocks of at least this many words are checked for an earlier copy on the page (Block.repeatOf). */
 const REPEAT_MIN_WORDS = 5;
 
@@ -493,7 +495,9 @@ export class Segmenter {
       const own = this.classLinks[d];
       this.classLinks[d] = new ClassLink(own !== parent && own !== null ? `${own.words} ${words}` : words, parent);
       if (name === "class") {
-        if (classHides(value)) this.hideOpened(HIDDEN_OTHERWISE, true);
+        // A page's html, body or main hidden by class is unhidden by its scripts once they run
+        // (a guard against a flash of unstyled content): the page itself, not a hidden part.
+        if (classHides(value) && !PAGE_LEVEL_TAGS.has(this.openedName)) this.hideOpened(HIDDEN_OTHERWISE, true);
       } else {
         this.streamedId(value);
       }

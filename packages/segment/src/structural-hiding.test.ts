@@ -72,6 +72,11 @@ describe("text hidden by class", () => {
     ]);
   });
 
+  it("does not hide a whole page by class: scripts show a body hidden until they load", () => {
+    const html = `<html class="hidden"><body class="hidden"><main class="d-none"><p>the page</p></main></body></html>`;
+    expect(texts(html)).toEqual(["the page"]);
+  });
+
   it("drops closed <dialog>s and aria-modal dialogs, keeps open ones", () => {
     const html = page(`<dialog><p>closed</p></dialog><dialog open><p>open dialog</p></dialog>
       <div role="dialog" aria-modal="true"><p>cookie wall</p></div><p>end</p>`);
