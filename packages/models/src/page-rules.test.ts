@@ -20,12 +20,23 @@ const repeated = `<html><body><article>
 </article></body></html>`;
 
 describe("one copy of each repeated block", () => {
-  it("scores 0 every kept copy after the first kept one, and leaves dropped copies and other blocks alone", () => {
-    const scores = Float32Array.from([0.2, 0.9, 0.8, 0.95, 0.7]);
-    // Blocks 2, 3 and 4 repeat block 0; block 0 is not kept, so block 2 is the first kept copy.
-    const links = Int32Array.from([-1, -1, 0, 0, 0]);
+  it("scores 0 every kept copy under another tag path after the first kept one, and leaves the rest alone", () => {
+    const scores = Float32Array.from([0.2, 0.9, 0.8, 0.95, 0.7, 0.6]);
+    // Blocks 2 to 5 repeat block 0; block 0 is not kept, so block 2 is the first kept copy; block 5
+    // sits under block 0's tag path (an entry of the same list) and stays.
+    const links = { first: Int32Array.from([-1, -1, 0, 0, 0, 0]), samePath: Uint8Array.from([0, 0, 0, 0, 0, 1]) };
     dropRepeatedBlocks(scores, links, 0.5);
-    expect([...scores].map((s) => Math.round(s * 100) / 100)).toEqual([0.2, 0.9, 0.8, 0, 0]);
+    expect([...scores].map((s) => Math.round(s * 100) / 100)).toEqual([0.2, 0.9, 0.8, 0, 0, 0.6]);
+  });
+
+  it("takes the comment score of every copy of a kept text to 0, so that it does not come back as a comment", () => {
+    const scores = Float32Array.from([0.9, 0.9, 0.1, 0.1]);
+    const comments = Float32Array.from([0.1, 0.8, 0.9, 0.9]);
+    const links = { first: Int32Array.from([-1, 0, 0, -1]), samePath: Uint8Array.from([0, 0, 1, 0]) };
+    dropRepeatedBlocks(scores, links, 0.5, comments);
+    expect([...scores]).toEqual([0.9, 0, 0.1, 0.1].map(Math.fround));
+    // Block 3 is another text: still a comment.
+    expect([...comments]).toEqual([0.1, 0, 0, 0.9].map(Math.fround));
   });
 
   it("drops the second copy of a caption from the heuristic's kept blocks, in score() and in batches", async () => {

@@ -685,26 +685,19 @@ export class Segmenter {
   }
 
   /**
-   * The index of the first earlier block with the same text (compared in lowercase) under another
-   * tag path, for blocks of REPEAT_MIN_WORDS words or more; -1 otherwise. Copies under one tag
-   * path are most often entries of one list or template (each job's "View full description"
-   * line), which the labelled sets' gold keeps every time (414 of the 455 such copies whose
-   * text CleanEval's gold holds, 188 of 233 in GoogleTrends); copies elsewhere on the page (a
-   * mobile and a desktop variant, a caption and its gallery copy) it mostly holds once (231 of
-   * 257 in GoogleTrends, 34 of 39 in L3S-GN1, 19 of 21 in newspaper3k; CleanEval half and half).
-   * Folded text has single spaces, so words are counted by spaces.
+   * The index of the first earlier block with the same text (compared in lowercase), for blocks
+   * of REPEAT_MIN_WORDS words or more; -1 otherwise. Folded text has single spaces, so words are
+   * counted by spaces.
    */
-  private repeatOf(text: string, pathId: number): number {
+  private repeatOf(text: string): number {
     let spaces = 0;
     for (let i = text.indexOf(" "); i >= 0 && spaces < REPEAT_MIN_WORDS - 1; i = text.indexOf(" ", i + 1)) spaces++;
     if (spaces < REPEAT_MIN_WORDS - 1) return -1;
     const key = text.toLowerCase();
     const first = this.repeatKeys.get(key);
-    if (first === undefined) {
-      this.repeatKeys.set(key, this.blocks.length);
-      return -1;
-    }
-    return this.blocks[first].pathId === pathId ? -1 : first;
+    if (first !== undefined) return first;
+    this.repeatKeys.set(key, this.blocks.length);
+    return -1;
   }
 
   /** End the current block at source index `at`; an empty one only counts toward emptyBefore. */
@@ -751,7 +744,7 @@ export class Segmenter {
       emptyBefore: this.emptyRun,
       parentId: this.blockParentId,
       grandparentId: this.blockGrandparentId,
-      repeatOf: this.repeatOf(text, path.id),
+      repeatOf: this.repeatOf(text),
       // Always present, so that every block has one shape (readers of blocks stay monomorphic).
       layout: undefined,
     };

@@ -54,7 +54,7 @@ export interface Block {
    * The index of the first earlier block of the page with the same text (compared in lowercase),
    * for blocks of five words or more; -1 for every other block. Mobile and desktop copies of one
    * text, carousel clones and paired captions are one text more than once: a page's output keeps
-   * one copy (see @winnow/models' dropRepeatedBlocks). Features do not read it.
+   * one copy of those (see @winnow/models' dropRepeatedBlocks). Features do not read it.
    */
   repeatOf: number;
   /** The structure the block sits in (list item, table cell, <pre>); absent for a plain block. */
