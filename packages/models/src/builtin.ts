@@ -13,12 +13,6 @@ export const BUILTIN_MODELS: Readonly<Record<string, string>> = {
   bilstm: asset("default-bilstm.onnx"),
 };
 
-/**
- * The empty-page fallback factor of a shipped model whose file names none (the MLP's was exported
- * before fallbacks were stored). Measured on the eight shared sets: docs/quality.md.
- */
-export const BUILTIN_EMPTY_PAGE_FALLBACK: Readonly<Record<string, number>> = { mlp: 0.7 };
-
 /** The shipped model a run uses when none is named. */
 export const DEFAULT_MODEL = "mlp";
 

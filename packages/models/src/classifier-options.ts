@@ -6,9 +6,4 @@ export interface ClassifierOptions {
   name?: string;
   /** The operating point whose threshold it keeps blocks at (default: balanced). */
   favor?: Favor;
-  /**
-   * The empty-page fallback's factor (see fallback.ts) for a model file that names none: the
-   * shipped MLP's file was exported without one, and docs/clean.md promises it.
-   */
-  emptyPageFallback?: number;
 }

@@ -161,7 +161,7 @@ export async function loadMlpClassifier(path: string | Uint8Array, options: Clas
   let spare: FeatureBatch | null = new FeatureBatch(featureSet);
   const commentHead = scorer.hasCommentHead;
   const threshold = thresholdFor(info, options.favor);
-  const fallback = info.emptyPageFallback ?? options.emptyPageFallback;
+  const fallback = info.emptyPageFallback;
   const batch = (): ScoreBatch => {
     const rows = spare ?? new FeatureBatch(featureSet);
     spare = null;

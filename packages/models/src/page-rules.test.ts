@@ -1,13 +1,12 @@
 /**
  * What every classifier `--model` names does to a page's scores besides the model itself: one
- * copy of each repeated block, the shipped MLP's empty-page fallback, and --favor refused where a
- * model has no operating points.
+ * copy of each repeated block, no empty-page fallback for the shipped MLP, and --favor refused
+ * where a model has no operating points.
  */
 import { describe, expect, it } from "vitest";
 import { ModelError } from "@winnow/errors";
 import { segmentHtml } from "@winnow/segment";
-import { BUILTIN_EMPTY_PAGE_FALLBACK, BUILTIN_MODELS } from "./builtin.js";
-import { heuristicClassifier, loadModelClassifier, scoreBatch } from "./classifier.js";
+import { heuristicClassifier, scoreBatch } from "./classifier.js";
 import { loadClassifier } from "./spec.js";
 import { dropRepeatedBlocks, keepingOneCopy, repeatLinks } from "./repeated-blocks.js";
 
@@ -66,24 +65,17 @@ describe("one copy of each repeated block", () => {
   });
 });
 
-describe("the shipped MLP's empty-page fallback", () => {
-  it("keeps the page's best blocks where none reaches the threshold", async () => {
-    expect(BUILTIN_EMPTY_PAGE_FALLBACK.mlp).toBeGreaterThan(0);
+describe("the shipped MLP on a page where nothing reaches its threshold", () => {
+  it("keeps nothing: its file has no empty-page fallback, and none is added (it lost 0.004 F1 on WCXB dev)", async () => {
     // A page of link-like one-liners: the shipped MLP keeps none of them at its threshold.
     const links = Array.from({ length: 12 }, (_, i) => `<li><a href="/p${i}">Item ${i}</a></li>`).join("");
     const doc = segmentHtml(`<html><body><nav><ul>${links}</ul></nav><footer><p>Copyright 2025</p></footer></body></html>`);
-    // The file alone, with no fallback: nothing kept.
-    const bare = await loadModelClassifier(BUILTIN_MODELS.mlp);
-    const [bareScores] = await bare.score([doc]);
-    await bare.close();
-    expect(bare.info?.emptyPageFallback).toBeUndefined();
-    expect(Math.max(...bareScores)).toBeLessThan(bare.threshold);
     const mlp = await loadClassifier("mlp");
     try {
+      expect(mlp.info?.emptyPageFallback).toBeUndefined();
       const [scores] = await mlp.score([doc]);
-      const kept = [...scores].filter((s) => s >= mlp.threshold).length;
-      expect(kept).toBeGreaterThan(0);
-      expect(kept).toBeLessThan(doc.blocks.length + 1);
+      expect(scores.length).toBe(doc.blocks.length);
+      expect(Math.max(...scores)).toBeLessThan(mlp.threshold);
     } finally {
       await mlp.close();
     }

@@ -6,7 +6,7 @@
 import { existsSync, statSync } from "node:fs";
 import { ModelError } from "@winnow/errors";
 import { type BlockClassifier, heuristicClassifier, loadModelClassifier } from "./classifier.js";
-import { BUILTIN_EMPTY_PAGE_FALLBACK, BUILTIN_MODELS, builtinModelPath, DEFAULT_MODEL } from "./builtin.js";
+import { BUILTIN_MODELS, builtinModelPath, DEFAULT_MODEL } from "./builtin.js";
 import { keepingOneCopy } from "./repeated-blocks.js";
 import { HostRoutedClassifier, isModelDirectory, MODEL_INDEX } from "./host-routing.js";
 import type { Favor } from "./types.js";
@@ -40,10 +40,7 @@ export async function loadClassifier(spec: ModelSpec, options: { favor?: Favor }
     return keepingOneCopy(heuristicClassifier());
   }
   const builtin = builtinModelPath(spec);
-  if (builtin !== undefined)
-    return keepingOneCopy(
-      await loadModelClassifier(builtin, { name: spec, favor: options.favor, emptyPageFallback: BUILTIN_EMPTY_PAGE_FALLBACK[spec] }),
-    );
+  if (builtin !== undefined) return keepingOneCopy(await loadModelClassifier(builtin, { name: spec, favor: options.favor }));
   if (!existsSync(spec)) {
     // "all-text" keeps every block: a baseline winnow eval prints, not a model to clean with.
     const baseline = spec === "all-text" ? "all-text is winnow eval's keep-everything baseline, not a model to clean with; " : "";
