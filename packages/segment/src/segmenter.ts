@@ -3,7 +3,11 @@
  *
  * A block is the text between two block-level boundaries (the start or end of a BLOCK_TAGS element,
  * or a run of two or more <br>). Inline elements stay inside their block. Content of SKIP_TAGS and
- * of elements marked hidden is never text; it counts as markup.
+ * of elements marked hidden is never text; it counts as markup. Hidden means an attribute
+ * (`hidden`, `aria-hidden`, `aria-modal`, an inline display:none), a class word that hides
+ * (hidden-classes.ts), or a <dialog> without `open`; a React streamed segment is the exception
+ * (see streamedId). A short <noscript>'s text is taken back when it closes, and CMS shortcodes
+ * are cut from each block's text (shortcodes.ts).
  *
  * The open-element stack is explicit (arrays, no recursion), so 100,000-deep nesting costs memory
  * linear in the depth and nothing else; tag paths are capped at MAX_PATH_DEPTH ancestors.
