@@ -16,7 +16,7 @@ export { loadClassifier, MODEL_NAMES, type ModelSpec, resolveModelSpec } from ".
 export { HostRoutedClassifier, hostModelFile, MODEL_INDEX, type ModelIndex, readModelIndex } from "./host-routing.js";
 export { type ScoredPage, scorePages } from "./score-pages.js";
 export { applyEmptyPageFallback } from "./fallback.js";
-export { dropRepeatedBlocks, keepingOneCopy, repeatLinks } from "./repeated-blocks.js";
+export { dropRepeatedBlocks, keepingOneCopy, type RepeatLinks, repeatLinks } from "./repeated-blocks.js";
 
 // Model files: metadata and the reasons one is refused.
 export { type Favor, type MlpWeights, type ModelInfo, thresholdFor, type TrainOptions } from "./types.js";
