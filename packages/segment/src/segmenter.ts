@@ -716,7 +716,9 @@ export class Segmenter {
       this.emptyRun++;
       return;
     }
-    const text = compactCopy(stripShortcodes(this.text.charCodeAt(this.text.length - 1) === 32 ? this.text.slice(0, -1) : this.text));
+    const raw = this.text.charCodeAt(this.text.length - 1) === 32 ? this.text.slice(0, -1) : this.text;
+    const stripped = stripShortcodes(raw);
+    const text = compactCopy(stripped);
     if (text.length === 0) {
       // Nothing but shortcodes: an empty block, as if it had had no text.
       this.text = "";
@@ -758,7 +760,9 @@ export class Segmenter {
       this.blockCell = null;
     }
     const inline = this.inline?.endBlock(text.length) ?? null;
-    if (inline !== null) (block.layout ??= {}).inline = inline;
+    // Link and emphasis ranges count characters of the text before shortcodes were cut: a block
+    // that had any keeps its text and loses its ranges rather than get them in the wrong place.
+    if (inline !== null && stripped === raw) (block.layout ??= {}).inline = inline;
     this.blocks.push(block);
     this.subtrees?.endBlock();
     this.text = "";

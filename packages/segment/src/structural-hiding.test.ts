@@ -123,6 +123,18 @@ describe("CMS shortcodes", () => {
     expect(texts(html)).toEqual(["Text in a column", "A photo caption", "A footnote [1] and [edit] stay."]);
   });
 
+  it("gives no link ranges to a block it cut shortcodes from, rather than ranges in the wrong place", () => {
+    const doc = segmentHtml(
+      page(`<p>[vc_column_text]Read <a href="/x">the report</a>[/vc_column_text]</p><p>See <a href="/y">this</a></p>`),
+      {
+        inline: true,
+      },
+    );
+    expect(doc.blocks.map((b) => b.text)).toEqual(["Read the report", "See this"]);
+    expect(doc.blocks[0].layout?.inline).toBeUndefined();
+    expect(doc.blocks[1].layout?.inline).toEqual([{ start: 4, end: 8, kind: "link", href: "/y" }]);
+  });
+
   it("stripShortcodes leaves text without shortcodes as it is", () => {
     const text = "Prices [in euros] are [sic] high";
     expect(stripShortcodes(text)).toBe(text);
