@@ -191,7 +191,10 @@ describe("the shipped models' inputs", () => {
   // Models record the feature set's name and version and are refused by any other; a value that
   // changes silently would feed a shipped model inputs it was not trained on. These digests pin
   // every value of every block of the fixture pages: if one changes on purpose, bump the set's
-  // version (feature-sets.ts), retrain the shipped models, and update the digest.
+  // version (feature-sets.ts), retrain the shipped models, and update the digest. The digests also
+  // pin the segmenter's blocks: they changed with issue 35, when one fixture page (0599) lost the
+  // 60 blocks of a filter panel hidden by class; no feature's definition changed, so the versions
+  // stay and the shipped models' figures on the new blocks are in docs/quality.md.
   const digest = (set: typeof TEXREX37) => {
     const hash = createHash("sha256");
     for (const file of readdirSync(FIXTURE_HTML).sort()) {
@@ -203,17 +206,17 @@ describe("the shipped models' inputs", () => {
 
   it("texrex37 v1 gives the values it gave when the models were trained", () => {
     expect(TEXREX37.version).toBe(1);
-    expect(digest(TEXREX37)).toBe("c34edf8d5d87615a");
+    expect(digest(TEXREX37)).toBe("4b6d17ff3725aef2");
   });
 
   it("texrex37+ext v1 gives the values it gave when the models were trained", () => {
     expect(TEXREX_EXTENDED.version).toBe(1);
-    expect(digest(TEXREX_EXTENDED)).toBe("26ad5744503a613d");
+    expect(digest(TEXREX_EXTENDED)).toBe("ea8be541c31e14f8");
   });
 
   it("texrex37+ext+ctx v1, the default MLP's set, gives the values it gave when the model was trained", () => {
     expect(TEXREX_CONTEXT.version).toBe(1);
     expect(TEXREX_CONTEXT.size).toBe(133);
-    expect(digest(TEXREX_CONTEXT)).toBe("9a7c889a56293262");
+    expect(digest(TEXREX_CONTEXT)).toBe("13e20edc5a3a5293");
   });
 });

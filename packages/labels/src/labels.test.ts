@@ -28,6 +28,7 @@ function block(index: number, text: string, tagPath = "html/body/div/p", anchorC
     emptyBefore: 0,
     parentId: 0,
     grandparentId: 0,
+    repeatOf: -1,
   };
 }
 

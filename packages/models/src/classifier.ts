@@ -7,6 +7,7 @@ import { featureSetByName, type FeatureSet } from "@winnow/features";
 import type { SegmentedDocument } from "@winnow/segment";
 import { heuristicScores } from "./heuristic.js";
 import { loadBiLstmClassifier } from "./bilstm/classifier.js";
+import { ModelError } from "@winnow/errors";
 import { ModelMismatchError } from "./onnx/errors.js";
 import { decodeModelInfo, readModelBytes } from "./onnx/metadata.js";
 import { OnnxBlockScorer } from "./onnx/scorer.js";
@@ -285,6 +286,12 @@ export async function loadModelClassifier(path: string, options: ClassifierOptio
   // The metadata is read twice (here, then by the loader) so that errors keep naming the path.
   const info = decodeModelInfo(await readModelBytes(path), path);
   const name = options.name ?? path;
+  if (options.favor !== undefined && options.favor !== "balanced" && info.operatingPoints === undefined)
+    throw new ModelError(
+      `--favor ${options.favor} needs a model with operating points, and "${name}" has none (only its one threshold): ` +
+        "leave --favor out, or use the mlp or a model made by winnow train",
+      "--favor",
+    );
   if (info.kind === "bilstm") return loadBiLstmClassifier(path, { ...options, name });
   if (info.kind === "mlp") return loadMlpClassifier(path, { ...options, name });
   throw new ModelMismatchError(`model "${name}" is of kind "${info.kind}", which this winnow cannot run (it runs mlp and bilstm)`);

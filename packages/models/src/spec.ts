@@ -7,6 +7,7 @@ import { existsSync, statSync } from "node:fs";
 import { ModelError } from "@winnow/errors";
 import { type BlockClassifier, heuristicClassifier, loadModelClassifier } from "./classifier.js";
 import { BUILTIN_MODELS, builtinModelPath, DEFAULT_MODEL } from "./builtin.js";
+import { keepingOneCopy } from "./repeated-blocks.js";
 import { HostRoutedClassifier, isModelDirectory, MODEL_INDEX } from "./host-routing.js";
 import type { Favor } from "./types.js";
 
@@ -30,9 +31,16 @@ export function resolveModelSpec(spec: ModelSpec | undefined, warn: (message: st
 
 /** Loads the classifier a spec names; a ModelError says what is wrong and which names exist. */
 export async function loadClassifier(spec: ModelSpec, options: { favor?: Favor } = {}): Promise<BlockClassifier> {
-  if (spec === "heuristic") return heuristicClassifier();
+  if (spec === "heuristic") {
+    if (options.favor !== undefined && options.favor !== "balanced")
+      throw new ModelError(
+        `--favor ${options.favor} needs a model with operating points; the heuristic has one fixed rule: leave --favor out`,
+        "--favor",
+      );
+    return keepingOneCopy(heuristicClassifier());
+  }
   const builtin = builtinModelPath(spec);
-  if (builtin !== undefined) return loadModelClassifier(builtin, { name: spec, favor: options.favor });
+  if (builtin !== undefined) return keepingOneCopy(await loadModelClassifier(builtin, { name: spec, favor: options.favor }));
   if (!existsSync(spec)) {
     // "all-text" keeps every block: a baseline winnow eval prints, not a model to clean with.
     const baseline = spec === "all-text" ? "all-text is winnow eval's keep-everything baseline, not a model to clean with; " : "";
@@ -50,5 +58,5 @@ export async function loadClassifier(spec: ModelSpec, options: { favor?: Favor }
         `a folder of per-host models (with the ${MODEL_INDEX} that winnow train --per-host writes) goes to --models DIR`,
       spec,
     );
-  return loadModelClassifier(spec, { favor: options.favor });
+  return keepingOneCopy(await loadModelClassifier(spec, { favor: options.favor }));
 }

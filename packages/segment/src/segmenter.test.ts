@@ -71,8 +71,9 @@ describe("block boundaries", () => {
     expect(texts(html)).toEqual(["visible", "end"]);
   });
 
-  it("keeps <noscript> text, where some sites put their only copy of the content", () => {
-    expect(texts("<noscript><p>Post body</p></noscript>")).toEqual(["Post body"]);
+  it("keeps long <noscript> text, where some sites put their only copy of the content", () => {
+    const post = "A forum post body that a site serves only to readers without scripts. ".repeat(5).trim();
+    expect(texts(`<noscript><p>${post}</p></noscript>`)).toEqual([post]);
   });
 
   it("decodes entities", () => {

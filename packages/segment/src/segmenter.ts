@@ -3,7 +3,11 @@
  *
  * A block is the text between two block-level boundaries (the start or end of a BLOCK_TAGS element,
  * or a run of two or more <br>). Inline elements stay inside their block. Content of SKIP_TAGS and
- * of elements marked hidden is never text; it counts as markup.
+ * of elements marked hidden is never text; it counts as markup. Hidden means an attribute
+ * (`hidden`, `aria-hidden`, `aria-modal`, an inline display:none), a class word that hides
+ * (hidden-classes.ts), or a <dialog> without `open`; a React streamed segment is the exception
+ * (see streamedId). A short <noscript>'s text is taken back when it closes, and CMS shortcodes
+ * are cut from each block's text (shortcodes.ts).
  *
  * The open-element stack is explicit (arrays, no recursion), so 100,000-deep nesting costs memory
  * linear in the depth and nothing else; tag paths are capped at MAX_PATH_DEPTH ancestors.
@@ -26,6 +30,8 @@ import { WHITESPACE_RUN, foldWhitespace, isHtmlWhitespace } from "./whitespace.j
 import { InlineTracker } from "./inline.js";
 import { Doctype, type Block, type CellLayout, type ListLayout, type MarkupObserver, type SegmentedDocument } from "./types.js";
 import { StructureTracker, blockLayout } from "./structure.js";
+import { classHides } from "./hidden-classes.js";
+import { stripShortcodes } from "./shortcodes.js";
 
 /** Tag paths keep the innermost ancestors only beyond this depth (the outer ones say little). */
 const MAX_PATH_DEPTH = 48;
@@ -38,6 +44,22 @@ const MAX_CLASS_ID_CHARS = 120;
  */
 export const MAX_NESTING = 4096;
 const HIDDEN_STYLE = /display\s*:\s*none|visibility\s*:\s*hidden/i;
+/**
+ * A <noscript> whose text is shorter than this is dropped when it closes: that is the "please
+ * enable JavaScript" kind. Longer ones stay, since some sites (Discourse forums) serve their
+ * whole posts there.
+ */
+const NOSCRIPT_MAX_DROPPED_CHARS = 300;
+/** Elements a class word does not hide (see attribute()). */
+const PAGE_LEVEL_TAGS: ReadonlySet<string> = new Set(["html", "body", "main"]);
+/** Blocks of at least this many words are checked for an earlier copy on the page (Block.repeatOf). */
+const REPEAT_MIN_WORDS = 5;
+
+// Why the element just opened is hidden, as bits: each attribute that hides or shows it again
+// (a streamed segment's id, a dialog's `open`) sets or clears its own bit.
+const HIDDEN_BY_ATTRIBUTE = 1; // the `hidden` attribute
+const HIDDEN_AS_CLOSED_DIALOG = 2; // <dialog> without `open`
+const HIDDEN_OTHERWISE = 4; // inline style, aria-hidden, aria-modal, class words
 
 export interface SegmentOptions {
   /** Keep only the innermost this-many ancestors in tagPath (default 48). */
@@ -61,6 +83,21 @@ export class Segmenter {
   private observing = false; // the observer wants the attributes of the element just opened
   private structureAttributes = false; // the element just opened is an ol, td or th
   private preText = ""; // raw text in <pre> since the last boundary
+  // The element just opened, for its attributes: its name, why it is hidden (HIDDEN_* bits), and
+  // whether it is a streamed segment (see streamedSegment).
+  private openedName = "";
+  private openedSkip = false; // a SKIP_TAGS element: hidden whatever its attributes say
+  private hiddenBy = 0;
+  private openedStreamed = false;
+  private streamPlaceholders = false; // a React/Next.js <template id="B:0"> or "P:0" came
+  // The outermost open <noscript> (-1: none) and what stood before it, to drop it if it is short.
+  private noscriptLevel = -1;
+  private noscriptBlocks = 0;
+  private noscriptText = "";
+  private noscriptHadText = false;
+  private noscriptChars = 0;
+  /** Lowercased text of each block of REPEAT_MIN_WORDS or more words, to its first index. */
+  private readonly repeatKeys = new Map<string, number>();
 
   // Open-element stack, one slot per element, parallel arrays. Paths, containers and class chains
   // are kept per level, so a block takes them in O(1) and blocks of one element share them.
@@ -176,6 +213,15 @@ export class Segmenter {
     this.observing = false;
     this.structureAttributes = false;
     this.preText = "";
+    this.openedName = "";
+    this.openedSkip = false;
+    this.hiddenBy = 0;
+    this.openedStreamed = false;
+    this.streamPlaceholders = false;
+    this.noscriptLevel = -1;
+    this.noscriptText = "";
+    this.noscriptChars = 0;
+    this.repeatKeys.clear();
     this.blockList = null;
     this.blockCell = null;
     this.pathTrie.reset();
@@ -256,6 +302,10 @@ export class Segmenter {
     this.classLinks[d] = d === 0 ? null : this.classLinks[d - 1];
     this.skips[d] = skip;
     if (skip) this.skipDepth++;
+    this.openedName = name;
+    this.openedSkip = skip;
+    this.hiddenBy = 0;
+    this.openedStreamed = false;
     // <title> also names svg shapes; only the document's own title is wanted.
     if (name === "title" && !this.titleDone && !this.insideSvg()) this.inTitle = true;
 
@@ -268,8 +318,12 @@ export class Segmenter {
       if (this.skipDepth === 0) this.flush(this.parser.startIndex);
       this.structure.open(name, d);
       this.structureAttributes = name === "ol" || name === "td" || name === "th";
+      // A dialog is closed unless its `open` attribute follows (hidden after the boundary, so that
+      // an open one is a block of its own).
+      if (name === "dialog") this.hideOpened(HIDDEN_AS_CLOSED_DIALOG, true);
     } else {
       this.structureAttributes = false;
+      if (name === "noscript" && this.noscriptLevel < 0 && this.skipDepth === 0) this.openNoscript(d);
     }
     if (name === "a") {
       this.anchorDepth++;
@@ -435,7 +489,7 @@ export class Segmenter {
     if (d < 0 || this.openedTransparent) return;
     if (this.observing) (this.observer as MarkupObserver).attribute(name, value);
     if (this.inline !== null && name === "href") this.inline.href(d, value);
-    if (value.length === 0 && name !== "hidden") return;
+    if (value.length === 0 && name !== "hidden" && name !== "open") return;
     if (this.structureAttributes) this.structure.attribute(name, value);
     if (name === "class" || name === "id") {
       const words = (value.length > MAX_CLASS_ID_CHARS ? value.slice(0, MAX_CLASS_ID_CHARS) : value).toLowerCase();
@@ -444,14 +498,88 @@ export class Segmenter {
       const parent = d === 0 ? null : this.classLinks[d - 1];
       const own = this.classLinks[d];
       this.classLinks[d] = new ClassLink(own !== parent && own !== null ? `${own.words} ${words}` : words, parent);
-    } else if (
-      (name === "hidden" || (name === "aria-hidden" && value === "true") || (name === "style" && HIDDEN_STYLE.test(value))) &&
-      !this.skips[d]
-    ) {
-      // Attributes arrive before any child, so hiding the element now hides all of its content.
-      this.skips[d] = true;
-      this.skipDepth++;
+      if (name === "class") {
+        // A page's html, body or main hidden by class is unhidden by its scripts once they run
+        // (a guard against a flash of unstyled content): the page itself, not a hidden part.
+        if (classHides(value) && !PAGE_LEVEL_TAGS.has(this.openedName)) this.hideOpened(HIDDEN_OTHERWISE, true);
+      } else {
+        this.streamedId(value);
+      }
+    } else if (name === "hidden") {
+      if (!this.openedStreamed) this.hideOpened(HIDDEN_BY_ATTRIBUTE, true);
+    } else if (name === "open") {
+      if (this.openedName === "dialog") this.hideOpened(HIDDEN_AS_CLOSED_DIALOG, false);
+    } else if (((name === "aria-hidden" || name === "aria-modal") && value === "true") || (name === "style" && HIDDEN_STYLE.test(value))) {
+      this.hideOpened(HIDDEN_OTHERWISE, true);
     }
+  }
+
+  /**
+   * Sets or clears one reason (a HIDDEN_* bit) for hiding the element just opened. Attributes
+   * arrive before any child, so hiding the element now hides all of its content.
+   */
+  private hideOpened(reason: number, on: boolean): void {
+    const d = this.depth - 1;
+    this.hiddenBy = on ? this.hiddenBy | reason : this.hiddenBy & ~reason;
+    const hidden = this.openedSkip || this.hiddenBy !== 0;
+    if (hidden === this.skips[d]) return;
+    this.skips[d] = hidden;
+    this.skipDepth += hidden ? 1 : -1;
+  }
+
+  /**
+   * React's streamed server rendering (Next.js and others) sends the page's shell first, with a
+   * placeholder (<template id="B:0">, or "P:0") where a part is still loading, and the part later
+   * in <div hidden id="S:0">, which a script ($RC, $RS) moves into the placeholder's place. That
+   * hidden div is the page's text (often its whole article), so it is read as visible: where it
+   * stands, since moving blocks back is not possible in one pass. Only after a placeholder came,
+   * so that a page's own hidden div named "S:1" stays hidden.
+   */
+  private streamedId(id: string): void {
+    if (id.length < 3 || id.charCodeAt(1) !== 58 /* : */) return;
+    const kind = id.charCodeAt(0);
+    if (this.openedName === "template" && (kind === 66 /* B */ || kind === 80) /* P */ && isHexTail(id)) {
+      this.streamPlaceholders = true;
+    } else if (this.openedName === "div" && kind === 83 /* S */ && this.streamPlaceholders && isHexTail(id)) {
+      this.openedStreamed = true;
+      this.hideOpened(HIDDEN_BY_ATTRIBUTE, false);
+    }
+  }
+
+  /** A <noscript> opens at level `d` with nothing above it hidden: its text is counted until it closes. */
+  private openNoscript(d: number): void {
+    this.noscriptLevel = d;
+    this.noscriptBlocks = this.blocks.length;
+    this.noscriptText = this.text;
+    this.noscriptHadText = this.textHasContent;
+    this.noscriptChars = 0;
+  }
+
+  /**
+   * The outermost <noscript> closes: when its text is short, what it added goes again (the block
+   * in progress is set back to what it held before it; blocks it ended are removed, but the one it
+   * ended with text from before it stays whole).
+   */
+  private closeNoscript(): void {
+    this.noscriptLevel = -1;
+    const chars = this.noscriptChars;
+    if (chars === 0 || chars >= NOSCRIPT_MAX_DROPPED_CHARS) return;
+    if (this.blocks.length === this.noscriptBlocks) {
+      this.text = this.noscriptText;
+      this.textHasContent = this.noscriptHadText;
+    } else {
+      const keep = this.noscriptBlocks + (this.noscriptHadText ? 1 : 0);
+      for (let b = keep; b < this.blocks.length; b++) {
+        const block = this.blocks[b];
+        this.totalTextChars -= block.textChars;
+        if (block.repeatOf < 0 && this.repeatKeys.get(block.text.toLowerCase()) === b) this.repeatKeys.delete(block.text.toLowerCase());
+      }
+      this.blocks.length = keep;
+      this.subtrees?.dropBlocks(keep);
+      this.text = "";
+      this.textHasContent = false;
+    }
+    this.noscriptText = "";
   }
 
   private closeTag(name: string): void {
@@ -465,6 +593,7 @@ export class Segmenter {
     this.subtrees?.close(d);
     if (this.observer?.capturing === true) this.observer.close(d);
     if (this.skips[d]) this.skipDepth--;
+    if (d === this.noscriptLevel) this.closeNoscript();
     if (d === this.bodyLevel) {
       this.bodyLevel = -1;
       this.watchStructure = true;
@@ -510,6 +639,7 @@ export class Segmenter {
     this.rawTextChars += data.length;
     if (this.structure.inPre) this.preText += data;
     let piece = foldWhitespace(data);
+    if (this.noscriptLevel >= 0) this.noscriptChars += piece.length;
     if (piece === " ") {
       if (this.textHasContent && this.text.charCodeAt(this.text.length - 1) !== 32) this.text += " ";
       return;
@@ -558,6 +688,22 @@ export class Segmenter {
     this.subtrees?.startBlock(d);
   }
 
+  /**
+   * The index of the first earlier block with the same text (compared in lowercase), for blocks
+   * of REPEAT_MIN_WORDS words or more; -1 otherwise. Folded text has single spaces, so words are
+   * counted by spaces.
+   */
+  private repeatOf(text: string): number {
+    let spaces = 0;
+    for (let i = text.indexOf(" "); i >= 0 && spaces < REPEAT_MIN_WORDS - 1; i = text.indexOf(" ", i + 1)) spaces++;
+    if (spaces < REPEAT_MIN_WORDS - 1) return -1;
+    const key = text.toLowerCase();
+    const first = this.repeatKeys.get(key);
+    if (first !== undefined) return first;
+    this.repeatKeys.set(key, this.blocks.length);
+    return -1;
+  }
+
   /** End the current block at source index `at`; an empty one only counts toward emptyBefore. */
   private flush(at: number): void {
     const span = at - this.lastBoundary;
@@ -570,7 +716,20 @@ export class Segmenter {
       this.emptyRun++;
       return;
     }
-    const text = compactCopy(this.text.charCodeAt(this.text.length - 1) === 32 ? this.text.slice(0, -1) : this.text);
+    const raw = this.text.charCodeAt(this.text.length - 1) === 32 ? this.text.slice(0, -1) : this.text;
+    const stripped = stripShortcodes(raw);
+    const text = compactCopy(stripped);
+    if (text.length === 0) {
+      // Nothing but shortcodes: an empty block, as if it had had no text.
+      this.text = "";
+      this.textHasContent = false;
+      this.rawTextChars = 0;
+      this.emptyRun++;
+      this.blockList = null;
+      this.blockCell = null;
+      this.inline?.endBlock(0);
+      return;
+    }
     this.totalTextChars += text.length;
     const path = this.blockPath,
       link = this.blockClassLink;
@@ -591,6 +750,7 @@ export class Segmenter {
       emptyBefore: this.emptyRun,
       parentId: this.blockParentId,
       grandparentId: this.blockGrandparentId,
+      repeatOf: this.repeatOf(text),
       // Always present, so that every block has one shape (readers of blocks stay monomorphic).
       layout: undefined,
     };
@@ -600,7 +760,9 @@ export class Segmenter {
       this.blockCell = null;
     }
     const inline = this.inline?.endBlock(text.length) ?? null;
-    if (inline !== null) (block.layout ??= {}).inline = inline;
+    // Link and emphasis ranges count characters of the text before shortcodes were cut: a block
+    // that had any keeps its text and loses its ranges rather than get them in the wrong place.
+    if (inline !== null && stripped === raw) (block.layout ??= {}).inline = inline;
     this.blocks.push(block);
     this.subtrees?.endBlock();
     this.text = "";
@@ -611,6 +773,15 @@ export class Segmenter {
     this.rawTextChars = 0;
     this.emptyRun = 0;
   }
+}
+
+/** Whether the characters of `id` after its first two ("S:", "B:") are hex digits (React's segment ids). */
+function isHexTail(id: string): boolean {
+  for (let i = 2; i < id.length; i++) {
+    const c = id.charCodeAt(i);
+    if (!((c >= 48 && c <= 57) || (c >= 97 && c <= 102))) return false;
+  }
+  return true;
 }
 
 /**

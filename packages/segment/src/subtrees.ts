@@ -152,6 +152,11 @@ export class SubtreeFingerprinter {
     this.blockSubtrees.push(this.blockSubtree);
   }
 
+  /** The document's blocks from index `count` on were taken back (a short <noscript>'s). */
+  dropBlocks(count: number): void {
+    if (this.blockSubtrees.length > count) this.blockSubtrees.length = count;
+  }
+
   finish(): SubtreeIndex {
     const index: SubtreeIndex = {
       fingerprints: Float64Array.from(this.fingerprints),

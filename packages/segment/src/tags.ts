@@ -58,8 +58,8 @@ export const BLOCK_TAGS: ReadonlySet<string> = new Set([
  * Elements whose content is never page text: code, styling, embedded documents, form widgets with
  * option lists, and the head (whose <title> is taken separately; the segmenter ends a head that is
  * never closed where a browser would, see HEAD_TAGS). <noscript> is not among them:
- * some sites (Discourse forums) serve their posts only there, and the classifier can drop the
- * "please enable JavaScript" kind.
+ * some sites (Discourse forums) serve their posts only there; the segmenter drops a short one
+ * (the "please enable JavaScript" kind) when it closes.
  */
 export const SKIP_TAGS: ReadonlySet<string> = new Set([
   "script",

@@ -50,6 +50,13 @@ export interface Block {
    */
   parentId: number;
   grandparentId: number;
+  /**
+   * The index of the first earlier block of the page with the same text (compared in lowercase),
+   * for blocks of five words or more; -1 for every other block. Mobile and desktop copies of one
+   * text, carousel clones and paired captions are one text more than once: a page's output keeps
+   * one copy of those (see @winnow/models' dropRepeatedBlocks). Features do not read it.
+   */
+  repeatOf: number;
   /** The structure the block sits in (list item, table cell, <pre>); absent for a plain block. */
   layout?: BlockLayout;
 }

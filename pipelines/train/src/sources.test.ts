@@ -121,6 +121,8 @@ describe("operating points", () => {
     const all = pages.map((_, i) => i);
     const fitted = fitMlp(data, all, { ...QUICK, commentHead: true });
     expect(fitted.commentHead?.members).toHaveLength(1);
-    expect(THRESHOLD_CANDIDATES).toContain(fitted.commentHead?.threshold ?? 0.5);
+    // A candidate threshold, or 2 (no score reaches it) where vetoing gains nothing on the
+    // validation pages, as on these fixture pages since class-hidden text is no block (issue 35).
+    expect([...THRESHOLD_CANDIDATES, 2]).toContain(fitted.commentHead?.threshold ?? 0.5);
   }, 60_000);
 });

@@ -228,7 +228,7 @@ async function withLabelSource(data: Dataset, flags: EvalFlags, logger: Logger):
 }
 
 async function loadClassifier(model: string | undefined): Promise<BlockClassifier> {
-  if (model === "heuristic" || model === "all-text") return heuristicClassifier();
+  if (model === "all-text") return heuristicClassifier();
   try {
     return await loadModel(model ?? "mlp");
   } catch (error) {

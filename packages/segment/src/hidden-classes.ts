@@ -1,0 +1,62 @@
+/**
+ * Class words that hide an element by the stylesheets that go with them, where no inline style or
+ * attribute says so: utility classes of Bootstrap, Tailwind, Foundation and WordPress themes
+ * (`.hidden`, `.sr-only`, `.d-none`, ...), closed modals and off-canvas panels, and the success and
+ * error messages of forms, which scripts show after a submit. Browsers never show their text on
+ * the page as served, and it is not the page's main text (issue 35: about a quarter of the wrongly
+ * kept words on pages of several types).
+ *
+ * Responsive variants are whole words of their own (`.hidden-xs`, `.hidden-sm` hide on small
+ * screens only) and do not match; a hiding word next to a responsive display word
+ * (`hidden md:block`, `d-none d-lg-flex`) shows the element on a desktop, so it is kept.
+ */
+
+/** Whole class words that hide an element wherever the stylesheet that defines them is loaded. */
+const HIDING_WORDS: ReadonlySet<string> = new Set([
+  "hidden",
+  "hide",
+  "is-hidden",
+  "sr-only",
+  "visually-hidden",
+  "visuallyhidden",
+  "screen-reader-text",
+  "screen-reader-only",
+  "element-invisible",
+  "d-none",
+  "invisible",
+  // Webflow's form messages, shown by script after a submit.
+  "w-form-done",
+  "w-form-fail",
+]);
+
+/** Containers hidden until a script opens them, unless a word below says they are open. */
+const CLOSED_UNLESS_OPEN: ReadonlySet<string> = new Set(["modal", "offcanvas"]);
+const OPEN_WORDS: ReadonlySet<string> = new Set(["show", "in", "open", "is-open", "active", "is-active", "visible", "is-visible"]);
+
+/** Tailwind's `md:block`, Bootstrap's `d-lg-flex`: shown from some screen width on. */
+const RESPONSIVE_DISPLAY =
+  /^(?:[a-z0-9-]+:(?:block|flex|grid|inline|inline-block|inline-flex|inline-grid|table|contents|flow-root)|d-(?:sm|md|lg|xl|xxl)-(?!none)[a-z-]+)$/;
+
+/** Cheap first look: a class value holding none of these substrings cannot hide by class. */
+const HINTS = ["hid", "sr-only", "d-none", "invisible", "screen-reader", "modal", "offcanvas", "w-form-"];
+
+/**
+ * Whether a class attribute value hides its element by class alone. Class words are matched as
+ * written in lowercase, as the frameworks spell them (CSS class selectors are case-sensitive).
+ */
+export function classHides(value: string): boolean {
+  let hinted = false;
+  for (let k = 0; k < HINTS.length && !hinted; k++) hinted = value.includes(HINTS[k]);
+  if (!hinted) return false;
+  let hides = false,
+    closable = false,
+    open = false;
+  for (const word of value.split(/[\t\n\f\r ]+/)) {
+    if (word.length === 0) continue;
+    if (HIDING_WORDS.has(word)) hides = true;
+    else if (CLOSED_UNLESS_OPEN.has(word)) closable = true;
+    else if (OPEN_WORDS.has(word)) open = true;
+    else if (RESPONSIVE_DISPLAY.test(word)) return false;
+  }
+  return hides || (closable && !open);
+}
