@@ -34,6 +34,7 @@ const YEAR = /(?:^|\D)((?:19|20)\d{2})(?!\d)/;
 /** The languages of chrono-node's strict parsers (no "yesterday", "1 year ago") that are read, English first. */
 const LANGUAGES = ["en", "de", "fr", "es", "pt", "it", "nl", "ru", "uk", "sv", "fi", "ja", "zh"] as const;
 type Language = (typeof LANGUAGES)[number];
+const HAS_DIGIT = /\d/;
 /** Han, kana or hangul: a date in Chinese or Japanese. */
 const CJK = /[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]/;
 
@@ -144,6 +145,12 @@ export function normaliseDate(value: string, latest: number = NO_BOUND, declared
 
 /** A date in words, in any language chrono-node reads: the first parse that names a whole day with its year written out. */
 function proseDate(value: string, year: string, latest: number, declaredLang: string): string | undefined {
+  // A whole day in words needs its day beside the year: in every script but Han and kana that
+  // is a digit ("4 March 2021", "March 4th, 2021"). Without a digit besides the year's, chrono's
+  // parsers (up to 13 languages on a page that declares none, the costliest step of a page's
+  // metadata) cannot find a day; skipping them loses only days written as words ("the first
+  // of May 2021").
+  if (!CJK.test(value) && !HAS_DIGIT.test(value.replace(year, ""))) return undefined;
   for (const language of languagesFor(value, declaredLang)) {
     for (const result of parser(language).parse(value, REFERENCE)) {
       const start = result.start;
