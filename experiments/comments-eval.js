@@ -61,9 +61,9 @@ function commentWordsInMain(text, gold, comments) {
   return n;
 }
 
-const rows = [];
-for (const set of sets) {
-  const r = {
+/** One set's counts, all zero: what each page adds to. */
+function emptyTally(set) {
+  return {
     set,
     pagesWithComments: 0,
     commentWords: 0,
@@ -74,6 +74,11 @@ for (const set of sets) {
     mainF1Sum: 0,
     pages: 0,
   };
+}
+
+const rows = [];
+for (const set of sets) {
+  const r = emptyTally(set);
   let batch = [];
   const flush = async () => {
     const inputs = batch.map((p) => ({ body: encoder.encode(p.html), headerCharset: "utf-8", url: p.url }));
@@ -107,23 +112,10 @@ for (const set of sets) {
   await flush();
   rows.push(r);
 }
-const total = rows.reduce(
-  (a, r) => {
-    for (const k of Object.keys(a)) if (k !== "set") a[k] += r[k];
-    return a;
-  },
-  {
-    set: "both",
-    pagesWithComments: 0,
-    commentWords: 0,
-    commentWordsInMain: 0,
-    f1Sum: 0,
-    pagesWithout: 0,
-    emptyWithout: 0,
-    mainF1Sum: 0,
-    pages: 0,
-  },
-);
+const total = rows.reduce((a, r) => {
+  for (const k of Object.keys(a)) if (k !== "set") a[k] += r[k];
+  return a;
+}, emptyTally("both"));
 const summary = [...rows, total].map((r) => ({
   set: r.set,
   pagesWithComments: r.pagesWithComments,

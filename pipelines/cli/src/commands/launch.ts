@@ -219,17 +219,18 @@ async function checkedCleanJob(command: Command, scheduler: Scheduler, args: str
     { path: flags.pathsFile, flag: "--paths-file" },
     ...(inputs ?? []).filter((i) => !isUrl(i.path)),
   ]);
+  return { pathsFile: flags.pathsFile, baseUrl: flags.baseUrl, output: flags.output, ...jobResources(flags), cleanArgs: args };
+}
+
+/** What a job takes from the launcher's own flags, whichever command its tasks run. */
+function jobResources(flags: JobFlags): Pick<CleanJob, "tasks" | "maxRunning" | "cpusPerTask" | "memory" | "jobName" | "winnow"> {
   return {
-    pathsFile: flags.pathsFile,
-    baseUrl: flags.baseUrl,
-    output: flags.output,
     tasks: flags.tasks,
     maxRunning: flags.maxRunning,
     cpusPerTask: flags.cpusPerTask,
     memory: flags.mem,
     jobName: flags.jobName,
     winnow: flags.winnow,
-    cleanArgs: args,
   };
 }
 
@@ -255,12 +256,7 @@ async function checkedDedupJob(
   );
   return {
     job: {
-      tasks: flags.tasks,
-      maxRunning: flags.maxRunning,
-      cpusPerTask: flags.cpusPerTask,
-      memory: flags.mem,
-      jobName: flags.jobName,
-      winnow: flags.winnow,
+      ...jobResources(flags),
       dedupArgs: args,
       bucketItems: (parsed.flags.bands as number) + 1,
       chdir: process.cwd(),
