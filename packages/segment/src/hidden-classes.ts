@@ -37,17 +37,19 @@ const OPEN_WORDS: ReadonlySet<string> = new Set(["show", "in", "open", "is-open"
 const RESPONSIVE_DISPLAY =
   /^(?:[a-z0-9-]+:(?:block|flex|grid|inline|inline-block|inline-flex|inline-grid|table|contents|flow-root)|d-(?:sm|md|lg|xl|xxl)-(?!none)[a-z-]+)$/;
 
-/** Cheap first look: a class value holding none of these substrings cannot hide by class. */
-const HINTS = ["hid", "sr-only", "d-none", "invisible", "screen-reader", "modal", "offcanvas", "w-form-"];
+/**
+ * Cheap first look: a class value holding none of these substrings cannot hide by class. One
+ * regular expression is one native scan of the value; eight `includes` calls were eight, and this
+ * runs on every class attribute of every page (about 550 a WCXB page).
+ */
+const HINT = /hid|sr-only|d-none|invisible|screen-reader|modal|offcanvas|w-form-/;
 
 /**
  * Whether a class attribute value hides its element by class alone. Class words are matched as
  * written in lowercase, as the frameworks spell them (CSS class selectors are case-sensitive).
  */
 export function classHides(value: string): boolean {
-  let hinted = false;
-  for (let k = 0; k < HINTS.length && !hinted; k++) hinted = value.includes(HINTS[k]);
-  if (!hinted) return false;
+  if (!HINT.test(value)) return false;
   let hides = false,
     closable = false,
     open = false;

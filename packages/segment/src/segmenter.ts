@@ -95,6 +95,7 @@ export class Segmenter {
   private noscriptBlocks = 0;
   private noscriptText = "";
   private noscriptHadText = false;
+  private noscriptEndedInSpace = false;
   private noscriptChars = 0;
   /** Lowercased text of each block of REPEAT_MIN_WORDS or more words, to its first index. */
   private readonly repeatKeys = new Map<string, number>();
@@ -128,9 +129,12 @@ export class Segmenter {
   private watchStructure = true; // headLevel >= 0 || bodyLevel < 0
   private openedTransparent = false; // the element just opened is merged away: attributes ignored
 
-  // The block being collected.
+  // The block being collected. Whether its text ends in a space is kept beside it: the text is a
+  // rope of text nodes, and reading its last character makes V8 flatten (copy) the whole rope,
+  // once per text node, which turned long blocks of many nodes quadratic.
   private text = "";
   private textHasContent = false;
+  private textEndsInSpace = false;
   private blockPath: PathNode;
   private blockContainer = "";
   private blockClassLink: ClassLink | null = null;
@@ -251,6 +255,7 @@ export class Segmenter {
     this.openedTransparent = false;
     this.text = "";
     this.textHasContent = false;
+    this.textEndsInSpace = false;
     this.anchorCount = 0;
     this.anchorChars = 0;
     this.anchorSerial = 0;
@@ -492,12 +497,13 @@ export class Segmenter {
     if (value.length === 0 && name !== "hidden" && name !== "open") return;
     if (this.structureAttributes) this.structure.attribute(name, value);
     if (name === "class" || name === "id") {
-      const words = (value.length > MAX_CLASS_ID_CHARS ? value.slice(0, MAX_CLASS_ID_CHARS) : value).toLowerCase();
+      const words = value.length > MAX_CLASS_ID_CHARS ? value.slice(0, MAX_CLASS_ID_CHARS) : value;
       // The level holds its parent's link until the element's own first class/id; a second
-      // attribute (class, then id) replaces the element's link with one holding both.
+      // attribute (class, then id) replaces the element's link with one holding both. Lowercased
+      // when first read (ClassLink.words): lowercasing the joined words is lowercasing each.
       const parent = d === 0 ? null : this.classLinks[d - 1];
       const own = this.classLinks[d];
-      this.classLinks[d] = new ClassLink(own !== parent && own !== null ? `${own.words} ${words}` : words, parent);
+      this.classLinks[d] = new ClassLink(own !== parent && own !== null ? `${own.raw} ${words}` : words, parent);
       if (name === "class") {
         // A page's html, body or main hidden by class is unhidden by its scripts once they run
         // (a guard against a flash of unstyled content): the page itself, not a hidden part.
@@ -552,6 +558,7 @@ export class Segmenter {
     this.noscriptBlocks = this.blocks.length;
     this.noscriptText = this.text;
     this.noscriptHadText = this.textHasContent;
+    this.noscriptEndedInSpace = this.textEndsInSpace;
     this.noscriptChars = 0;
   }
 
@@ -567,6 +574,7 @@ export class Segmenter {
     if (this.blocks.length === this.noscriptBlocks) {
       this.text = this.noscriptText;
       this.textHasContent = this.noscriptHadText;
+      this.textEndsInSpace = this.noscriptEndedInSpace;
     } else {
       const keep = this.noscriptBlocks + (this.noscriptHadText ? 1 : 0);
       for (let b = keep; b < this.blocks.length; b++) {
@@ -578,6 +586,7 @@ export class Segmenter {
       this.subtrees?.dropBlocks(keep);
       this.text = "";
       this.textHasContent = false;
+      this.textEndsInSpace = false;
     }
     this.noscriptText = "";
   }
@@ -641,17 +650,21 @@ export class Segmenter {
     let piece = foldWhitespace(data);
     if (this.noscriptLevel >= 0) this.noscriptChars += piece.length;
     if (piece === " ") {
-      if (this.textHasContent && this.text.charCodeAt(this.text.length - 1) !== 32) this.text += " ";
+      if (this.textHasContent && !this.textEndsInSpace) {
+        this.text += " ";
+        this.textEndsInSpace = true;
+      }
       return;
     }
     this.brRun = 0;
     if (!this.textHasContent) {
       piece = piece.trimStart();
       this.startBlock();
-    } else if (piece.charCodeAt(0) === 32 && this.text.charCodeAt(this.text.length - 1) === 32) {
+    } else if (piece.charCodeAt(0) === 32 && this.textEndsInSpace) {
       piece = piece.slice(1);
     }
     this.text += piece;
+    if (piece.length > 0) this.textEndsInSpace = piece.charCodeAt(piece.length - 1) === 32;
     if (this.anchorDepth > 0) {
       // Folded text has no whitespace but single spaces, so trimming is at most one at each end.
       this.anchorChars += piece.length - (piece.charCodeAt(0) === 32 ? 1 : 0) - (piece.charCodeAt(piece.length - 1) === 32 ? 1 : 0);
@@ -667,8 +680,9 @@ export class Segmenter {
     if (this.structure.inPre) this.preText += "\n";
     if (++this.brRun >= 2) {
       this.flush(this.parser.endIndex + 1);
-    } else if (this.textHasContent && this.text.charCodeAt(this.text.length - 1) !== 32) {
+    } else if (this.textHasContent && !this.textEndsInSpace) {
       this.text += " ";
+      this.textEndsInSpace = true;
     }
   }
 
@@ -716,13 +730,14 @@ export class Segmenter {
       this.emptyRun++;
       return;
     }
-    const raw = this.text.charCodeAt(this.text.length - 1) === 32 ? this.text.slice(0, -1) : this.text;
+    const raw = this.textEndsInSpace ? this.text.slice(0, -1) : this.text;
     const stripped = stripShortcodes(raw);
     const text = compactCopy(stripped);
     if (text.length === 0) {
       // Nothing but shortcodes: an empty block, as if it had had no text.
       this.text = "";
       this.textHasContent = false;
+      this.textEndsInSpace = false;
       this.rawTextChars = 0;
       this.emptyRun++;
       this.blockList = null;
@@ -767,6 +782,7 @@ export class Segmenter {
     this.subtrees?.endBlock();
     this.text = "";
     this.textHasContent = false;
+    this.textEndsInSpace = false;
     this.anchorCount = 0;
     this.anchorChars = 0;
     this.countedAnchor = -1;
