@@ -23,7 +23,11 @@ for i in $(seq "$runs"); do
       build=$other
       read -r -a extra <<<"${OTHER_FLAGS:-}"
     fi
-    line=$(node "$build/pipelines/cli/bin/winnow.js" clean "$input" -o "$out/out.jsonl" "$@" "${extra[@]}" 2>&1 | grep -E 'winnow: wrote|"msg":"wrote' || true)
-    printf '%s%s\trun %s\t%s docs/CPU-s\n' "$build" "${extra[*]:+ ${extra[*]}}" "$i" "$(printf '%s' "$line" | rate)"
+    # The summary's CPU starts with the run; the process's (GNU time: user + system, peak RSS) also
+    # counts loading the modules, the model and the language-ID model, which a short run feels.
+    line=$(/usr/bin/time -f 'process %U %S %M' node "$build/pipelines/cli/bin/winnow.js" clean "$input" -o "$out/out.jsonl" "$@" "${extra[@]}" 2>&1 | grep -E 'winnow: wrote|"msg":"wrote|^process ' || true)
+    records=$(printf '%s' "$line" | sed -E -n 's/.* from ([0-9]+) HTML records?.*/\1/p' | head -1)
+    whole=$(printf '%s' "$line" | awk -v n="$records" '/^process /{ printf "%.1f docs/CPU-s whole process, peak RSS %d MB", n / ($2 + $3), $4 / 1024 }')
+    printf '%s%s\trun %s\t%s docs/CPU-s\t%s\n' "$build" "${extra[*]:+ ${extra[*]}}" "$i" "$(printf '%s' "$line" | grep -v '^process ' | rate)" "$whole"
   done
 done

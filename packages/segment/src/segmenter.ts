@@ -23,7 +23,7 @@
  */
 import { Parser } from "htmlparser2";
 import { SkippingTokenizer } from "./skipping-tokenizer.js";
-import { AFTER_HEAD_TAGS, BLOCK_TAGS, HEAD_TAGS, SKIP_TAGS, headingLevel } from "./tags.js";
+import { AFTER_HEAD_TAGS, BLOCK_TAGS, HEAD_TAGS, TAG_BLOCK, TAG_KINDS, TAG_SKIP, headingLevel } from "./tags.js";
 import { SubtreeFingerprinter } from "./subtrees.js";
 import { ClassLink, PathTrie, classChainText, type PathNode } from "./ancestry.js";
 import { WHITESPACE_RUN, foldWhitespace, isHtmlWhitespace } from "./whitespace.js";
@@ -276,7 +276,8 @@ export class Segmenter {
     // html, head and body are the only four-letter names that can change the structure once a body is open.
     const transparent = (this.watchStructure || name.length === 4) && this.beforeOpen(name);
     this.openedTransparent = transparent;
-    const skip = !transparent && SKIP_TAGS.has(name);
+    const kind = TAG_KINDS.get(name) ?? 0;
+    const skip = !transparent && (kind & TAG_SKIP) !== 0;
     const d = this.depth++;
     if (d === MAX_NESTING) {
       // No callback comes after a pause; end() then leaves the rest of the page unread.
@@ -291,7 +292,7 @@ export class Segmenter {
     if (this.observer !== null) this.observing = this.observer.open(name, d);
     if (this.inline !== null && this.skipDepth === 0) this.inline.open(name, d, this.textHasContent ? this.text.length : 0);
     this.paths[d] = this.pathTrie.child(d === 0 ? null : this.paths[d - 1], name);
-    const isBlock = BLOCK_TAGS.has(name);
+    const isBlock = (kind & TAG_BLOCK) !== 0;
     this.containers[d] = isBlock ? name : d === 0 ? "" : this.containers[d - 1];
     const p1 = d === 0 ? 0 : this.scope1[d - 1],
       p2 = d === 0 ? 0 : this.scope2[d - 1];

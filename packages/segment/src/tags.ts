@@ -127,3 +127,18 @@ export function headingLevel(name: string): number {
   }
   return 0;
 }
+
+/** TAG_KINDS bits. */
+export const TAG_BLOCK = 1;
+export const TAG_SKIP = 2;
+
+/**
+ * BLOCK_TAGS and SKIP_TAGS in one table, for the segmenter's start tags: one lookup per element
+ * where two hashed a fresh tag-name string twice.
+ */
+export const TAG_KINDS: ReadonlyMap<string, number> = (() => {
+  const kinds = new Map<string, number>();
+  for (const name of BLOCK_TAGS) kinds.set(name, TAG_BLOCK);
+  for (const name of SKIP_TAGS) kinds.set(name, (kinds.get(name) ?? 0) | TAG_SKIP);
+  return kinds;
+})();
