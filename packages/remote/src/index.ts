@@ -2,6 +2,7 @@
 // (http://, https://, s3://) read as streams with retries and Range resume.
 
 export { joinBase, type ListedInput, readPathsList } from "./paths-list.js";
+export { peakRssBytes } from "./peak-rss.js";
 export { resolveShard, type Shard, type ShardFlags, takeShard } from "./shard.js";
 export { backoffDelay, DEFAULT_RETRY, type RetryPolicy, retryAfterMs } from "./retry.js";
 export {
