@@ -16,4 +16,15 @@ export {
 export { openHttps } from "./https.js";
 export { isRemote, remoteOpener } from "./open.js";
 export { REDACTED, redactUrl, redactUrlsIn, SECRET_QUERY_PARAMETERS } from "./redact.js";
-export { openS3, parseS3Url, s3Exists, s3Join, type S3Location, s3Put, type S3Settings, s3Upload } from "./s3.js";
+export {
+  openS3,
+  parseS3Url,
+  s3Exists,
+  s3Join,
+  type S3Location,
+  s3Put,
+  type S3Settings,
+  s3Upload,
+  type S3WriteOptions,
+  type S3WriteOutcome,
+} from "./s3.js";

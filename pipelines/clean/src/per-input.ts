@@ -368,13 +368,18 @@ async function cleanLocked(
       throw new OutputError(`cannot write rejects file: ${systemReason(error)}`, rejects, { cause: error });
     });
   }
-  await store.commit(staged, name, {
+  const committed = await store.commit(staged, name, {
     input: shown,
     documents: summary.documentsWritten,
     records: summary.recordsRead,
     bytes_read: summary.bytesRead,
     finished: new Date().toISOString(),
   });
+  if (committed === "twin") {
+    // Not an error: the same input, cleaned the same way, is there whole. Ours is dropped.
+    logger.info({ input: shown, output: store.final(name) }, "a twin task put this input's output in place first: kept, not replaced");
+    return { outcome: "alreadyDone" };
+  }
   return { outcome: "done", summary };
 }
 
