@@ -256,6 +256,12 @@ describe("winnow dedup stage", () => {
     await expect(runDedup({ inputs: [input], output: out, rejectsPath: join(dir, "guarded-link", "a.jsonl") })).rejects.toThrow(
       /^--rejects .*guarded-link\/a\.jsonl is also an input/,
     );
+    // Files that are not read are not written over either: a hidden one, in a hidden folder.
+    mkdirSync(join(input, ".notes"));
+    writeFileSync(join(input, ".notes", "keep.txt"), "mine\n");
+    await expect(runDedup({ inputs: [input], output: out, rejectsPath: join(dir, "guarded-link", ".notes", "keep.txt") })).rejects.toThrow(
+      /^--rejects .*keep\.txt is also an input/,
+    );
     await expect(runDedup({ inputs: [input], output: out, state: `${join(dir, "guarded-deep")}/..` })).rejects.toThrow(
       /^--state .*guarded-deep\/\.\. is also an input/,
     );
@@ -266,7 +272,8 @@ describe("winnow dedup stage", () => {
     );
     // Nothing was written over the input or beside it.
     expect(readFileSync(join(input, "a.jsonl"))).toEqual(before);
-    expect(readdirSync(input).sort()).toEqual(["a.jsonl", "sub"]);
+    expect(readdirSync(input).sort()).toEqual([".notes", "a.jsonl", "sub"]);
+    expect(readFileSync(join(input, ".notes", "keep.txt"), "utf8")).toBe("mine\n");
     expect(readdirSync(join(input, "sub"))).toEqual([]);
   });
 
