@@ -22,7 +22,7 @@ beforeAll(() => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }), 300_000);
 
 describe("npm pack (slow: installs from the registry)", () => {
-  it("installs winnow-corpus into a fresh folder, whose winnow cleans as the checkout's does", async () => {
+  it("installs winnow-corpus into a fresh folder and globally, and each winnow cleans as the checkout's does", async () => {
     const tarball = execFileSync(process.execPath, [join(ROOT, "scripts", "pack-cli.js"), join(dir, "pack")], { encoding: "utf8" }).trim();
     expect(tarball).toMatch(/winnow-corpus-\d+\.\d+\.\d+\.tgz$/);
     const listing = execFileSync("tar", ["tzf", tarball], { encoding: "utf8" }).split("\n");
