@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Packs winnow's command line as one npm tarball, winnow-corpus-<version>.tgz, that installs on a
-// node or in a container: npm install -g ./winnow-corpus-<version>.tgz gives `winnow`.
+// node or in a container: npm install -g ./winnow-corpus-<version>.tgz gives `winnow`, and so does
+// an install into a folder.
 //
 // The workspace packages (@winnow/*) are private and never published (the npm name "winnow"
 // and the @winnow scope are not ours), so the tarball carries them inside as bundled
@@ -70,6 +71,18 @@ function copyBuilt(from, to, pkg, extra) {
   writeFileSync(join(to, "package.json"), `${JSON.stringify({ ...kept, ...extra }, null, 2)}\n`);
 }
 
+/**
+ * A bundled package's dependencies as packed: only the other bundled packages. Its third-party
+ * ones are the tarball's own (one range each, checked by closure), found by Node's lookup up the
+ * folders. Were they listed here too, npm would count each as part of the bundle wherever it
+ * lands beside the bundled packages, which `npm install -g` does with every dependency (they go
+ * into winnow-corpus/node_modules): it then never unpacks them and runs their install scripts on
+ * an empty folder (zstd-napi: "prebuild-install: not found", "binding.gyp not found").
+ */
+function workspaceOnly(dependencies, needed) {
+  return Object.fromEntries(Object.entries(dependencies ?? {}).filter(([name]) => needed.has(name)));
+}
+
 const destination = resolve(process.argv[2] ?? ".");
 const { needed, external } = closure(workspaces());
 const stage = mkdtempSync(join(tmpdir(), "winnow-pack-"));
@@ -88,7 +101,10 @@ try {
     bundleDependencies: bundled,
     files: ["bin", "dist", "README.md"],
   });
-  for (const name of bundled) copyBuilt(needed.get(name).dir, join(stage, "node_modules", name), needed.get(name).pkg, {});
+  for (const name of bundled) {
+    const { dir, pkg } = needed.get(name);
+    copyBuilt(dir, join(stage, "node_modules", name), pkg, { dependencies: workspaceOnly(pkg.dependencies, needed) });
+  }
   cpSync(join(ROOT, "README.md"), join(stage, "README.md"));
   mkdirSync(destination, { recursive: true });
   const [packed] = JSON.parse(execFileSync("npm", ["pack", "--json", "--pack-destination", destination], { cwd: stage, encoding: "utf8" }));

@@ -3,15 +3,16 @@
  * region from the standard chain (environment, shared config and credentials files, SSO, the
  * instance or task role), an endpoint of its own for S3-compatible stores. Reads are resumable
  * streams (resumable.ts) whose retries are winnow's, so the SDK tries each request once; writes
- * are multipart uploads (@aws-sdk/lib-storage) retried by the SDK. The SDK is loaded only when
- * an s3:// path is used.
+ * are multipart uploads (@aws-sdk/lib-storage) retried by the SDK, and may be made conditional
+ * (`If-None-Match: *`: written only where no object is, so a twin task's finished output is
+ * never replaced). The SDK is loaded only when an s3:// path is used.
  */
 import { createReadStream } from "node:fs";
 import type { Readable } from "node:stream";
 import type { OpenedInput } from "@winnow/archive";
 import { UsageError } from "@winnow/errors";
 import { openResumable, type RangeRequest, Retryable, type ResumableOptions } from "./resumable.js";
-import type { RetryPolicy } from "./retry.js";
+import { backoffDelay, type RetryPolicy, sleep } from "./retry.js";
 
 type S3Module = typeof import("@aws-sdk/client-s3");
 type S3Client = import("@aws-sdk/client-s3").S3Client;
@@ -169,24 +170,95 @@ export async function s3Exists(url: string, settings: S3Settings, retry: RetryPo
   }
 }
 
-/** Uploads a local file to `url` as a multipart upload (parts of 16 MiB, 4 at a time); the object appears only when complete. */
-export async function s3Upload(file: string, url: string, settings: S3Settings, retry: RetryPolicy): Promise<void> {
+export interface S3WriteOptions {
+  /**
+   * Write only where no object is yet (`If-None-Match: *` on the PutObject, or on the
+   * CompleteMultipartUpload of a large file, which S3 honours since August 2024): when one is
+   * there, nothing is written and the answer is "exists". Stores that do not implement the
+   * header (501) are written unconditionally; stores that ignore it (s3rver) always write.
+   */
+  ifAbsent?: boolean;
+}
+
+/** What a write did: "written", or "exists" when `ifAbsent` found an object at the key (412) and left it. */
+export type S3WriteOutcome = "written" | "exists";
+
+/**
+ * Uploads a local file to `url` as a multipart upload (parts of 16 MiB, 4 at a time; one
+ * PutObject when smaller); the object appears only when complete.
+ */
+export function s3Upload(
+  file: string,
+  url: string,
+  settings: S3Settings,
+  retry: RetryPolicy,
+  options: S3WriteOptions = {},
+): Promise<S3WriteOutcome> {
   const { bucket, key } = parseS3Url(url);
-  const { client: c } = await client(settings, retry.tries);
-  const { Upload } = await import("@aws-sdk/lib-storage");
-  await new Upload({
-    client: c,
-    params: { Bucket: bucket, Key: key, Body: createReadStream(file) },
-    partSize: 16 << 20,
-    queueSize: 4,
-  }).done();
+  return conditionally(options, retry, async (condition) => {
+    const { client: c } = await client(settings, retry.tries);
+    const { Upload } = await import("@aws-sdk/lib-storage");
+    // lib-storage sends the params with the PutObject, or with the CompleteMultipartUpload (and
+    // aborts the upload when that is refused, so no parts are left behind).
+    await new Upload({
+      client: c,
+      params: { Bucket: bucket, Key: key, Body: createReadStream(file), ...condition },
+      partSize: 16 << 20,
+      queueSize: 4,
+    }).done();
+  });
 }
 
 /** Writes a small object in one request (a done marker). */
-export async function s3Put(url: string, body: string, settings: S3Settings, retry: RetryPolicy): Promise<void> {
+export function s3Put(
+  url: string,
+  body: string,
+  settings: S3Settings,
+  retry: RetryPolicy,
+  options: S3WriteOptions = {},
+): Promise<S3WriteOutcome> {
   const { bucket, key } = parseS3Url(url);
-  const { s3, client: c } = await client(settings, retry.tries);
-  await c.send(new s3.PutObjectCommand({ Bucket: bucket, Key: key, Body: body }));
+  return conditionally(options, retry, async (condition) => {
+    const { s3, client: c } = await client(settings, retry.tries);
+    await c.send(new s3.PutObjectCommand({ Bucket: bucket, Key: key, Body: body, ...condition }));
+  });
+}
+
+/**
+ * Runs a write with `If-None-Match: *` when asked. 412 (PreconditionFailed): an object is there,
+ * "exists". 409 (ConditionalRequestConflict): another conditional write to the key was under
+ * way; S3 asks for the write to be tried again, which then finds that one's object (412) or
+ * none. 501 (NotImplemented): the store has no conditional writes, so the write goes as it
+ * would without.
+ */
+async function conditionally(
+  options: S3WriteOptions,
+  retry: RetryPolicy,
+  write: (condition: { IfNoneMatch?: string }) => Promise<void>,
+): Promise<S3WriteOutcome> {
+  if (options.ifAbsent !== true) {
+    await write({});
+    return "written";
+  }
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await write({ IfNoneMatch: "*" });
+      return "written";
+    } catch (error) {
+      const e = error as { name?: string; Code?: string; $metadata?: { httpStatusCode?: number } };
+      const status = e.$metadata?.httpStatusCode;
+      if (e.name === "PreconditionFailed" || status === 412) return "exists";
+      if ((e.name === "ConditionalRequestConflict" || status === 409) && attempt + 1 < retry.tries) {
+        await sleep(backoffDelay(attempt, retry));
+        continue;
+      }
+      if (e.name === "NotImplemented" || status === 501) {
+        await write({});
+        return "written";
+      }
+      throw error;
+    }
+  }
 }
 
 /** The key under a prefix: ("s3://b/out/", "a/x.jsonl") → "s3://b/out/a/x.jsonl". */

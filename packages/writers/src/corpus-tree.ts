@@ -7,6 +7,8 @@
  * folder with done markers only those a marker says are complete: the others are listed for
  * the caller to refuse or pass over. A file reached twice (named and inside a named folder, or
  * through a link) is read once. `winnow dedup` and `winnow stats` read their inputs through it.
+ * On request the same walk also lists every path in the folders (`found`), which is what a run's
+ * outputs are checked against (RunPaths): one walk, not one to read and another to protect.
  */
 import type { Stats } from "node:fs";
 import { readdir, stat } from "node:fs/promises";
@@ -37,17 +39,30 @@ export interface CorpusListing {
   incomplete: string[];
   /** Paths reached a second time (the same device and inode), not taken again. */
   repeated: string[];
+  /**
+   * With `found: true`: every path inside the folders given (each joined to the folder as given),
+   * of any kind, corpus or not, hidden ones and the skipped folders' included; empty otherwise.
+   * None of them may be written over, whether it is read or not.
+   */
+  found: string[];
+}
+
+export interface CorpusTreeOptions {
+  /** Folders not walked for corpus files (a run's own output and state folders, when they lie inside an input folder). */
+  skip?: readonly string[];
+  /** Also list every path inside the folders given (CorpusListing.found). */
+  found?: boolean;
 }
 
 /**
- * Lists the corpus files of `given` (files and folders). Folders in `skip` (a run's own output
- * and state folders, when they lie inside an input folder) are not walked, so a run's outputs
- * never become its inputs.
+ * Lists the corpus files of `given` (files and folders). Folders in `options.skip` (a run's own
+ * output and state folders, when they lie inside an input folder) are not searched for corpus
+ * files, so a run's outputs never become its inputs.
  */
-export async function listCorpusTree(given: readonly string[], skip: readonly string[] = []): Promise<CorpusListing> {
-  const listing: CorpusListing = { files: [], incomplete: [], repeated: [] };
+export async function listCorpusTree(given: readonly string[], options: CorpusTreeOptions = {}): Promise<CorpusListing> {
+  const listing: CorpusListing = { files: [], incomplete: [], repeated: [], found: [] };
   const seen = new Set<string>();
-  const skipped = new Set(skip.map((p) => resolve(p)));
+  const skipped = new Set((options.skip ?? []).map((p) => resolve(p)));
   const take = (path: string, st: Stats, name: string, shown: string): void => {
     const identity = `${st.dev}:${st.ino}`;
     if (seen.has(identity)) {
@@ -64,7 +79,8 @@ export async function listCorpusTree(given: readonly string[], skip: readonly st
       take(root, st, basename(root), arg);
       continue;
     }
-    const found = await walk(root, root, skipped);
+    const found = await walk(root, root, skipped, options.found === true);
+    for (const rel of found.all) listing.found.push(join(arg, rel));
     const files = found.files.sort((a, b) => Buffer.compare(Buffer.from(a.rel), Buffer.from(b.rel)));
     if (files.length === 0 && found.staged.length === 0) throw new InputError("no JSONL or Parquet files in this folder or below it", arg);
     const marked = (rel: string) => found.names.has(doneMarkerPath(rel));
@@ -89,15 +105,28 @@ async function statInput(path: string, given: string): Promise<Stats> {
 
 interface Walked {
   files: Array<{ path: string; rel: string; stats: Stats }>;
+  /** With `all`: the relative path of everything below the root. */
+  all: string[];
   /** Relative paths of every plain file seen (done markers among them). */
   names: Set<string>;
   /** Staged outputs (hidden, being written or left by a killed task). */
   staged: string[];
 }
 
-/** Every file below `dir`, links followed (a folder reached twice is walked once). */
-async function walk(root: string, dir: string, skip: ReadonlySet<string>, into?: Walked, visited = new Set<string>()): Promise<Walked> {
-  const out: Walked = into ?? { files: [], names: new Set(), staged: [] };
+/**
+ * Every file below `dir`, links followed (a folder reached twice is walked once). With `all`, a
+ * hidden or skipped folder's contents are listed too, without following its links (a link there
+ * is listed, and checked where it ends by whoever compares paths).
+ */
+async function walk(
+  root: string,
+  dir: string,
+  skip: ReadonlySet<string>,
+  all: boolean,
+  into?: Walked,
+  visited = new Set<string>(),
+): Promise<Walked> {
+  const out: Walked = into ?? { files: [], all: [], names: new Set(), staged: [] };
   const dirStats = await stat(dir).catch(() => null);
   if (dirStats === null || visited.has(`${dirStats.dev}:${dirStats.ino}`)) return out;
   visited.add(`${dirStats.dev}:${dirStats.ino}`);
@@ -110,23 +139,34 @@ async function walk(root: string, dir: string, skip: ReadonlySet<string>, into?:
   for (const name of names) {
     const path = join(dir, name);
     const rel = relative(root, path).split(sep).join("/");
+    if (all) out.all.push(rel);
     if (name.startsWith(".")) {
       // Hidden: temporary and staged files, state folders. A staged output is worth naming.
       const staged = STAGING_NAME.exec(name);
       if (staged !== null && CORPUS_NAME.test(staged[1]) && !REJECTS_NAME.test(staged[1])) out.staged.push(path);
+      if (all) await listBelow(path, rel, out.all);
       continue;
     }
-    if (skip.has(path)) continue;
+    if (skip.has(path)) {
+      if (all) await listBelow(path, rel, out.all);
+      continue;
+    }
     const st = await stat(path).catch(() => null);
     if (st === null) continue;
     if (st.isDirectory()) {
-      await walk(root, path, skip, out, visited);
+      await walk(root, path, skip, all, out, visited);
     } else if (st.isFile()) {
       out.names.add(rel);
       if (CORPUS_NAME.test(name) && !REJECTS_NAME.test(name)) out.files.push({ path, rel, stats: st });
     }
   }
   return out;
+}
+
+/** Everything below `path` when it is a folder (links not followed), as paths relative to the root. */
+async function listBelow(path: string, rel: string, into: string[]): Promise<void> {
+  const below = await readdir(path, { recursive: true }).catch(() => [] as string[]);
+  for (const name of below.sort()) into.push(`${rel}/${name.split(sep).join("/")}`);
 }
 
 /** "a, b, c and 4 more". */

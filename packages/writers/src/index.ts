@@ -47,4 +47,4 @@ export {
   removeStaleStaged,
   stagingPathFor,
 } from "./per-input.js";
-export { type CorpusFile, type CorpusListing, listCorpusTree, someOf } from "./corpus-tree.js";
+export { type CorpusFile, type CorpusListing, type CorpusTreeOptions, listCorpusTree, someOf } from "./corpus-tree.js";

@@ -2,6 +2,9 @@
  * Where a per-input run's outputs go: a local folder (staged beside the final name, renamed into
  * place) or an s3:// prefix (staged in a local folder, uploaded as a multipart upload, which
  * makes the object appear whole or not at all). Either way the done marker is written last.
+ * Local outputs are locked while written (lock.ts); an S3 object cannot be, so it and its marker
+ * are written only where nothing is (If-None-Match: *): of two twin tasks, the second to finish
+ * finds the first's object and keeps it.
  */
 import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -12,15 +15,19 @@ import { commitOutput, createFolderFor, doneMarkerPath, dropStaged, isDone, remo
 import type { Logger } from "pino";
 
 export interface OutputStore {
-  /** Whether outputs are local files (which are locked while written); s3:// objects are not. */
+  /** Whether outputs are local files (which are locked while written); s3:// objects are written only where none is. */
   readonly local: boolean;
   /** Where output `name` ends up, for messages. */
   final(name: string): string;
   isDone(name: string): Promise<boolean>;
   /** A local path to write output `name` into, unique to this process. */
   stage(name: string): Promise<string>;
-  /** Puts a complete staged output in place, then its done marker. */
-  commit(staged: string, name: string, info: Readonly<Record<string, unknown>>): Promise<void>;
+  /**
+   * Puts a complete staged output in place, then its done marker. "twin": the output was there
+   * already (on S3, uploaded by a twin task meanwhile) and is kept; its marker is written if the
+   * twin has not written it yet (a twin that died between the two).
+   */
+  commit(staged: string, name: string, info: Readonly<Record<string, unknown>>): Promise<"written" | "twin">;
   drop(staged: string): Promise<void>;
   close(): Promise<void>;
 }
@@ -46,6 +53,7 @@ export function localStore(folder: string, logger: Logger): OutputStore {
       await commitOutput(staged, output, info).catch((error: unknown) => {
         throw new OutputError(`cannot put the output in place: ${systemReason(error)}`, output, { cause: error });
       });
+      return "written";
     },
     drop: dropStaged,
     close: async () => {},
@@ -74,8 +82,9 @@ export async function s3Store(prefix: string, settings: S3Settings, retry: Retry
     async commit(staged, name, info) {
       const url = s3Join(prefix, name);
       try {
-        await s3Upload(staged, url, settings, retry);
-        await s3Put(doneMarkerPath(url), `${JSON.stringify(info)}\n`, settings, retry);
+        const output = await s3Upload(staged, url, settings, retry, { ifAbsent: true });
+        await s3Put(doneMarkerPath(url), `${JSON.stringify(info)}\n`, settings, retry, { ifAbsent: true });
+        return output === "written" ? "written" : "twin";
       } catch (error) {
         throw new OutputError(`cannot upload the output: ${(error as Error).name ?? ""} ${systemReason(error)}`.trim(), url, {
           cause: error,

@@ -16,7 +16,7 @@ import {
   unlinkSync,
   writeFileSync,
 } from "node:fs";
-import { createServer, type Server } from "node:http";
+import { createServer, request, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { hostname, tmpdir } from "node:os";
 import { join, relative } from "node:path";
@@ -262,5 +262,52 @@ describe("one output per input, s3:// in and out", () => {
     expect(JSON.parse(await text(`${expected[0]}.done`))).toMatchObject({ input: "s3://crawl/cc/seg/a.warc" });
     const again = await run(0);
     expect(again).toMatchObject({ alreadyDone: 3, done: 0 });
+  });
+
+  it("writes each object only where none is: a twin's finished output is kept, and the task ends well", async () => {
+    // s3rver writes over an object whatever If-None-Match says, so a proxy in front of it answers
+    // a conditional write as S3 does: 412 when the key holds an object.
+    const conditional: string[] = [];
+    const proxy = createServer(async (req, res) => {
+      const key = new URL(req.url ?? "/", "http://x").pathname;
+      if (req.method === "PUT" && req.headers["if-none-match"] !== undefined) {
+        conditional.push(`${req.headers["if-none-match"]} ${key}`);
+        const there = await fetch(`${endpoint}${key}`, { method: "HEAD" });
+        if (there.ok) {
+          req.resume();
+          return void res
+            .writeHead(412, { "content-type": "application/xml" })
+            .end(
+              "<Error><Code>PreconditionFailed</Code><Message>At least one of the pre-conditions you specified did not hold</Message></Error>",
+            );
+        }
+      }
+      const { port } = new URL(endpoint);
+      const upstream = request({ host: "127.0.0.1", port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      });
+      req.pipe(upstream);
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
+    try {
+      const through = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+      // The twin's output is there, whole, but not yet marked done (it is about to, or died first).
+      const twins = "This is the twin's output.\n";
+      await client.send(new PutObjectCommand({ Bucket: "crawl", Key: "twin/seg/a.jsonl", Body: twins }));
+      const run = (rank: number) => task("s3://crawl/twin/", rank, 5, { baseUrl: "s3://crawl/cc/", s3Endpoint: through });
+      const second = await run(0);
+      expect(second).toMatchObject({ done: 0, alreadyDone: 1, failed: [] });
+      expect(await text("twin/seg/a.jsonl")).toBe(twins);
+      // Marked done for the next run, by whichever of the two comes first.
+      expect(JSON.parse(await text("twin/seg/a.jsonl.done"))).toMatchObject({ input: "s3://crawl/cc/seg/a.warc" });
+      expect(conditional).toEqual(["* /crawl/twin/seg/a.jsonl", "* /crawl/twin/seg/a.jsonl.done"]);
+      // A key with nothing there is written as before.
+      expect(await run(1)).toMatchObject({ done: 1, alreadyDone: 0, failed: [] });
+      expect(await text("twin/seg/b.jsonl")).toContain('"url"');
+      expect(conditional.slice(2)).toEqual(["* /crawl/twin/seg/b.jsonl", "* /crawl/twin/seg/b.jsonl.done"]);
+    } finally {
+      await new Promise<void>((resolve) => proxy.close(() => resolve()));
+    }
   });
 });

@@ -14,6 +14,7 @@ import { BusyError, InputError, OutputError, UsageError, systemReason } from "@w
 import {
   isRemote,
   type ListedInput,
+  peakRssBytes,
   redactUrl,
   redactUrlsIn,
   readPathsList,
@@ -85,6 +86,7 @@ export interface PerInputRunSummary {
   bytesRead: number;
   elapsedSeconds: number;
   cpuSeconds: number;
+  /** The process's peak RSS when the task ended (its own VmHWM, worker threads included). */
   peakRssBytes: number;
   interrupted: boolean;
   outputDir: string;
@@ -180,6 +182,8 @@ export async function runCleanPerInput(options: PerInputRunOptions): Promise<Per
   summary.elapsedSeconds = (performance.now() - startTime) / 1000;
   const cpu = process.cpuUsage(startCpu);
   summary.cpuSeconds = (cpu.user + cpu.system) / 1e6;
+  // The process's peak, read now: a task whose inputs were all done before still took memory.
+  summary.peakRssBytes = peakRssBytes();
   return summary;
 }
 
@@ -223,7 +227,6 @@ async function cleanShare(
       summary.documentsWritten += result.summary.documentsWritten;
       summary.recordsRead += result.summary.recordsRead;
       summary.bytesRead += result.summary.bytesRead;
-      summary.peakRssBytes = Math.max(summary.peakRssBytes, result.summary.peakRssBytes);
       const pii = result.summary.pii;
       if (pii !== undefined) {
         summary.pii ??= { documents: 0, emails: 0, ips: 0 };
@@ -365,13 +368,18 @@ async function cleanLocked(
       throw new OutputError(`cannot write rejects file: ${systemReason(error)}`, rejects, { cause: error });
     });
   }
-  await store.commit(staged, name, {
+  const committed = await store.commit(staged, name, {
     input: shown,
     documents: summary.documentsWritten,
     records: summary.recordsRead,
     bytes_read: summary.bytesRead,
     finished: new Date().toISOString(),
   });
+  if (committed === "twin") {
+    // Not an error: the same input, cleaned the same way, is there whole. Ours is dropped.
+    logger.info({ input: shown, output: store.final(name) }, "a twin task put this input's output in place first: kept, not replaced");
+    return { outcome: "alreadyDone" };
+  }
   return { outcome: "done", summary };
 }
 

@@ -2,8 +2,8 @@
  * What a run reports: live progress while it runs, and a summary when it ends (counts by skip
  * reason, throughput, CPU time and peak memory).
  */
-import { readFileSync } from "node:fs";
 import { SKIP_REASONS } from "@winnow/archive";
+import { peakRssBytes } from "@winnow/remote";
 import type { OutputFormat } from "@winnow/writers";
 import type { ResumePlan } from "./resume.js";
 import type { SiteTemplateSummary } from "./site-templates.js";
@@ -141,7 +141,7 @@ export function summarize(p: SummaryParts): CleanRunSummary {
     elapsedSeconds,
     documentsPerSecond: elapsedSeconds > 0 ? documentsWritten / elapsedSeconds : 0,
     cpuSeconds: (cpu.user + cpu.system) / 1e6,
-    peakRssBytes: peakRss(),
+    peakRssBytes: peakRssBytes(),
     interrupted: p.interrupted ?? false,
   };
   if (p.plan !== null) {
@@ -153,18 +153,4 @@ export function summarize(p: SummaryParts): CleanRunSummary {
     };
   }
   return summary;
-}
-
-/**
- * This process's own peak RSS. resourceUsage().maxRSS also counts what a parent had mapped at
- * fork time on Linux (a trivial child of a 3.7 GB parent reported 1.6 GB), so VmHWM comes first.
- */
-function peakRss(): number {
-  try {
-    const match = /^VmHWM:\s+(\d+) kB/m.exec(readFileSync("/proc/self/status", "utf8"));
-    if (match) return Number(match[1]) * 1024;
-  } catch {
-    // Not Linux: fall back below (ru_maxrss, which Node reports in KiB).
-  }
-  return process.resourceUsage().maxRSS * 1024;
 }

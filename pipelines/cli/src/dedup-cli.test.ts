@@ -65,9 +65,13 @@ describe("winnow dedup", () => {
       expect(line.duplicate_of).toBe(line.id);
     }
     // Run again: every task is done, nothing is redone.
-    const again = await runWinnow(["dedup", "a.jsonl", "b.jsonl.gz", "-o", "out"], dir);
+    const again = await runWinnow(["dedup", "a.jsonl", "b.jsonl.gz", "-o", "out", "--json"], dir);
     expect(again.code).toBe(0);
     expect(again.stderr).toMatch(/0 tasks run, 20 done before/);
+    // The process's peak memory, also when there was nothing left to do.
+    expect(summary.peakRssBytes).toBeGreaterThan(20e6);
+    expect(JSON.parse(again.stdout).peakRssBytes).toBeGreaterThan(20e6);
+    expect(again.stderr).toMatch(/peak RSS [1-9]\d* MB/);
   });
 
   it("clean --dedup counts a page given twice as one exact duplicate, in the summary line", async () => {

@@ -47,6 +47,9 @@ describe("winnow clean --paths-file", () => {
     const again = await runWinnow([...common, "--rank", "0", "--world-size", "1", "--compress", "gz"], dir);
     expect(again.code).toBe(0);
     expect(again.stderr).toMatch(/task 0 of 1 \(flags\): 2 of 2 inputs; 0 done now, 2 done before/);
+    // A task with nothing left to do still reports the memory it took (it once said 0).
+    const peak = Number(/peak RSS (\d+) MB/.exec(stderrMessages(again.stderr).join("\n"))?.[1]);
+    expect(peak).toBeGreaterThan(20);
   });
 
   it("an input that cannot be read: the others are done, exit status 3, rejects name it", async () => {

@@ -368,6 +368,21 @@ describe("dedup: the same rules (#31.1, #30.5)", () => {
     expect(existsSync(join(input, ".dedup"))).toBe(false);
   });
 
+  it("refuses an output folder that is the input folder through a link, or a link's .. (the one check runDedup keeps)", async () => {
+    const input = corpus("dd-in3");
+    mkdirSync(here("dd-in3", "sub"));
+    symlinkSync("dd-in3", here("dd-in3-link"));
+    // dd-in3-deep/.. is dd-in3/ for the file system; path.resolve would make it the test's folder.
+    symlinkSync(join("dd-in3", "sub"), here("dd-in3-deep"));
+    for (const output of ["dd-in3-link", "dd-in3-deep/.."]) {
+      const r = await winnow(["dedup", input, "-o", output]);
+      expect(r.code).toBe(2);
+      expect(failure(r)).toEqual([expect.stringMatching(/^winnow: -o .*dd-in3(-link|-deep\/\.\.)(\/a\.jsonl)? is also an input/)]);
+    }
+    expect(readFileSync(join(input, "a.jsonl"), "utf8")).toBe(expected);
+    expect(readdirSync(input).sort()).toEqual(["a.jsonl", "b.jsonl", "sub"]);
+  });
+
   it("refuses a rejects file that is an input, and a state folder that holds one", async () => {
     const input = corpus("dd-in2");
     symlinkSync("dd-in2", here("dd-link"));

@@ -10,6 +10,7 @@ export {
   runDedup,
   type TaskEvent,
 } from "./run.js";
+export { type CheckedInputs, checkedInputs, type DedupPaths, stateOf } from "./outputs.js";
 export { DEDUP_KINDS, type DedupKind, type DedupSettings, outputName } from "./plan.js";
 export type { ClusterSummary, JaccardSample } from "./clusters.js";
 export type { DedupRejectLine, FilterSummary } from "./filter.js";

@@ -8,6 +8,7 @@ import {
   readFileSync,
   rmSync,
   statSync,
+  symlinkSync,
   utimesSync,
   writeFileSync,
 } from "node:fs";
@@ -17,7 +18,7 @@ import { dedupInMemory, editWords, seededRandom, normalizeText, shingleJaccard, 
 import { InputError, UsageError } from "@winnow/errors";
 import { type CleanDocument, commitOutput, openWriter, readCorpus, stagingPathFor } from "@winnow/writers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type DedupPass, type DedupSummary, runDedup, type TaskEvent } from "./index.js";
+import { checkedInputs, type DedupPass, type DedupSummary, runDedup, type TaskEvent } from "./index.js";
 import { identityOf } from "./identity.js";
 import { listInputs } from "./inputs.js";
 
@@ -234,6 +235,60 @@ describe("winnow dedup stage", () => {
     await expect(runDedup({ inputs: [inputs[0]], output: out, pass: "signatures" })).rejects.toThrow(UsageError);
     await expect(runDedup({ inputs, output: out, settings: { minSimilarity: 0.5 } })).rejects.toThrow(/settings differ/);
     await expect(runDedup({ inputs: [join(dir, "missing.jsonl")], output: join(dir, "x") })).rejects.toThrow(/cannot open input/);
+  });
+
+  it("refuses, for a caller of runDedup too, an output that is an input reached through a link or a link's ..", async () => {
+    // A folder of inputs, its copy's bytes to compare, and two names for it that strings do not tell.
+    const input = join(dir, "guarded");
+    mkdirSync(join(input, "sub"), { recursive: true });
+    copyFileSync(inputs[0], join(input, "a.jsonl"));
+    const before = readFileSync(join(input, "a.jsonl"));
+    symlinkSync(input, join(dir, "guarded-link"));
+    // guarded-deep/.. is guarded/ for the file system (the link's parent), but dir/ for path.resolve.
+    symlinkSync(join(input, "sub"), join(dir, "guarded-deep"));
+    for (const output of [join(dir, "guarded-link"), `${join(dir, "guarded-deep")}/..`]) {
+      const run = runDedup({ inputs: [input], output });
+      await expect(run).rejects.toThrow(UsageError);
+      await expect(run).rejects.toThrow(/is also an input \(input .*guarded(\/a\.jsonl)?\)/);
+    }
+    // A rejects file named through the link, and a state folder that is the input folder.
+    const out = join(dir, "guarded-out");
+    await expect(runDedup({ inputs: [input], output: out, rejectsPath: join(dir, "guarded-link", "a.jsonl") })).rejects.toThrow(
+      /^--rejects .*guarded-link\/a\.jsonl is also an input/,
+    );
+    // Files that are not read are not written over either: a hidden one, in a hidden folder.
+    mkdirSync(join(input, ".notes"));
+    writeFileSync(join(input, ".notes", "keep.txt"), "mine\n");
+    await expect(runDedup({ inputs: [input], output: out, rejectsPath: join(dir, "guarded-link", ".notes", "keep.txt") })).rejects.toThrow(
+      /^--rejects .*keep\.txt is also an input/,
+    );
+    await expect(runDedup({ inputs: [input], output: out, state: `${join(dir, "guarded-deep")}/..` })).rejects.toThrow(
+      /^--state .*guarded-deep\/\.\. is also an input/,
+    );
+    // Inputs taken from a state folder's plan are checked the same way.
+    await runDedup({ inputs: [input], output: out, state: join(dir, "guarded-state") });
+    await expect(runDedup({ inputs: [], output: join(dir, "guarded-link"), state: join(dir, "guarded-state") })).rejects.toThrow(
+      /^-o .*guarded-link\/a\.jsonl is also an input/,
+    );
+    // Nothing was written over the input or beside it.
+    expect(readFileSync(join(input, "a.jsonl"))).toEqual(before);
+    expect(readdirSync(input).sort()).toEqual([".notes", "a.jsonl", "sub"]);
+    expect(readFileSync(join(input, ".notes", "keep.txt"), "utf8")).toBe("mine\n");
+    expect(readdirSync(join(input, "sub"))).toEqual([]);
+  });
+
+  it("takes the listing the caller checked, and only for the paths it was checked for", async () => {
+    const paths = { inputs, output: join(dir, "checked-out") };
+    const checked = await checkedInputs(paths);
+    expect(checked.listing.inputs.map((i) => i.name)).toEqual(["a.jsonl", "b.jsonl.gz", "c.jsonl"]);
+    await expect(runDedup({ ...paths, output: join(dir, "other-out"), checked })).rejects.toThrow(/made for other inputs or outputs/);
+    const summary = await runDedup({ ...paths, checked });
+    expect(await outputs(paths.output)).toEqual(oneGoOut);
+    // The process's real peak memory, also from a run with nothing left to do.
+    const again = await runDedup({ ...paths });
+    expect([again.tasksRun, again.tasksSkipped]).toEqual([0, summary.tasksRun]);
+    expect(again.peakRssBytes).toBeGreaterThan(20e6);
+    expect(again.peakRssBytes).toBeGreaterThanOrEqual(summary.peakRssBytes);
   });
 
   it("reads a per-input tree recursively, only outputs marked done, with the same result as the flat files", async () => {

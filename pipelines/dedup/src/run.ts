@@ -12,12 +12,13 @@ import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { DEFAULT_MINHASH, DEFAULT_MIN_SIMILARITY } from "@winnow/dedup";
 import { InputError, OutputError, UsageError, WinnowError, systemReason } from "@winnow/errors";
-import { resolveShard, type Shard, type ShardFlags, takeShard } from "@winnow/remote";
+import { peakRssBytes, resolveShard, type Shard, type ShardFlags, takeShard } from "@winnow/remote";
 import { bucketTask } from "./buckets.js";
 import { type ClusterSummary, clustersTask, type JaccardSample } from "./clusters.js";
 import { AtomicFile, readJson } from "./files.js";
 import { type FilterSummary, filterTask } from "./filter.js";
-import { type InputListing, type ListedInput, listInputs, someOf } from "./inputs.js";
+import { type InputListing, someOf } from "./inputs.js";
+import { type CheckedInputs, checkedInputs, refuseOutputsOverPlanInputs } from "./outputs.js";
 import { bandNames, type DedupSettings, openPlan, type Plan, paths } from "./plan.js";
 import { type SignatureMeta, signaturesTask } from "./signatures.js";
 
@@ -39,6 +40,12 @@ export interface DedupRunOptions {
    * recursively (a per-input run's tree); may be empty when the state has a plan.
    */
   inputs: readonly string[];
+  /**
+   * The inputs as checkedInputs listed them, with the outputs checked against them, for these
+   * very inputs, output, state and rejectsPath (a caller that refuses before it takes locks, as
+   * the CLI does); listed and checked here when absent.
+   */
+  checked?: CheckedInputs;
   /** Go on without the outputs of a per-input tree that are not marked done (default: refuse them). */
   skipIncomplete?: boolean;
   /** Folder the filtered inputs are written to, one file per input, named as the input. */
@@ -99,6 +106,8 @@ export interface DedupSummary {
   passesDone: DedupPass[];
   interrupted: boolean;
   cpuSeconds: number;
+  /** The process's peak RSS when the run ended (its own VmHWM), whether it had tasks to run or not. */
+  peakRssBytes: number;
   /** CPU seconds of the signature tasks this run did, and their documents. */
   signatureCpuSeconds: number;
   signatureDocuments: number;
@@ -116,12 +125,12 @@ export async function runDedup(options: DedupRunOptions): Promise<DedupSummary> 
     minhash: { ...DEFAULT_MINHASH, ...options.settings?.minhash },
   };
   const shard = shardOf(options);
-  const listing = await listInputs(options.inputs, [output, state]);
-  refuseIncomplete(listing, options.skipIncomplete === true);
   // Before the plan is written: a refused run leaves nothing behind.
-  refuseOutputsOverInputs(listing.inputs, output);
+  const { listing } = options.checked === undefined ? await checkedInputs(options) : sameRun(options.checked, options);
+  refuseIncomplete(listing, options.skipIncomplete === true);
   const plan = await openPlan(state, listing.inputs, settings);
-  refuseOutputsOverInputs(plan.inputs, output);
+  // Inputs taken from the plan were not listed: check the outputs against them now.
+  if (options.inputs.length === 0) await refuseOutputsOverPlanInputs(plan.inputs, options);
   const summary: DedupSummary = {
     inputs: plan.inputs.length,
     shard,
@@ -139,6 +148,7 @@ export async function runDedup(options: DedupRunOptions): Promise<DedupSummary> 
     passesDone: [],
     interrupted: false,
     cpuSeconds: 0,
+    peakRssBytes: 0,
     signatureCpuSeconds: 0,
     signatureDocuments: 0,
     output,
@@ -219,6 +229,7 @@ export async function runDedup(options: DedupRunOptions): Promise<DedupSummary> 
   }
   const used = process.cpuUsage(cpu);
   summary.cpuSeconds = (used.user + used.system) / 1e6;
+  summary.peakRssBytes = peakRssBytes();
   return summary;
 }
 
@@ -255,11 +266,17 @@ function refuseIncomplete(listing: InputListing, skip: boolean): void {
   );
 }
 
-function refuseOutputsOverInputs(inputs: readonly ListedInput[], output: string): void {
-  for (const input of inputs) {
-    if (join(output, input.name) === input.path)
-      throw new UsageError(`the output would replace the input ${input.path}: choose another -o folder`, "-o");
-  }
+/** The checked inputs handed in, once sure they were checked for this run's paths and no other. */
+function sameRun(checked: CheckedInputs, options: DedupRunOptions): CheckedInputs {
+  const { paths } = checked;
+  const same =
+    paths.output === options.output &&
+    paths.state === options.state &&
+    paths.rejectsPath === options.rejectsPath &&
+    paths.inputs.length === options.inputs.length &&
+    paths.inputs.every((input, i) => input === options.inputs[i]);
+  if (!same) throw new Error("runDedup: `checked` was made for other inputs or outputs than this run's");
+  return checked;
 }
 
 function selectShards(plan: Plan, shards: readonly number[] | undefined): number[] {

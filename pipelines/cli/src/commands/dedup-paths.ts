@@ -1,14 +1,12 @@
 /**
- * The rules every command keeps for the paths it writes (@winnow/writers' RunPaths and locks),
- * applied to `winnow dedup`: no output, rejects file or state folder may be an input, or hold
- * one; and a task takes a lock on the state and output folders, so the same task started twice
- * refuses while tasks of other passes, ranks or shards go on side by side.
+ * The locks of `winnow dedup` (@winnow/writers' lock.ts): a task takes a lock on the state and
+ * output folders, so the same task started twice refuses while tasks of other passes, ranks or
+ * shards go on side by side. (That no output, rejects file or state folder is an input, or holds
+ * one, runDedup's checkedInputs makes sure, for the CLI and every other caller.)
  */
 import { createHash } from "node:crypto";
-import { readdir, stat } from "node:fs/promises";
-import { join } from "node:path";
-import { outputName } from "@winnow/dedup-stage";
-import { listCorpusTree, lockOutput, type OutputLock, RunPaths } from "@winnow/writers";
+import { stateOf } from "@winnow/dedup-stage";
+import { lockOutput, type OutputLock } from "@winnow/writers";
 
 /** The scheduler variables that hold an array task's index (Slurm, Kubernetes Indexed Jobs, AWS Batch). */
 const SCHEDULER_INDEX = ["SLURM_ARRAY_TASK_ID", "JOB_COMPLETION_INDEX", "AWS_BATCH_JOB_ARRAY_INDEX"];
@@ -17,44 +15,9 @@ const SCHEDULER_INDEX = ["SLURM_ARRAY_TASK_ID", "JOB_COMPLETION_INDEX", "AWS_BAT
 export interface DedupPathFlags {
   output: string;
   state?: string;
-  rejects?: string;
   pass?: string;
   shard?: number[];
   band?: string[];
-}
-
-/** The state folder a run uses: --state, or <output>/.dedup. */
-export function stateFolder(flags: DedupPathFlags): string {
-  return flags.state ?? join(flags.output, ".dedup");
-}
-
-/** Every file of the inputs, corpus or not: the files given, and every file under the folders given (none may be written over). */
-async function inputFiles(inputs: readonly string[]): Promise<string[]> {
-  const files: string[] = [];
-  for (const input of inputs) {
-    const st = await stat(input).catch(() => null);
-    if (st?.isDirectory()) {
-      const names = await readdir(input, { recursive: true }).catch(() => [] as string[]);
-      for (const name of names.sort()) files.push(join(input, name));
-    } else {
-      files.push(input);
-    }
-  }
-  return files;
-}
-
-/** Throws a UsageError naming both paths when an output of the run is an input, or one output is another. */
-export async function refuseDedupPathsOverInputs(inputs: readonly string[], flags: DedupPathFlags): Promise<void> {
-  const files = await inputFiles(inputs);
-  const paths = new RunPaths([...inputs, ...files].map((path) => ({ path, flag: "input" })));
-  // The state folder is dedup's own: nothing of the user's, inputs included, may be in it.
-  await paths.claim({ path: stateFolder(flags), flag: "--state" }, { folder: true });
-  await paths.claim({ path: flags.output, flag: "-o" });
-  // Each output as the run will name it, from the same listing the run reads (each file once:
-  // an input named twice is one output). An input that cannot be listed is the run's to report.
-  const listing = await listCorpusTree(inputs, [flags.output, stateFolder(flags)]).catch(() => null);
-  for (const file of listing?.files ?? []) await paths.claim({ path: join(flags.output, outputName(file.rel)), flag: "-o" });
-  if (flags.rejects !== undefined) await paths.claim({ path: flags.rejects, flag: "--rejects" });
 }
 
 /**
@@ -77,7 +40,7 @@ export async function lockDedupTask(
   const key = `${flags.pass ?? "all"}${rank}${worldSize}${only === "" ? "" : `-${only}`}`;
   const locks: OutputLock[] = [];
   try {
-    locks.push(await lockOutput(stateFolder(flags), { key, what: "state folder", purpose: `dedup ${key}` }));
+    locks.push(await lockOutput(stateOf(flags), { key, what: "state folder", purpose: `dedup ${key}` }));
     locks.push(await lockOutput(flags.output, { key, what: "output folder", purpose: `dedup ${key}` }));
   } catch (error) {
     await Promise.allSettled(locks.map((lock) => lock.release()));

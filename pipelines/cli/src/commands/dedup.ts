@@ -5,6 +5,7 @@
 import { type Command, InvalidArgumentError, Option } from "commander";
 import { DEFAULT_MINHASH } from "@winnow/dedup";
 import {
+  checkedInputs,
   DEDUP_KINDS,
   DEDUP_PASSES,
   type DedupKind,
@@ -16,7 +17,7 @@ import {
 import { EXIT } from "@winnow/errors";
 import { EXIT_CODES_HELP, ExitWith } from "../exit-codes.js";
 import { createLogger } from "../logger.js";
-import { lockDedupTask, refuseDedupPathsOverInputs } from "./dedup-paths.js";
+import { lockDedupTask } from "./dedup-paths.js";
 import { interruptOnSignals } from "../signals.js";
 import { parseCount, parseUnitInterval } from "../parse.js";
 
@@ -162,22 +163,22 @@ export function registerDedup(program: Command): void {
 async function dedup(inputs: string[], flags: DedupFlags): Promise<void> {
   // One format per stream, as for clean: JSON lines where stderr is not a terminal.
   const logger = createLogger("info");
-  // Before anything is read or written: no output over an input, and this task not running already.
-  await refuseDedupPathsOverInputs(inputs, flags);
+  // Before anything is written: no output over an input (the inputs listed once, for this check
+  // and the run), and this task not running already.
+  const paths = { inputs, output: flags.output, state: flags.state, rejectsPath: flags.rejects };
+  const checked = await checkedInputs(paths);
   const locks = await lockDedupTask({ ...flags });
   const interrupt = interruptOnSignals(logger, "stopping after the task under way; run the same command again to resume");
   let summary: DedupSummary;
   try {
     summary = await runDedup({
-      inputs,
-      output: flags.output,
-      state: flags.state,
+      ...paths,
+      checked,
       pass: flags.pass,
       shards: flags.shard,
       bands: flags.band,
       shard: { rank: flags.rank, worldSize: flags.worldSize },
       skipIncomplete: flags.skipIncomplete === true,
-      rejectsPath: flags.rejects,
       signal: interrupt.signal,
       settings: {
         kinds: flags.kinds,
@@ -222,6 +223,8 @@ export function summaryLine(s: DedupSummary): string {
   }
   if (s.shard !== null) parts.push(`task ${s.shard.rank} of ${s.shard.worldSize} (${s.shard.source})`);
   const done = s.passesDone.length === 0 ? "no pass complete" : `passes complete: ${s.passesDone.join(", ")}`;
-  parts.push(`${s.tasksRun} tasks run, ${s.tasksSkipped} done before; ${done}; ${s.cpuSeconds.toFixed(1)} CPU s; output ${s.output}`);
+  parts.push(
+    `${s.tasksRun} tasks run, ${s.tasksSkipped} done before; ${done}; ${s.cpuSeconds.toFixed(1)} CPU s; peak RSS ${(s.peakRssBytes / 1e6).toFixed(0)} MB; output ${s.output}`,
+  );
   return `${s.interrupted ? "interrupted: " : ""}dedup: ${parts.join("; ")}`;
 }
