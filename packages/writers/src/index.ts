@@ -7,7 +7,7 @@ export type { CleanDocument, CorpusWriter, DocumentBlock, OutputFormat } from ".
 export { documentMarkdown, documentText, metadataFields } from "./formats.js";
 export { openWriter, type OpenWriterOptions } from "./open.js";
 export { type Compression, compressionFor, createCompressor, withoutCompressionSuffix } from "./compression.js";
-export { INTEGER_STATS, jsonlShape, pageDate, ROW_GROUP_CHARS, ROW_GROUP_ROWS } from "./parquet-writer.js";
+export { INTEGER_STATS, jsonlShape, pageDate, ROW_GROUP_CHARS, ROW_GROUP_ROWS } from "./parquet-rows.js";
 export { renderPath, TEMPLATE_FIELDS, type TemplateField, templateFields, UNKNOWN_VALUE } from "./templated.js";
 export { type CorpusRow, isParquetPath, readCorpus } from "./read.js";
 export {

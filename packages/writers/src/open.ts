@@ -4,7 +4,6 @@ import { openDirWriter } from "./dir-writer.js";
 import { type Compression, compressionFor } from "./compression.js";
 import { streamFormat } from "./formats.js";
 import { classifyOutput, createParents, openOutput, type OutputRole } from "./output-path.js";
-import { ParquetCorpusWriter } from "./parquet-writer.js";
 import { removeStaleStaged, stagingPathFor } from "./per-input.js";
 import { HIGH_WATER_MARK, StreamCorpusWriter } from "./stream-writer.js";
 import { TemplatedWriter, templateFields } from "./templated.js";
@@ -87,6 +86,8 @@ export async function openWriter(options: OpenWriterOptions): Promise<CorpusWrit
     await createParents(target, role);
     const out = await openOutput(target, role, { flush: true, highWaterMark: HIGH_WATER_MARK });
     const label = target.kind === "stdout" ? "<stdout>" : path;
+    // Loaded here, not on import: hyparquet-writer costs every process about 0.1 s of CPU to load.
+    const { ParquetCorpusWriter } = await import("./parquet-writer.js");
     return new ParquetCorpusWriter({
       ...out,
       label,

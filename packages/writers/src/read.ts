@@ -9,10 +9,9 @@ import { createReadStream } from "node:fs";
 import { createInterface } from "node:readline";
 import type { Readable } from "node:stream";
 import { createGunzip } from "node:zlib";
-import { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects } from "hyparquet";
 import { DecompressStream } from "zstd-napi";
 import { compressionFor } from "./compression.js";
-import { jsonlShape } from "./parquet-writer.js";
+import { jsonlShape } from "./parquet-rows.js";
 
 export type CorpusRow = Record<string, unknown>;
 
@@ -27,6 +26,8 @@ export function readCorpus(path: string): AsyncIterable<CorpusRow> {
 }
 
 async function* readParquet(path: string): AsyncGenerator<CorpusRow> {
+  // Loaded on first use, as the writer is (open.ts): most runs never read Parquet.
+  const { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects } = await import("hyparquet");
   const file = await asyncBufferFromFile(path);
   const metadata = await parquetMetadataAsync(file);
   let rowStart = 0;
