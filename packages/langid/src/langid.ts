@@ -75,6 +75,20 @@ export class LanguageIdentifier {
   }
 
   /**
+   * The language of the blocks' texts joined by single spaces (an empty text adds its space,
+   * except before the first non-empty one), exactly as identify() gives for that join, but
+   * without joining more than the start it reads: the texts up to maxChars characters (the join
+   * of any more begins with the same maxChars). A clean run calls this once per document, so the
+   * rest of its text is never copied.
+   */
+  identifyBlocks(blocks: readonly { readonly text: string }[]): LanguageGuess | null {
+    const max = this.#maxChars;
+    let head = "";
+    for (let i = 0; i < blocks.length && head.length < max; i++) head += head === "" ? blocks[i].text : ` ${blocks[i].text}`;
+    return this.identify(head);
+  }
+
+  /**
    * The most likely language of `text`, or null when it has nothing to go on (no letters).
    * Only the first maxChars characters are read, cut back to the last space.
    */
