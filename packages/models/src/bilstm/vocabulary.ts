@@ -14,12 +14,6 @@
 import { FNV_BASIS, WordIndex, fnvStep, hashOf } from "@winnow/features";
 import type { SegmentedDocument } from "@winnow/segment";
 
-/**
- * log(1 + count) for the counts a block has: Math.log1p's own values, looked up, since encode()
- * takes one per slot of every block (a million on 300 pages) and most counts are small.
- */
-const LOG1P_COUNTS = Float64Array.from({ length: 256 }, (_, count) => Math.log1p(count));
-
 export interface BlockVocabulary {
   /** Ancestor tag names, most common first. */
   tags: string[];
@@ -219,8 +213,7 @@ export class BlockEncoder {
       }
       for (let k = 0; k < n; k++) {
         const slot = touched[k];
-        const count = this.#counts[slot];
-        sink(b, slot, count < LOG1P_COUNTS.length ? LOG1P_COUNTS[count] : Math.log1p(count));
+        sink(b, slot, Math.log1p(this.#counts[slot]));
         this.#counts[slot] = 0;
       }
     }
