@@ -8,8 +8,9 @@
  * are compared value by value (how many differ, and by how much at most).
  *
  * This build's time is also split, each part timed on its own over the same pages: the token
- * slots (BlockEncoder.encode), the feature rows (the model's feature set), and the rest (ONNX
- * Runtime's run and the tensors around it) as the difference.
+ * slots (BlockEncoder.encode), the feature rows (the model's feature set), and the rest as the
+ * difference: ONNX Runtime's runs, the tensors around them, and the repeated-block links that
+ * every model's batch computes (keepingOneCopy).
  *
  * With --explore, two more measurements on this build, for the ways to run it that were tried:
  * - the shipped model's ONNX session under other session options (memory arena and pattern off,
@@ -132,7 +133,7 @@ console.log("");
 console.log(`after / before: ${(median(times.before) / after).toFixed(3)}× the pages per CPU-second`);
 console.log(`scores that differ: ${differ} of ${blocks} (largest difference ${maxDiff})`);
 console.log("");
-console.log("This build's time by part (each timed alone; the rest is ONNX Runtime's run and its tensors):");
+console.log("This build's time by part (each timed alone; the rest is ONNX Runtime's runs, their tensors and the repeat links):");
 for (const name of Object.keys(parts)) console.log(`- ${name}: ${ms(median(times[name]))} ms per page`);
 const rest = after - Object.keys(parts).reduce((s, n) => s + median(times[n]), 0);
 console.log(`- the rest: ${ms(rest)} ms per page`);
