@@ -51,4 +51,34 @@ describe("LanguageIdentifier", () => {
     expect(lid.identify("12 34 -- 56")).toBeNull();
     expect(lid.identify("")).toBeNull();
   });
+
+  it("names a document's blocks as identify() names their join, at every cut (identifyBlocks)", async () => {
+    // The join identify() would be given: single spaces, none before the first non-empty text.
+    const join = (texts: string[]): string => texts.reduce((text, t) => (text === "" ? t : `${text} ${t}`), "");
+    const blocks = (texts: string[]) => texts.map((text) => ({ text }));
+    const pages = goldPages().map((p) => p.text.split("\n"));
+    for (const maxChars of [60, 1000]) {
+      const cut = await LanguageIdentifier.load({ maxChars });
+      for (const texts of pages) expect(cut.identifyBlocks(blocks(texts))).toEqual(cut.identify(join(texts)));
+    }
+    // Around the limit, where the cut back to a space and the join's spaces decide what is read.
+    const short = await LanguageIdentifier.load({ maxChars: 60 });
+    const english = "This sentence is written in plain English for the test";
+    const french = "Ceci est une phrase écrite en français pour le test et rien";
+    const cases: string[][] = [
+      [],
+      ["", ""],
+      ["", "", english],
+      [english, "", french],
+      [english.slice(0, 29), french.slice(0, 30)], // 60 characters with the space
+      [english.slice(0, 29), french.slice(0, 31)], // 61
+      [english.slice(0, 29), french.slice(0, 29)], // 59
+      [english.slice(0, 59), "", french],
+      ["12 34", "--", french],
+      [`${english}\n${french}`, french],
+    ];
+    for (const texts of cases) expect(short.identifyBlocks(blocks(texts))).toEqual(short.identify(join(texts)));
+    expect(short.identifyBlocks(blocks([english, french]))?.lang).toBe("en");
+    expect(short.identifyBlocks(blocks(["", "--", french]))?.lang).toBe("fr");
+  });
 });

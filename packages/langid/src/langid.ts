@@ -23,11 +23,11 @@ export function modelPath(): string {
 
 /**
  * Characters of a document that are identified: its start, cut at a space. fastText's cost grows
- * with the text (about 3.5 MB/s here) while its answer settles within a few hundred characters:
- * on the 299 WCXB dev pages of the speed benchmark, the first 500, 1,000 and 2,000 characters
- * all gave the language the whole text gives, and the 30 fixture pages were all named right at
- * each length. The whole text of a long page (13,000 characters on average there) would cost
- * more than a tenth of cleaning it.
+ * with the text (about 3.5 MB/s here) while its answer settles within a few hundred characters.
+ * On every page of the eight shared sets (experiments/langid-sample.js), 1,000 characters of
+ * winnow's text got the whole gold text's label as often as 2,000 on five sets and one page less
+ * on three; 200 to 500 lost pages on WCXB dev and magic-html. The whole text of a long page
+ * (13,000 characters on average on WCXB dev) would cost more than a tenth of cleaning it.
  */
 export const DEFAULT_MAX_CHARS = 1000;
 
@@ -72,6 +72,20 @@ export class LanguageIdentifier {
     await fastText.loadModel(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength));
     // The wrapper's predict() returns every label as a Map; the binding's own gives the top one.
     return new LanguageIdentifier((fastText as unknown as { ft: FastTextCore }).ft, maxChars);
+  }
+
+  /**
+   * The language of the blocks' texts joined by single spaces (an empty text adds its space,
+   * except before the first non-empty one), exactly as identify() gives for that join, but
+   * without joining more than the start it reads: the texts up to maxChars characters (the join
+   * of any more begins with the same maxChars). A clean run calls this once per document, so the
+   * rest of its text is never copied.
+   */
+  identifyBlocks(blocks: readonly { readonly text: string }[]): LanguageGuess | null {
+    const max = this.#maxChars;
+    let head = "";
+    for (let i = 0; i < blocks.length && head.length < max; i++) head += head === "" ? blocks[i].text : ` ${blocks[i].text}`;
+    return this.identify(head);
   }
 
   /**

@@ -19,7 +19,7 @@
 import type { DocumentBlock } from "@winnow/writers";
 import { DocumentFilter, type DocumentStats, type FilterConfig, maskPii, type PiiCounts, type RuleSetName } from "@winnow/filters";
 import { type DedupKeys, DedupKeyMaker } from "@winnow/dedup";
-import { DEFAULT_MAX_CHARS, LanguageIdentifier } from "@winnow/langid";
+import { LanguageIdentifier } from "@winnow/langid";
 import type { PageOutput } from "./page.js";
 
 /** What --lang-id, --langs, --min-lang-score, --filters, --stats and --keep-filtered ask for. */
@@ -84,13 +84,8 @@ export class LanguageStep implements DocumentStep {
   }
 
   run(doc: StepDocument): void {
-    let text = "";
-    for (const b of doc.blocks) {
-      text += text === "" ? b.text : ` ${b.text}`;
-      // Only the start is identified (DEFAULT_MAX_CHARS, see @winnow/langid): no need to join the rest.
-      if (text.length > 2 * DEFAULT_MAX_CHARS) break;
-    }
-    const guess = this.#lid.identify(text);
+    // Only the start of the blocks' text is read (see @winnow/langid): identifyBlocks joins no more.
+    const guess = this.#lid.identifyBlocks(doc.blocks);
     doc.lang = guess?.lang ?? UNDETERMINED;
     doc.langScore = guess?.score ?? 0;
     if (this.#langs !== null && !this.#langs.has(doc.lang))
