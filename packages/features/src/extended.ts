@@ -5,7 +5,7 @@
  */
 import { CLASS_WORD_GROUPS, CLASS_WORD_GROUP_COUNT, type SegmentedDocument } from "@winnow/segment";
 import { clamp01, type FeatureSpec, type DocumentContext } from "./texrex.js";
-import { IN_TITLE, STOPWORD, WordList, countWords, type WordCounts, wordsOf } from "./words.js";
+import { IN_TITLE, STOPWORD, WordList, wordsOf } from "./words.js";
 
 /** Ancestor elements whose presence on the tag path is a feature of its own. */
 const ANCESTOR_TAGS = [
@@ -99,7 +99,7 @@ export interface ExtendedContext {
   /** Words counted CJK-aware (each Han or kana character a word). */
   cjkWords: boolean;
   titleWords: Set<string>;
-  /** The title's words and the stopwords, for countWords. */
+  /** The title's words and the stopwords, for the block scan (ScanOptions.listed). */
   listedWords: WordList;
   longest: number;
   /** Text chars, anchor chars and block counts per section id (Block.parentId / grandparentId). */
@@ -227,9 +227,6 @@ function writeSection(ext: ExtendedContext, id: number, total: number, out: Floa
   return k;
 }
 
-/** Reused by every call: writeExtended runs once per block and must not allocate. */
-const counts: WordCounts = { words: 0, inTitle: 0, stopwords: 0 };
-
 /** Write the extended values of block i at out[offset..]. */
 export function writeExtended(
   doc: SegmentedDocument,
@@ -242,11 +239,11 @@ export function writeExtended(
   const blocks = doc.blocks;
   const n = blocks.length;
   const block = blocks[i];
-  const s = ctx.stats[i];
+  const s = ctx.stats;
   const chars = Math.max(1, block.textChars);
   let k = offset;
   out[k++] = block.anchorChars / chars;
-  out[k++] = wordsScaled(s.words);
+  out[k++] = wordsScaled(s.words[i]);
   out[k++] = block.heading > 0 ? 1 : 0;
   out[k++] = clamp01(ext.pathDepths[i] / 40);
 
@@ -261,8 +258,8 @@ export function writeExtended(
   const next = i + 1 < n ? blocks[i + 1] : undefined;
   out[k++] = prev ? prev.anchorChars / Math.max(1, prev.textChars) : 0;
   out[k++] = next ? next.anchorChars / Math.max(1, next.textChars) : 0;
-  out[k++] = prev ? wordsScaled(ctx.stats[i - 1].words) : 0;
-  out[k++] = next ? wordsScaled(ctx.stats[i + 1].words) : 0;
+  out[k++] = prev ? wordsScaled(s.words[i - 1]) : 0;
+  out[k++] = next ? wordsScaled(s.words[i + 1]) : 0;
 
   const total = ctx.totalText;
   const lo = Math.max(0, i - 3),
@@ -271,10 +268,10 @@ export function writeExtended(
   out[k++] = total === 0 ? 0 : (ctx.textBefore[i] + block.textChars / 2) / total;
   out[k++] = n <= 1 ? 0 : i / (n - 1);
 
-  countWords(block.text.toLowerCase(), ext.listedWords, counts, ext.cjkWords);
-  const words = counts.words;
-  out[k++] = words === 0 ? 0 : counts.inTitle / words;
-  out[k++] = words === 0 ? 0 : counts.stopwords / words;
+  // Counted by the block scan with ext.listedWords (block-scan.ts).
+  const words = s.unicodeWords[i];
+  out[k++] = words === 0 ? 0 : s.inTitle[i] / words;
+  out[k++] = words === 0 ? 0 : s.stopwords[i] / words;
   out[k++] = block.textChars / ext.longest;
   out[k++] = clamp01(Math.log1p(n) / LOG_BLOCKS);
 
