@@ -16,9 +16,10 @@
  * Unicode words are counted over the block's lower-cased copy as before (countWords).
  */
 import {
-  ASCII_UPPER,
+  ASCII_FOLD,
   CJK,
   CLASS,
+  FOLD_DIFFERS,
   HIGH_SURROGATE,
   LOWER,
   LOWER_SPECIAL,
@@ -165,10 +166,11 @@ export class BlockScans {
       hasAt = false,
       hasHash = false,
       hasUrl = false;
-    // Unicode words: the run being read (start, or -1), its hashes with A–Z folded and lower-cased.
+    // Unicode words: the run being read (start, or -1), its hash lower-cased, and whether it
+    // holds a unit that A–Z folding leaves otherwise (then it is hashed folded when looked up).
     let runStart = -1,
-      hFold = 0,
-      hLower = 0;
+      hLower = 0,
+      foldDiffers = false;
     let unicodeWords = 0,
       inTitle = 0,
       stop = 0,
@@ -202,6 +204,7 @@ export class BlockScans {
         // The Arabic comma lies among texrex's letters (it counts as one, as it always has).
         else if (c === 0x060c) commas++;
         if (k & LOWER_SPECIAL) lowerSpecial = true;
+        if (k & FOLD_DIFFERS) foldDiffers = true;
         if (k & HIGH_SURROGATE && at + 1 < n) {
           const d = text.charCodeAt(at + 1);
           if (d >= 0xdc00 && d <= 0xdfff && isSpecialPair(c, d)) lowerSpecial = true;
@@ -214,14 +217,15 @@ export class BlockScans {
         if (cjkWords && k & CJK) {
           // A Unicode word of its own, after the run before it (Han and kana have no case).
           if (runStart >= 0) {
-            const r = lookUp(text, runStart, at, hFold, hLower, listed, functionWords);
+            const r = lookUp(text, runStart, at, hLower, foldDiffers, listed, functionWords);
             unicodeWords++;
             inTitle += r & IN_TITLE;
             stop += (r & STOPWORD) >> 1;
             if (r >= 4) used = this.push(used, (r >> 2) - 1);
             runStart = -1;
+            foldDiffers = false;
           }
-          const r = lookUp(text, at, at + 1, fnvStep(FNV_BASIS, c), fnvStep(FNV_BASIS, LOWER[c]), listed, functionWords);
+          const r = lookUp(text, at, at + 1, fnvStep(FNV_BASIS, LOWER[c]), true, listed, functionWords);
           unicodeWords++;
           cjk++;
           inTitle += r & IN_TITLE;
@@ -234,22 +238,21 @@ export class BlockScans {
       if (k & WORD) {
         if (runStart < 0) {
           runStart = at;
-          hFold = FNV_BASIS;
           hLower = FNV_BASIS;
         }
-        hFold = fnvStep(hFold, k & ASCII_UPPER ? c + 32 : c);
         hLower = fnvStep(hLower, LOWER[c]);
       } else if (runStart >= 0) {
-        const r = lookUp(text, runStart, at, hFold, hLower, listed, functionWords);
+        const r = lookUp(text, runStart, at, hLower, foldDiffers, listed, functionWords);
         unicodeWords++;
         inTitle += r & IN_TITLE;
         stop += (r & STOPWORD) >> 1;
         if (r >= 4) used = this.push(used, (r >> 2) - 1);
         runStart = -1;
+        foldDiffers = false;
       }
     }
     if (runStart >= 0) {
-      const r = lookUp(text, runStart, n, hFold, hLower, listed, functionWords);
+      const r = lookUp(text, runStart, n, hLower, foldDiffers, listed, functionWords);
       unicodeWords++;
       inTitle += r & IN_TITLE;
       stop += (r & STOPWORD) >> 1;
@@ -285,22 +288,30 @@ export class BlockScans {
 }
 
 /**
- * Looks up the Unicode word text[start, end) (hashes: A–Z folded, and lower-cased): its kinds in
- * `listed` (IN_TITLE, STOPWORD) in the low two bits, and its function-word entry + 1 above them
- * (0 when it is none or `functionWords` is off).
+ * Looks up the Unicode word text[start, end), `hLower` its hash lower-cased (`foldDiffers`: and
+ * its hash A–Z folded differs, so is taken here): its kinds in `listed` (IN_TITLE, STOPWORD) in
+ * the low two bits, and its function-word entry + 1 above them (0 when it is none or
+ * `functionWords` is off).
  */
 function lookUp(
   text: string,
   start: number,
   end: number,
-  hFold: number,
   hLower: number,
+  foldDiffers: boolean,
   listed: WordList | undefined,
   functionWords: boolean,
 ): number {
   const length = end - start;
   let r = listed !== undefined && length <= listed.longest ? listed.kindOfLower(text, start, end, hLower) : 0;
-  if (functionWords && length <= FUNCTION_WORDS.longest) r |= (FUNCTION_WORDS.indexOf(text, start, end, hFold) + 1) << 2;
+  if (functionWords && length <= FUNCTION_WORDS.longest) {
+    let hFold = hLower;
+    if (foldDiffers) {
+      hFold = FNV_BASIS;
+      for (let k = start; k < end; k++) hFold = fnvStep(hFold, ASCII_FOLD[text.charCodeAt(k)]);
+    }
+    r |= (FUNCTION_WORDS.indexOf(text, start, end, hFold) + 1) << 2;
+  }
   return r;
 }
 

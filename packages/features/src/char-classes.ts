@@ -9,8 +9,8 @@
  * - Unicode word units (WORD: \p{L} or \p{N}; CJK: a Han, hiragana or katakana letter, a word
  *   of its own when counting CJK-aware), for the title, stopword and function-word cues.
  *
- * The tables are built once per thread from one regex pass over all BMP characters rather than
- * a regex test per character (that took a quarter of the module's load time).
+ * The tables are built once per thread from ranges and one regex pass per Unicode property over
+ * all BMP characters, rather than a test per character.
  */
 
 /** texrex: a letter. */
@@ -45,54 +45,8 @@ export const HIGH_SURROGATE = 2048;
  * nearly all of any text, never are: their counts are added without a branch.
  */
 export const RARE = 4096;
-
-function isPunctuation(c: number): boolean {
-  if (c < 128) return (c >= 33 && c <= 47) || (c >= 58 && c <= 64) || (c >= 91 && c <= 96) || (c >= 123 && c <= 126);
-  return (
-    c === 0xa1 ||
-    c === 0xab ||
-    c === 0xb7 ||
-    c === 0xbb ||
-    c === 0xbf ||
-    (c >= 0x2010 && c <= 0x2027) ||
-    (c >= 0x2030 && c <= 0x205e) ||
-    (c >= 0x3001 && c <= 0x3003) ||
-    (c >= 0x3008 && c <= 0x3011) ||
-    (c >= 0xff01 && c <= 0xff0f) ||
-    (c >= 0xff1a && c <= 0xff20)
-  );
-}
-
-function isLetter(c: number): boolean {
-  if (c < 128) return (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
-  return c >= 0xc0 && c !== 0xd7 && c !== 0xf7 && !isPunctuation(c) && c !== 0x3000 && !(c >= 0x2000 && c <= 0x200b);
-}
-
-function isSentenceEnd(c: number): boolean {
-  return c === 46 || c === 33 || c === 63 || c === 0x3002 || c === 0xff01 || c === 0xff1f || c === 0x2026;
-}
-
-const isSurrogate = (c: number): boolean => c >= 0xd800 && c <= 0xdfff;
-
-/** The BMP characters from..to-1 but surrogates, as one string, and their code units in order. */
-function charsOf(from: number, to: number): { text: string; units: number[] } {
-  const units: number[] = [];
-  for (let c = from; c < to; c++) if (!isSurrogate(c)) units.push(c);
-  let text = "";
-  for (let k = 0; k < units.length; k += 4096) text += String.fromCharCode(...units.slice(k, k + 4096));
-  return { text, units };
-}
-
-/**
- * Marks `bit` on every unit of from..to-1 that `pattern` (one character, flag u) matches: one
- * replace over all of them, non-matches blanked to U+0000 (never a match itself), so the string
- * keeps one unit per character.
- */
-function markMatches(table: Uint16Array, from: number, to: number, pattern: string, bit: number): void {
-  const { text, units } = charsOf(from, to);
-  const kept = text.replace(new RegExp(`(?!${pattern}).`, "gsu"), "\0");
-  for (let k = 0; k < units.length; k++) if (kept.charCodeAt(k) !== 0) table[units[k]] |= bit;
-}
+/** Lowered otherwise than A–Z folded (É, Д): a word holding one hashes two ways (with RARE). */
+export const FOLD_DIFFERS = 16384;
 
 /** Class bits per UTF-16 code unit. */
 export const CLASS = new Uint16Array(65536);
@@ -101,39 +55,93 @@ export const LOWER = new Uint16Array(65536);
 /** Each unit with A–Z folded to a–z and nothing else: how function words are looked up. */
 export const ASCII_FOLD = new Uint16Array(65536);
 
-for (let c = 0; c < 65536; c++) {
-  let k = 0;
-  if (c >= 48 && c <= 57) k = T_DIGIT;
-  else if (isLetter(c)) k = T_LETTER | ((c >= 65 && c <= 90) || (c >= 0xc0 && c <= 0xde && c !== 0xd7) ? T_UPPER : 0);
-  else if (isPunctuation(c))
-    k = T_PUNCT | (isSentenceEnd(c) ? T_SENTENCE_END : 0) | (c === 0x3002 || c === 0xff01 || c === 0xff1f ? T_FULL_STOP : 0);
-  if (c >= 65 && c <= 90) k |= ASCII_UPPER;
-  if (c >= 0xd800 && c <= 0xdbff) k |= HIGH_SURROGATE;
-  CLASS[c] = k;
-  ASCII_FOLD[c] = c >= 65 && c <= 90 ? c + 32 : c;
-}
-markMatches(CLASS, 0, 65536, "[\\p{L}\\p{N}]", WORD);
-// Han, hiragana and katakana letters all lie in U+2E80..U+FAFF.
-markMatches(CLASS, 0x2e80, 0xfb00, "[\\p{scx=Han}\\p{scx=Hiragana}\\p{scx=Katakana}]", CJK);
-for (let c = 0; c < 65536; c++) {
-  if (CLASS[c] & CJK && !(CLASS[c] & WORD)) CLASS[c] &= ~CJK;
-  if (CLASS[c] & CJK && CLASS[c] & T_LETTER) CLASS[c] |= T_CJK;
+/**
+ * The runs of BMP characters that `pattern` (a class of single characters, flag u) matches, as
+ * [first unit, last unit + 1) pairs: one regex pass over every BMP character but the surrogates,
+ * `bmp` (which moves the units from U+E000 down by 0x800).
+ */
+function runsOf(bmp: string, pattern: string): number[] {
+  const runs: number[] = [];
+  const re = new RegExp(`${pattern}+`, "gu");
+  for (let m = re.exec(bmp); m !== null; m = re.exec(bmp)) {
+    const start = m.index,
+      end = m.index + m[0].length;
+    if (start < 0xd800 && end > 0xd800) runs.push(start, 0xd800, 0xe000, end + 0x800);
+    else if (start < 0xd800) runs.push(start, end);
+    else runs.push(start + 0x800, end + 0x800);
+  }
+  return runs;
 }
 
-// Lower case: only the units that \p{Changes_When_Lowercased} finds change (a few thousand of
-// 65,536), so only those are lowered one by one; char-classes.test.ts holds every unit to
-// String.prototype.toLowerCase.
-const CHANGES_WHEN_LOWERED = 8192;
-markMatches(CLASS, 0, 65536, "\\p{CWL}", CHANGES_WHEN_LOWERED);
-for (let c = 0; c < 65536; c++) {
-  LOWER[c] = c;
-  if (!(CLASS[c] & CHANGES_WHEN_LOWERED)) continue;
-  CLASS[c] &= ~CHANGES_WHEN_LOWERED;
-  const lower = String.fromCharCode(c).toLowerCase();
-  const same = (a: number, b: number) => (CLASS[a] & (WORD | CJK)) === (CLASS[b] & (WORD | CJK));
-  // Σ lowers to σ or ς by what is around it.
-  if (lower.length === 1 && c !== 0x03a3 && same(c, lower.charCodeAt(0))) LOWER[c] = lower.charCodeAt(0);
-  else CLASS[c] |= LOWER_SPECIAL;
+/** ORs `bit` into CLASS over [from, to) where `where` bits are all set (0: everywhere). */
+function mark(from: number, to: number, bit: number, where = 0): void {
+  for (let c = from; c < to; c++) if ((CLASS[c] & where) === where) CLASS[c] |= bit;
 }
-for (const c of [44, 0xff0c, 0x3001, 0x060c, 64, 35, 58, 46, 0xa9]) CLASS[c] |= RARE;
-for (let c = 0; c < 65536; c++) if (CLASS[c] & (T_SENTENCE_END | LOWER_SPECIAL | HIGH_SURROGATE)) CLASS[c] |= RARE;
+
+// Built from ranges and regex runs, not by a test per unit: the module is loaded by every worker
+// thread, and a per-unit loop runs unoptimised there.
+function buildTables(): void {
+  // texrex's classes: from U+00C0 every unit is a letter (surrogates too) but for the ranges
+  // below; ASCII and the rest of Latin-1 as usual.
+  CLASS.fill(T_LETTER, 0xc0);
+  CLASS.fill(T_LETTER | T_UPPER, 0xc0, 0xdf);
+  CLASS.fill(0, 0x2000, 0x200c);
+  CLASS[0xd7] = 0;
+  CLASS[0xf7] = 0;
+  CLASS[0x3000] = 0;
+  CLASS.fill(T_DIGIT, 48, 58);
+  CLASS.fill(T_LETTER | T_UPPER | ASCII_UPPER, 65, 91);
+  CLASS.fill(T_LETTER, 97, 123);
+  for (const [from, to] of [
+    [33, 48],
+    [58, 65],
+    [91, 97],
+    [123, 127],
+    [0x2010, 0x2028],
+    [0x2030, 0x205f],
+    [0x3001, 0x3004],
+    [0x3008, 0x3012],
+    [0xff01, 0xff10],
+    [0xff1a, 0xff21],
+  ])
+    CLASS.fill(T_PUNCT, from, to);
+  for (const c of [0xa1, 0xab, 0xb7, 0xbb, 0xbf]) CLASS[c] = T_PUNCT;
+  for (const c of [46, 33, 63, 0x2026]) CLASS[c] |= T_SENTENCE_END;
+  for (const c of [0x3002, 0xff01, 0xff1f]) CLASS[c] |= T_SENTENCE_END | T_FULL_STOP;
+  mark(0xd800, 0xdc00, HIGH_SURROGATE);
+
+  for (let c = 0; c < 65536; c++) LOWER[c] = c;
+  ASCII_FOLD.set(LOWER);
+  for (let c = 65; c <= 90; c++) ASCII_FOLD[c] = c + 32;
+  const units = new Uint16Array(65536 - 0x800);
+  units.set(LOWER.subarray(0, 0xd800));
+  units.set(LOWER.subarray(0xe000), 0xd800);
+  const bmp = new TextDecoder("utf-16le").decode(units);
+
+  const word = runsOf(bmp, "[\\p{L}\\p{N}]");
+  for (let r = 0; r < word.length; r += 2) mark(word[r], word[r + 1], WORD);
+  // Han, hiragana and katakana letters, looked for in U+2E80..U+FAFF (halfwidth katakana not).
+  const cjk = runsOf(bmp, "[\\p{scx=Han}\\p{scx=Hiragana}\\p{scx=Katakana}]");
+  for (let r = 0; r < cjk.length; r += 2) {
+    const from = Math.max(0x2e80, cjk[r]),
+      to = Math.min(0xfb00, cjk[r + 1]);
+    mark(from, to, CJK, WORD);
+    mark(from, to, T_CJK, CJK | T_LETTER);
+  }
+  // Only \p{Changes_When_Lowercased} units (about 1,400) change when lowered; char-classes.test.ts
+  // holds every unit to String.prototype.toLowerCase.
+  const cased = runsOf(bmp, "\\p{CWL}");
+  const wordBits = (c: number) => CLASS[c] & (WORD | CJK);
+  for (let r = 0; r < cased.length; r += 2) {
+    for (let c = cased[r]; c < cased[r + 1]; c++) {
+      const lower = String.fromCharCode(c).toLowerCase();
+      // İ lowers to two units; Σ to σ or ς by what is around it.
+      if (lower.length === 1 && c !== 0x03a3 && wordBits(c) === wordBits(lower.charCodeAt(0))) LOWER[c] = lower.charCodeAt(0);
+      else CLASS[c] |= LOWER_SPECIAL | RARE;
+      if (LOWER[c] !== ASCII_FOLD[c]) CLASS[c] |= FOLD_DIFFERS | RARE;
+    }
+  }
+  for (const c of [44, 0xff0c, 0x3001, 0x060c, 64, 35, 58, 46, 0xa9, 33, 63, 0x2026, 0x3002, 0xff01, 0xff1f]) CLASS[c] |= RARE;
+  mark(0xd800, 0xdc00, RARE);
+}
+buildTables();

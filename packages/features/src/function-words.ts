@@ -25,25 +25,33 @@ export const LANGUAGES: readonly string[] = Object.keys(STOPWORDS).sort();
 if (LANGUAGES.length > 64) throw new Error("function-words: more than 64 languages do not fit two 32-bit masks");
 
 const { INDEX, MASK_LO, MASK_HI } = (() => {
-  const masks = new Map<string, [number, number]>();
-  LANGUAGES.forEach((language, bit) => {
-    for (const raw of STOPWORDS[language]) {
-      const word = raw.toLowerCase();
+  // Built once per thread (every worker): one Map probe per listed word, no object per word.
+  const ids = new Map<string, number>();
+  const words: string[] = [];
+  const lo: number[] = [];
+  const hi: number[] = [];
+  for (let bit = 0; bit < LANGUAGES.length; bit++) {
+    const list = STOPWORDS[LANGUAGES[bit]];
+    const loBit = bit < 32 ? 1 << bit : 0;
+    const hiBit = bit < 32 ? 0 : 1 << (bit - 32);
+    for (let k = 0; k < list.length; k++) {
+      const word = list[k].toLowerCase();
       // Lists hold multi-character Chinese and Japanese entries; text is cut into single
       // characters there, so only single-character entries can ever match.
       if (word.length === 0 || (CLASS[word.charCodeAt(0)] & CJK && word.length > 1)) continue;
-      const m = masks.get(word) ?? [0, 0];
-      if (bit < 32) m[0] |= 1 << bit;
-      else m[1] |= 1 << (bit - 32);
-      masks.set(word, m);
+      let id = ids.get(word);
+      if (id === undefined) {
+        id = words.length;
+        ids.set(word, id);
+        words.push(word);
+        lo.push(0);
+        hi.push(0);
+      }
+      lo[id] |= loBit;
+      hi[id] |= hiBit;
     }
-  });
-  const words = [...masks.keys()];
-  return {
-    INDEX: new WordIndex(words),
-    MASK_LO: Int32Array.from(words, (w) => masks.get(w)![0]),
-    MASK_HI: Int32Array.from(words, (w) => masks.get(w)![1]),
-  };
+  }
+  return { INDEX: new WordIndex(words), MASK_LO: Int32Array.from(lo), MASK_HI: Int32Array.from(hi) };
 })();
 
 /**
