@@ -5,6 +5,7 @@
  */
 import { CLASS_WORD_GROUPS, CLASS_WORD_GROUP_COUNT, type SegmentedDocument } from "@winnow/segment";
 import { clamp01, type FeatureSpec, type DocumentContext } from "./texrex.js";
+import { float32s, float64s, int32s } from "./reused.js";
 import { IN_TITLE, STOPWORD, WordList, wordsOf } from "./words.js";
 
 /** Ancestor elements whose presence on the tag path is a feature of its own. */
@@ -94,7 +95,10 @@ function pathDepth(tagPath: string): number {
   return depth;
 }
 
-/** Per-document values of the extended set, computed once per document. */
+/**
+ * Per-document values of the extended set, computed once per document. Its arrays are reused by
+ * the next document's (reused.ts): valid until extendedContext is called again.
+ */
 export interface ExtendedContext {
   /** Words counted CJK-aware (each Han or kana character a word). */
   cjkWords: boolean;
@@ -117,6 +121,18 @@ export interface ExtendedContext {
 
 const DENSITY_RADIUS = 4;
 
+const reused = {
+  sectionText: float64s(),
+  sectionAnchor: float64s(),
+  sectionBlocks: int32s(),
+  depthOfId: int32s(),
+  maskOfId: int32s(),
+  pathDepths: int32s(),
+  ancestorMasks: int32s(),
+  prefix: float64s(),
+  density: float32s(),
+};
+
 export function extendedContext(doc: SegmentedDocument, cjkWords = false): ExtendedContext {
   const blocks = doc.blocks;
   const n = blocks.length;
@@ -127,9 +143,9 @@ export function extendedContext(doc: SegmentedDocument, cjkWords = false): Exten
     if (b.parentId > maxId) maxId = b.parentId;
     if (b.grandparentId > maxId) maxId = b.grandparentId;
   }
-  const sectionText = new Float64Array(maxId + 1);
-  const sectionAnchor = new Float64Array(maxId + 1);
-  const sectionBlocks = new Int32Array(maxId + 1);
+  const sectionText = reused.sectionText.zeros(maxId + 1);
+  const sectionAnchor = reused.sectionAnchor.zeros(maxId + 1);
+  const sectionBlocks = reused.sectionBlocks.zeros(maxId + 1);
   for (const b of blocks) {
     sectionText[b.parentId] += b.textChars;
     sectionAnchor[b.parentId] += b.anchorChars;
@@ -141,10 +157,10 @@ export function extendedContext(doc: SegmentedDocument, cjkWords = false): Exten
   // Each distinct path is measured once: blocks name theirs by a small id (Block.pathId).
   let maxPathId = 0;
   for (let i = 0; i < n; i++) if (blocks[i].pathId > maxPathId) maxPathId = blocks[i].pathId;
-  const depthOfId = new Int32Array(maxPathId + 1).fill(-1);
-  const maskOfId = new Int32Array(maxPathId + 1);
-  const pathDepths = new Int32Array(n);
-  const ancestorMasks = new Int32Array(n);
+  const depthOfId = reused.depthOfId.zeros(maxPathId + 1).fill(-1);
+  const maskOfId = reused.maskOfId.zeros(maxPathId + 1);
+  const pathDepths = reused.pathDepths.zeros(n);
+  const ancestorMasks = reused.ancestorMasks.zeros(n);
   for (let i = 0; i < n; i++) {
     const { pathId, tagPath } = blocks[i];
     if (depthOfId[pathId] < 0) {
@@ -201,9 +217,9 @@ function findTitleHeading(doc: SegmentedDocument, titleWords: Set<string>, cjkWo
 function textDensity(doc: SegmentedDocument): Float32Array {
   const blocks = doc.blocks;
   const n = blocks.length;
-  const prefix = new Float64Array(n + 1);
+  const prefix = reused.prefix.zeros(n + 1);
   for (let i = 0; i < n; i++) prefix[i + 1] = prefix[i] + blocks[i].textChars - blocks[i].anchorChars;
-  const density = new Float32Array(n);
+  const density = reused.density.zeros(n);
   let max = 0;
   for (let i = 0; i < n; i++) {
     const v = prefix[Math.min(n, i + DENSITY_RADIUS + 1)] - prefix[Math.max(0, i - DENSITY_RADIUS)];

@@ -19,6 +19,7 @@
  */
 import { CLASS_WORD_GROUPS, type SegmentedDocument } from "@winnow/segment";
 import { countLanguages, isListedIn, LANGUAGES, LISTED_WORDS } from "./function-words.js";
+import { float64s, int32s, uint8s } from "./reused.js";
 import { clamp01, type DocumentContext, type FeatureSpec } from "./texrex.js";
 
 function groupBit(name: string): number {
@@ -69,7 +70,7 @@ export const CONTEXT_SPECS: readonly FeatureSpec[] = [
   { name: "is_comment_marker", group: "context", scaling: "{0,1}: the block announces comments" },
 ];
 
-/** Per-document values of the context set. */
+/** Per-document values of the context set; its arrays are reused by the next document's (reused.ts). */
 export interface PageContext {
   /** Tokens per block (the block scan's, which pageContext's caller reuses from page to page). */
   tokens: Int32Array;
@@ -100,6 +101,7 @@ const perLanguage = new Int32Array(LANGUAGES.length);
 const timesSeen = new Int32Array(LISTED_WORDS);
 const seen = new Int32Array(LISTED_WORDS);
 let sectionScratch = new Float64Array(3 * 4096);
+const reused = { functionWords: int32s(), sectionScore: float64s(), markers: uint8s() };
 
 /**
  * `base.stats` must come from a scan with function words (ScanOptions.functionWords): its tokens
@@ -129,7 +131,7 @@ export function pageContext(doc: SegmentedDocument, base: DocumentContext): Page
       language = b;
     }
   }
-  const functionWords = new Int32Array(n);
+  const functionWords = reused.functionWords.zeros(n);
   let pageFunctionWords = 0;
   if (language >= 0) {
     for (let i = 0; i < n; i++) {
@@ -185,7 +187,7 @@ export function pageContext(doc: SegmentedDocument, base: DocumentContext): Page
       bestSection = id;
     }
   }
-  const sectionScore = new Float64Array(n);
+  const sectionScore = reused.sectionScore.zeros(n);
   let spanFirst = n,
     spanLast = -1;
   for (let i = 0; i < n; i++) {
@@ -196,7 +198,7 @@ export function pageContext(doc: SegmentedDocument, base: DocumentContext): Page
       spanLast = i;
     }
   }
-  const markers = new Uint8Array(n);
+  const markers = reused.markers.zeros(n);
   let commentMarker = n;
   for (let i = 0; i < n; i++) {
     const b = blocks[i];
