@@ -4,12 +4,15 @@
  * over the same pages segmented once by this build's segmenter, in one process, rounds
  * interleaved (before, after, before, after ...), CPU time (process.cpuUsage) per round. Each
  * round writes every page's rows into one reused buffer, as FeatureBatch.append does in a clean
- * run. Then what loading each build's features module costs, in fresh processes, interleaved
- * likewise: the tables and the 58 function-word lists are built at import, in the main thread
- * and again in every worker thread.
+ * run. Those pages stay segmented and warm in the caches from round to round, which a clean run's
+ * pages never are; so a second series segments each page afresh just before both builds extract
+ * it (in alternating order), as a clean run does, timing each extract on its own. Then what
+ * loading each build's features module costs, in fresh processes, interleaved likewise: the
+ * tables and the 58 function-word lists are built at import, in the main thread and again in
+ * every worker thread.
  *
  *   npx turbo run build --filter=@winnow/features... && node benchmarks/features-cost.js --before OTHER_CHECKOUT
- *     [--data DIR] [--limit 400] [--cleaneval 730] [--rounds 9] [--set texrex37+ext+ctx] [--loads 9]
+ *     [--data DIR] [--limit 400] [--cleaneval 730] [--rounds 9] [--fresh-rounds 3] [--set texrex37+ext+ctx] [--loads 9]
  *   (OTHER_CHECKOUT: a checkout of the earlier commit with packages/features/dist built, e.g.
  *   `git archive 03a9544 | tar -x -C DIR`, a node_modules link to this one's, and the features built;
  *   DIR: the labelled sets, ../shared/data by default: the first --limit pages of wcxb-dev and
@@ -31,6 +34,7 @@ const limit = Number(flags.limit ?? 400);
 const cleaneval = Number(flags.cleaneval ?? 730);
 const rounds = Number(flags.rounds ?? 9);
 const loads = Number(flags.loads ?? 9);
+const freshRounds = Number(flags["fresh-rounds"] ?? 3);
 const setName = flags.set ?? "texrex37+ext+ctx";
 
 const modules = {
@@ -43,6 +47,7 @@ const sets = {
 };
 
 const segmenter = new Segmenter();
+const pieces = [];
 const docs = [];
 for (const [set, count] of [
   ["wcxb-dev", limit],
@@ -50,8 +55,9 @@ for (const [set, count] of [
 ]) {
   const dir = join(data, set, "html");
   for (const name of readdirSync(dir).sort().slice(0, count)) {
-    const { pieces } = decodeHtmlPieces(gunzipSync(readFileSync(join(dir, name))), "");
-    docs.push(segmenter.segment(pieces));
+    const decoded = decodeHtmlPieces(gunzipSync(readFileSync(join(dir, name))), "").pieces;
+    pieces.push(decoded);
+    docs.push(segmenter.segment(decoded));
   }
 }
 const blocks = docs.reduce((n, d) => n + d.blocks.length, 0);
@@ -87,6 +93,35 @@ for (const name of ["before", "after"]) {
   console.log(
     `  ${name.padEnd(7)} median ${perPage(median(xs)).toFixed(3)} ms/page (fastest ${perPage(Math.min(...xs)).toFixed(3)}), ${((median(xs) / median(cpu.before)) * 100).toFixed(0)}% of before`,
   );
+}
+
+// Pages segmented afresh, as in a clean run: each build's extract timed on its own, the order
+// alternating from page to page and round to round.
+const fresh = { before: [], after: [] };
+for (let r = 0; r < freshRounds; r++) {
+  const used = { before: 0, after: 0 };
+  for (let p = 0; p < pieces.length; p++) {
+    const doc = segmenter.segment(pieces[p]);
+    for (const name of (p + r) % 2 === 0 ? ["before", "after"] : ["after", "before"]) {
+      const need = doc.blocks.length * sets[name].size;
+      if (buffer.length < need) buffer = new Float32Array(need);
+      const start = process.cpuUsage();
+      sets[name].extract(doc, buffer, 0);
+      const cpuUsed = process.cpuUsage(start);
+      used[name] += (cpuUsed.user + cpuUsed.system) / 1000;
+      sink += buffer[0];
+    }
+  }
+  for (const name of ["before", "after"]) fresh[name].push(used[name]);
+}
+if (freshRounds > 0) {
+  console.log(`each page segmented afresh before both extract it (${freshRounds} rounds), CPU ms per page:`);
+  for (const name of ["before", "after"]) {
+    const xs = fresh[name];
+    console.log(
+      `  ${name.padEnd(7)} median ${perPage(median(xs)).toFixed(3)} ms/page (fastest ${perPage(Math.min(...xs)).toFixed(3)}), ${((median(xs) / median(fresh.before)) * 100).toFixed(0)}% of before`,
+    );
+  }
 }
 
 // Import cost: a fresh process per load, before and after alternating; CPU of the import alone.
