@@ -5,7 +5,8 @@
  */
 import { CLASS_WORD_GROUPS, CLASS_WORD_GROUP_COUNT, type SegmentedDocument } from "@winnow/segment";
 import { clamp01, type FeatureSpec, type DocumentContext } from "./texrex.js";
-import { IN_TITLE, STOPWORD, WordList, countWords, type WordCounts, wordsOf } from "./words.js";
+import { float32s, float64s, int32s } from "./reused.js";
+import { IN_TITLE, STOPWORD, WordList, wordsOf } from "./words.js";
 
 /** Ancestor elements whose presence on the tag path is a feature of its own. */
 const ANCESTOR_TAGS = [
@@ -94,12 +95,15 @@ function pathDepth(tagPath: string): number {
   return depth;
 }
 
-/** Per-document values of the extended set, computed once per document. */
+/**
+ * Per-document values of the extended set, computed once per document. Its arrays are reused by
+ * the next document's (reused.ts): valid until extendedContext is called again.
+ */
 export interface ExtendedContext {
   /** Words counted CJK-aware (each Han or kana character a word). */
   cjkWords: boolean;
   titleWords: Set<string>;
-  /** The title's words and the stopwords, for countWords. */
+  /** The title's words and the stopwords, for the block scan (ScanOptions.listed). */
   listedWords: WordList;
   longest: number;
   /** Text chars, anchor chars and block counts per section id (Block.parentId / grandparentId). */
@@ -117,6 +121,18 @@ export interface ExtendedContext {
 
 const DENSITY_RADIUS = 4;
 
+const reused = {
+  sectionText: float64s(),
+  sectionAnchor: float64s(),
+  sectionBlocks: int32s(),
+  depthOfId: int32s(),
+  maskOfId: int32s(),
+  pathDepths: int32s(),
+  ancestorMasks: int32s(),
+  prefix: float64s(),
+  density: float32s(),
+};
+
 export function extendedContext(doc: SegmentedDocument, cjkWords = false): ExtendedContext {
   const blocks = doc.blocks;
   const n = blocks.length;
@@ -127,9 +143,9 @@ export function extendedContext(doc: SegmentedDocument, cjkWords = false): Exten
     if (b.parentId > maxId) maxId = b.parentId;
     if (b.grandparentId > maxId) maxId = b.grandparentId;
   }
-  const sectionText = new Float64Array(maxId + 1);
-  const sectionAnchor = new Float64Array(maxId + 1);
-  const sectionBlocks = new Int32Array(maxId + 1);
+  const sectionText = reused.sectionText.zeros(maxId + 1);
+  const sectionAnchor = reused.sectionAnchor.zeros(maxId + 1);
+  const sectionBlocks = reused.sectionBlocks.zeros(maxId + 1);
   for (const b of blocks) {
     sectionText[b.parentId] += b.textChars;
     sectionAnchor[b.parentId] += b.anchorChars;
@@ -141,10 +157,10 @@ export function extendedContext(doc: SegmentedDocument, cjkWords = false): Exten
   // Each distinct path is measured once: blocks name theirs by a small id (Block.pathId).
   let maxPathId = 0;
   for (let i = 0; i < n; i++) if (blocks[i].pathId > maxPathId) maxPathId = blocks[i].pathId;
-  const depthOfId = new Int32Array(maxPathId + 1).fill(-1);
-  const maskOfId = new Int32Array(maxPathId + 1);
-  const pathDepths = new Int32Array(n);
-  const ancestorMasks = new Int32Array(n);
+  const depthOfId = reused.depthOfId.zeros(maxPathId + 1).fill(-1);
+  const maskOfId = reused.maskOfId.zeros(maxPathId + 1);
+  const pathDepths = reused.pathDepths.zeros(n);
+  const ancestorMasks = reused.ancestorMasks.zeros(n);
   for (let i = 0; i < n; i++) {
     const { pathId, tagPath } = blocks[i];
     if (depthOfId[pathId] < 0) {
@@ -201,9 +217,9 @@ function findTitleHeading(doc: SegmentedDocument, titleWords: Set<string>, cjkWo
 function textDensity(doc: SegmentedDocument): Float32Array {
   const blocks = doc.blocks;
   const n = blocks.length;
-  const prefix = new Float64Array(n + 1);
+  const prefix = reused.prefix.zeros(n + 1);
   for (let i = 0; i < n; i++) prefix[i + 1] = prefix[i] + blocks[i].textChars - blocks[i].anchorChars;
-  const density = new Float32Array(n);
+  const density = reused.density.zeros(n);
   let max = 0;
   for (let i = 0; i < n; i++) {
     const v = prefix[Math.min(n, i + DENSITY_RADIUS + 1)] - prefix[Math.max(0, i - DENSITY_RADIUS)];
@@ -227,9 +243,6 @@ function writeSection(ext: ExtendedContext, id: number, total: number, out: Floa
   return k;
 }
 
-/** Reused by every call: writeExtended runs once per block and must not allocate. */
-const counts: WordCounts = { words: 0, inTitle: 0, stopwords: 0 };
-
 /** Write the extended values of block i at out[offset..]. */
 export function writeExtended(
   doc: SegmentedDocument,
@@ -242,11 +255,11 @@ export function writeExtended(
   const blocks = doc.blocks;
   const n = blocks.length;
   const block = blocks[i];
-  const s = ctx.stats[i];
+  const s = ctx.stats;
   const chars = Math.max(1, block.textChars);
   let k = offset;
   out[k++] = block.anchorChars / chars;
-  out[k++] = wordsScaled(s.words);
+  out[k++] = wordsScaled(s.words[i]);
   out[k++] = block.heading > 0 ? 1 : 0;
   out[k++] = clamp01(ext.pathDepths[i] / 40);
 
@@ -261,8 +274,8 @@ export function writeExtended(
   const next = i + 1 < n ? blocks[i + 1] : undefined;
   out[k++] = prev ? prev.anchorChars / Math.max(1, prev.textChars) : 0;
   out[k++] = next ? next.anchorChars / Math.max(1, next.textChars) : 0;
-  out[k++] = prev ? wordsScaled(ctx.stats[i - 1].words) : 0;
-  out[k++] = next ? wordsScaled(ctx.stats[i + 1].words) : 0;
+  out[k++] = prev ? wordsScaled(s.words[i - 1]) : 0;
+  out[k++] = next ? wordsScaled(s.words[i + 1]) : 0;
 
   const total = ctx.totalText;
   const lo = Math.max(0, i - 3),
@@ -271,10 +284,10 @@ export function writeExtended(
   out[k++] = total === 0 ? 0 : (ctx.textBefore[i] + block.textChars / 2) / total;
   out[k++] = n <= 1 ? 0 : i / (n - 1);
 
-  countWords(block.text.toLowerCase(), ext.listedWords, counts, ext.cjkWords);
-  const words = counts.words;
-  out[k++] = words === 0 ? 0 : counts.inTitle / words;
-  out[k++] = words === 0 ? 0 : counts.stopwords / words;
+  // Counted by the block scan with ext.listedWords (block-scan.ts).
+  const words = s.unicodeWords[i];
+  out[k++] = words === 0 ? 0 : s.inTitle[i] / words;
+  out[k++] = words === 0 ? 0 : s.stopwords[i] / words;
   out[k++] = block.textChars / ext.longest;
   out[k++] = clamp01(Math.log1p(n) / LOG_BLOCKS);
 

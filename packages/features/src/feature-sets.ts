@@ -3,6 +3,7 @@
  * is refused by any other: bump a version whenever a value of that set changes meaning.
  */
 import type { SegmentedDocument } from "@winnow/segment";
+import { BlockScans } from "./block-scan.js";
 import { EXTENDED_SPECS, extendedContext, writeExtended } from "./extended.js";
 import { CONTEXT_SPECS, pageContext, writeContext } from "./page-context.js";
 import { TEXREX_SPECS, documentContext, writeTexrex, type FeatureSpec } from "./texrex.js";
@@ -46,19 +47,33 @@ function featureSet<C>(
   };
 }
 
-export const TEXREX37: FeatureSet = featureSet("texrex37", 1, TEXREX_SPECS, documentContext, writeTexrex);
+// Each set scans into arrays of its own, reused from page to page: extract() is synchronous and
+// its context never outlives the call.
+const texrexScans = new BlockScans();
+export const TEXREX37: FeatureSet = featureSet(
+  "texrex37",
+  1,
+  TEXREX_SPECS,
+  (doc) => documentContext(doc, { cjkWords: false }, texrexScans),
+  writeTexrex,
+);
 
+const extendedScans = new BlockScans();
 export const TEXREX_EXTENDED: FeatureSet = featureSet(
   "texrex37+ext",
   1,
   [...TEXREX_SPECS, ...EXTENDED_SPECS],
-  (doc) => ({ base: documentContext(doc), ext: extendedContext(doc) }),
+  (doc) => {
+    const ext = extendedContext(doc);
+    return { base: documentContext(doc, { cjkWords: false, listed: ext.listedWords }, extendedScans), ext };
+  },
   (doc, { base, ext }, i, out, at) => {
     writeTexrex(doc, base, i, out, at);
     writeExtended(doc, base, ext, i, out, at + TEXREX_SPECS.length);
   },
 );
 
+const contextScans = new BlockScans();
 /**
  * The extended set plus page-level context: language-independent word cues, the Readability-style
  * densest section, page-type signals and comment cues (page-context.ts).
@@ -69,8 +84,9 @@ export const TEXREX_CONTEXT: FeatureSet = featureSet(
   [...TEXREX_SPECS, ...EXTENDED_SPECS, ...CONTEXT_SPECS],
   (doc) => {
     // Word and sentence counts CJK-aware throughout, so they mean the same in every script.
-    const base = documentContext(doc, true);
-    return { base, ext: extendedContext(doc, true), page: pageContext(doc, base) };
+    const ext = extendedContext(doc, true);
+    const base = documentContext(doc, { cjkWords: true, listed: ext.listedWords, functionWords: true }, contextScans);
+    return { base, ext, page: pageContext(doc, base) };
   },
   (doc, { base, ext, page }, i, out, at) => {
     writeTexrex(doc, base, i, out, at);

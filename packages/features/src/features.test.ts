@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { TEXREX37, TEXREX_CONTEXT, TEXREX_EXTENDED, featureSetByName, fold } from "./index.js";
 import { CONTAINER_GROUPS, TEXREX_SPECS } from "./texrex.js";
 import { EXTENDED_SPECS } from "./extended.js";
-import { textStats } from "./text-stats.js";
+import { scanText } from "./block-scan.js";
 
 const FIXTURE_HTML = new URL("../../../fixtures/wcxb-sample/html/", import.meta.url);
 
@@ -178,12 +178,12 @@ describe("extended features", () => {
   });
 });
 
-describe("textStats", () => {
+describe("texrex's character statistics", () => {
   it("counts non-ASCII letters and uppercase", () => {
-    const s = textStats("Ünïcödé Straße");
-    expect(s.letters).toBe(13);
-    expect(s.uppercase).toBe(2);
-    expect(s.words).toBe(2);
+    const s = scanText("Ünïcödé Straße", { cjkWords: false });
+    expect(s.letters[0]).toBe(13);
+    expect(s.uppercase[0]).toBe(2);
+    expect(s.words[0]).toBe(2);
   });
 });
 

@@ -11,10 +11,12 @@
  * list. Running prose is full of function words in every language, link lists and menus are not,
  * which is what the English-only cue of the extended set measured for English pages only.
  * Every list is in one open-addressed table (WordIndex) with a bit mask of the languages listing
- * each word, so a token costs one hash probe however many languages there are.
+ * each word, so a token costs one hash probe however many languages there are. The tokens are
+ * found by the block scan (block-scan.ts), in the same pass as every other count of a block.
  */
 import { createRequire } from "node:module";
-import { CJK_UNIT, FNV_BASIS, fnvStep, WORD_UNIT, WordIndex } from "./words.js";
+import { CJK, CLASS } from "./char-classes.js";
+import { WordIndex } from "./words.js";
 
 const STOPWORDS = createRequire(import.meta.url)("stopwords-iso") as Record<string, readonly string[]>;
 
@@ -22,81 +24,41 @@ const STOPWORDS = createRequire(import.meta.url)("stopwords-iso") as Record<stri
 export const LANGUAGES: readonly string[] = Object.keys(STOPWORDS).sort();
 if (LANGUAGES.length > 64) throw new Error("function-words: more than 64 languages do not fit two 32-bit masks");
 
-/** Character classes, one load per UTF-16 code unit. */
-const NONE = 0,
-  WORD = 1,
-  CJK = 2;
-const CHAR_CLASS = new Uint8Array(65536);
-for (let c = 0; c < 65536; c++) if (WORD_UNIT[c] === 1) CHAR_CLASS[c] = CJK_UNIT[c] === 1 ? CJK : WORD;
-
 const { INDEX, MASK_LO, MASK_HI } = (() => {
-  const masks = new Map<string, [number, number]>();
-  LANGUAGES.forEach((language, bit) => {
-    for (const raw of STOPWORDS[language]) {
-      const word = raw.toLowerCase();
+  // Built once per thread (every worker): one Map probe per listed word, no object per word.
+  const ids = new Map<string, number>();
+  const words: string[] = [];
+  const lo: number[] = [];
+  const hi: number[] = [];
+  for (let bit = 0; bit < LANGUAGES.length; bit++) {
+    const list = STOPWORDS[LANGUAGES[bit]];
+    const loBit = bit < 32 ? 1 << bit : 0;
+    const hiBit = bit < 32 ? 0 : 1 << (bit - 32);
+    for (let k = 0; k < list.length; k++) {
+      const word = list[k].toLowerCase();
       // Lists hold multi-character Chinese and Japanese entries; text is cut into single
       // characters there, so only single-character entries can ever match.
-      if (word.length === 0 || (CHAR_CLASS[word.charCodeAt(0)] === CJK && word.length > 1)) continue;
-      const m = masks.get(word) ?? [0, 0];
-      if (bit < 32) m[0] |= 1 << bit;
-      else m[1] |= 1 << (bit - 32);
-      masks.set(word, m);
-    }
-  });
-  const words = [...masks.keys()];
-  return {
-    INDEX: new WordIndex(words),
-    MASK_LO: Int32Array.from(words, (w) => masks.get(w)![0]),
-    MASK_HI: Int32Array.from(words, (w) => masks.get(w)![1]),
-  };
-})();
-
-/** What one pass over a block's text finds. */
-export interface TokenCounts {
-  tokens: number;
-  /** Tokens that are single Han or kana characters. */
-  cjk: number;
-}
-
-/**
- * Counts the tokens of `text` into `counts`, and for each token listed as a function word calls
- * `onListed` with its entry (for languageMask). ASCII capitals are folded as the index expects.
- */
-export function scanTokens(text: string, counts: TokenCounts, onListed: (entry: number) => void): void {
-  let tokens = 0,
-    cjk = 0;
-  const n = text.length;
-  let i = 0;
-  while (i < n) {
-    const c = text.charCodeAt(i);
-    const k = CHAR_CLASS[c];
-    if (k === NONE) {
-      i++;
-      continue;
-    }
-    tokens++;
-    if (k === CJK) {
-      cjk++;
-      const entry = INDEX.indexOf(text, i, i + 1, fnvStep(FNV_BASIS, c));
-      if (entry >= 0) onListed(entry);
-      i++;
-      continue;
-    }
-    const start = i;
-    let h = FNV_BASIS;
-    do {
-      const u = text.charCodeAt(i);
-      h = fnvStep(h, u >= 65 && u <= 90 ? u + 32 : u);
-      i++;
-    } while (i < n && CHAR_CLASS[text.charCodeAt(i)] === WORD);
-    if (i - start <= INDEX.longest) {
-      const entry = INDEX.indexOf(text, start, i, h);
-      if (entry >= 0) onListed(entry);
+      if (word.length === 0 || (CLASS[word.charCodeAt(0)] & CJK && word.length > 1)) continue;
+      let id = ids.get(word);
+      if (id === undefined) {
+        id = words.length;
+        ids.set(word, id);
+        words.push(word);
+        lo.push(0);
+        hi.push(0);
+      }
+      lo[id] |= loBit;
+      hi[id] |= hiBit;
     }
   }
-  counts.tokens = tokens;
-  counts.cjk = cjk;
-}
+  return { INDEX: new WordIndex(words), MASK_LO: Int32Array.from(lo), MASK_HI: Int32Array.from(hi) };
+})();
+
+/**
+ * Every language's function words, looked up with A–Z folded and nothing else (as indexOf does
+ * by default); the block scan (block-scan.ts) collects the entries of each block's tokens.
+ */
+export const FUNCTION_WORDS: WordIndex = INDEX;
 
 /** Whether entry `entry` is a function word of language `bit`. */
 export function isListedIn(entry: number, bit: number): boolean {

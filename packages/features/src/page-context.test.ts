@@ -1,8 +1,8 @@
 import { segmentHtml } from "@winnow/segment";
 import { describe, expect, it } from "vitest";
 import { TEXREX_CONTEXT } from "./feature-sets.js";
-import { LANGUAGES, scanTokens } from "./function-words.js";
-import { textStats } from "./text-stats.js";
+import { scanText } from "./block-scan.js";
+import { LANGUAGES } from "./function-words.js";
 
 /** Context values of every block by name, with the block texts. */
 function context(html: string): Array<Record<string, number> & { text: string }> {
@@ -19,18 +19,20 @@ const para = (text: string, n = 3) => `<p>${Array.from({ length: n }, () => text
 
 describe("language-independent word cues", () => {
   it("count each Han and kana character as a word and end sentences at 。 without a space", () => {
-    expect(textStats("我们今天去了北京。天气很好。", true)).toMatchObject({ words: 12, sentences: 2 });
+    const stats = (text: string, cjkWords: boolean) => {
+      const s = scanText(text, { cjkWords });
+      return { words: s.words[0], sentences: s.sentences[0] };
+    };
+    expect(stats("我们今天去了北京。天气很好。", true)).toEqual({ words: 12, sentences: 2 });
     // The extended set's own count, for models trained on it, stays as it was: runs of letters.
-    expect(textStats("我们今天去了北京。天气很好。")).toMatchObject({ words: 2, sentences: 1 });
-    expect(textStats("Tokyo 東京タワー 2024", true).words).toBe(7);
+    expect(stats("我们今天去了北京。天气很好。", false)).toEqual({ words: 2, sentences: 1 });
+    expect(stats("Tokyo 東京タワー 2024", true).words).toBe(7);
   });
 
   it("find function words in several languages, Chinese characters one by one", () => {
     const found = (text: string) => {
-      const entries: number[] = [];
-      const counts = { tokens: 0, cjk: 0 };
-      scanTokens(text, counts, (e) => entries.push(e));
-      return { ...counts, listed: entries.length };
+      const s = scanText(text, { cjkWords: true, functionWords: true });
+      return { tokens: s.tokens[0], cjk: s.cjk[0], listed: s.firstEntry[1] };
     };
     expect(found("Der Hund und die Katze sind im Garten")).toMatchObject({ tokens: 8, listed: 5 });
     expect(found("我们的生活")).toMatchObject({ tokens: 5, cjk: 5 });

@@ -18,7 +18,8 @@
  *   "评论", ...), or comment markup starts, after the densest section.
  */
 import { CLASS_WORD_GROUPS, type SegmentedDocument } from "@winnow/segment";
-import { countLanguages, isListedIn, LANGUAGES, LISTED_WORDS, scanTokens, type TokenCounts } from "./function-words.js";
+import { countLanguages, isListedIn, LANGUAGES, LISTED_WORDS } from "./function-words.js";
+import { float64s, int32s, uint8s } from "./reused.js";
 import { clamp01, type DocumentContext, type FeatureSpec } from "./texrex.js";
 
 function groupBit(name: string): number {
@@ -69,10 +70,10 @@ export const CONTEXT_SPECS: readonly FeatureSpec[] = [
   { name: "is_comment_marker", group: "context", scaling: "{0,1}: the block announces comments" },
 ];
 
-/** Per-document values of the context set. */
+/** Per-document values of the context set; its arrays are reused by the next document's (reused.ts). */
 export interface PageContext {
+  /** Tokens per block (the block scan's, which pageContext's caller reuses from page to page). */
   tokens: Int32Array;
-  cjk: Int32Array;
   functionWords: Int32Array;
   pageFunctionWords: number;
   /** The top section's id (0: none), its score, each block's best section score. */
@@ -95,43 +96,28 @@ export interface PageContext {
 }
 
 // Scratch reused from page to page: pageContext runs once per page and only grows these.
-let entries = new Int32Array(4096);
 const perLanguage = new Int32Array(LANGUAGES.length);
 /** Per listed word: how often the page uses it, and the words it uses, each once (reset after each page). */
 const timesSeen = new Int32Array(LISTED_WORDS);
 const seen = new Int32Array(LISTED_WORDS);
-const scan: TokenCounts = { tokens: 0, cjk: 0 };
 let sectionScratch = new Float64Array(3 * 4096);
+const reused = { functionWords: int32s(), sectionScore: float64s(), markers: uint8s() };
 
+/**
+ * `base.stats` must come from a scan with function words (ScanOptions.functionWords): its tokens
+ * and their function-word entries are read here.
+ */
 export function pageContext(doc: SegmentedDocument, base: DocumentContext): PageContext {
   const blocks = doc.blocks;
   const n = blocks.length;
-  const tokens = new Int32Array(n);
-  const cjk = new Int32Array(n);
-  const firstEntry = new Int32Array(n + 1);
+  const { tokens, cjk, firstEntry, entries } = base.stats;
   perLanguage.fill(0);
-  let used = 0;
+  // Languages are counted once per distinct word: common words ("a", "de", "la") are listed by
+  // dozens of languages, and the page repeats them hundreds of times.
   let distinct = 0;
-  const onListed = (entry: number): void => {
-    if (used === entries.length) {
-      const grown = new Int32Array(entries.length * 2);
-      grown.set(entries);
-      entries = grown;
-    }
-    entries[used++] = entry;
-    // Languages are counted once per distinct word below: common words ("a", "de", "la") are
-    // listed by dozens of languages, and the page repeats them hundreds of times.
-    if (timesSeen[entry]++ === 0) seen[distinct++] = entry;
-  };
+  for (let e = 0; e < firstEntry[n]; e++) if (timesSeen[entries[e]]++ === 0) seen[distinct++] = entries[e];
   let allTokens = 0;
-  for (let i = 0; i < n; i++) {
-    firstEntry[i] = used;
-    scanTokens(blocks[i].text, scan, onListed);
-    tokens[i] = scan.tokens;
-    cjk[i] = scan.cjk;
-    allTokens += scan.tokens;
-  }
-  firstEntry[n] = used;
+  for (let i = 0; i < n; i++) allTokens += tokens[i];
   for (let d = 0; d < distinct; d++) {
     const entry = seen[d];
     countLanguages(entry, timesSeen[entry], perLanguage);
@@ -145,7 +131,7 @@ export function pageContext(doc: SegmentedDocument, base: DocumentContext): Page
       language = b;
     }
   }
-  const functionWords = new Int32Array(n);
+  const functionWords = reused.functionWords.zeros(n);
   let pageFunctionWords = 0;
   if (language >= 0) {
     for (let i = 0; i < n; i++) {
@@ -187,7 +173,7 @@ export function pageContext(doc: SegmentedDocument, base: DocumentContext): Page
     if (b.heading > 0) headings++;
     // Readability skips paragraphs under 25 characters; a CJK sentence packs more per character.
     if (b.textChars + 2 * cjk[i] < 25 || b.heading > 0) continue;
-    const s = 1 + base.stats[i].commas + Math.min(3, Math.floor(b.textChars / 100));
+    const s = 1 + base.stats.commas[i] + Math.min(3, Math.floor(b.textChars / 100));
     if (b.parentId !== 0) score[b.parentId] += s;
     if (b.grandparentId !== 0 && b.grandparentId !== b.parentId) score[b.grandparentId] += s / 2;
   }
@@ -201,7 +187,7 @@ export function pageContext(doc: SegmentedDocument, base: DocumentContext): Page
       bestSection = id;
     }
   }
-  const sectionScore = new Float64Array(n);
+  const sectionScore = reused.sectionScore.zeros(n);
   let spanFirst = n,
     spanLast = -1;
   for (let i = 0; i < n; i++) {
@@ -212,7 +198,7 @@ export function pageContext(doc: SegmentedDocument, base: DocumentContext): Page
       spanLast = i;
     }
   }
-  const markers = new Uint8Array(n);
+  const markers = reused.markers.zeros(n);
   let commentMarker = n;
   for (let i = 0; i < n; i++) {
     const b = blocks[i];
@@ -224,7 +210,6 @@ export function pageContext(doc: SegmentedDocument, base: DocumentContext): Page
   const total = Math.max(1, base.totalText);
   return {
     tokens,
-    cjk,
     functionWords,
     pageFunctionWords: allTokens === 0 ? 0 : pageFunctionWords / allTokens,
     bestSection,

@@ -8,7 +8,7 @@
  * the middle (the 50th percentile maps to 0, both ends to 1).
  */
 import { Doctype, type SegmentedDocument } from "@winnow/segment";
-import { textStats, type TextStats } from "./text-stats.js";
+import { BlockScans, COPYRIGHT, ENDS_WITH_PUNCTUATION, type ScanOptions } from "./block-scan.js";
 
 /** Divisors for counts without a natural bound; values above clamp to 1. */
 export const SCALE = {
@@ -125,23 +125,27 @@ export function fold(p: number): number {
 
 /** Per-document values every feature set needs, computed once. */
 export interface DocumentContext {
-  stats: TextStats[];
+  /** What one pass over each block's text found, block i at index i (block-scan.ts). */
+  stats: BlockScans;
   /** Prefix sums of text chars: textBefore[i] = chars of blocks 0..i-1. */
   textBefore: Float64Array;
   totalText: number;
 }
 
-/** `cjkWords`: count Han and kana characters as words (see textStats). */
-export function documentContext(doc: SegmentedDocument, cjkWords = false): DocumentContext {
+/**
+ * Scans every block of `doc` (into `scans`, reused from page to page by the feature sets; a fresh
+ * one by default). `options.cjkWords`: count Han and kana characters as words (block-scan.ts).
+ */
+export function documentContext(
+  doc: SegmentedDocument,
+  options: ScanOptions = { cjkWords: false },
+  scans: BlockScans = new BlockScans(),
+): DocumentContext {
   const n = doc.blocks.length;
-  const stats = new Array<TextStats>(n);
+  scans.scanAll(doc.blocks, options);
   const textBefore = new Float64Array(n + 1);
-  for (let i = 0; i < n; i++) {
-    const block = doc.blocks[i];
-    stats[i] = textStats(block.text, cjkWords);
-    textBefore[i + 1] = textBefore[i] + block.textChars;
-  }
-  return { stats, textBefore, totalText: textBefore[n] };
+  for (let i = 0; i < n; i++) textBefore[i + 1] = textBefore[i] + doc.blocks[i].textChars;
+  return { stats: scans, textBefore, totalText: textBefore[n] };
 }
 
 function windowMarkupRatio(doc: SegmentedDocument, i: number, radius: number): number {
@@ -160,7 +164,7 @@ function windowMarkupRatio(doc: SegmentedDocument, i: number, radius: number): n
 /** Write the 37 texrex values of block i at out[offset..offset+36]. */
 export function writeTexrex(doc: SegmentedDocument, ctx: DocumentContext, i: number, out: Float32Array, offset: number): void {
   const block = doc.blocks[i];
-  const s = ctx.stats[i];
+  const s = ctx.stats;
   const n = doc.blocks.length;
   const chars = Math.max(1, block.textChars);
   let k = offset;
@@ -172,21 +176,21 @@ export function writeTexrex(doc: SegmentedDocument, ctx: DocumentContext, i: num
   out[k++] = group === CONTAINER_GROUPS.length - 1 ? 1 : 0;
   out[k++] = clamp01(block.emptyBefore / SCALE.emptyBefore);
   out[k++] = clamp01(block.anchorCount / chars);
-  out[k++] = clamp01(s.emails / chars);
-  out[k++] = clamp01(s.urls / chars);
-  out[k++] = clamp01(s.hashtags / chars);
+  out[k++] = clamp01(s.emails[i] / chars);
+  out[k++] = clamp01(s.urls[i] / chars);
+  out[k++] = clamp01(s.hashtags[i] / chars);
   out[k++] = clamp01(block.textChars / SCALE.blockChars);
   out[k++] = ctx.totalText === 0 ? 0 : block.textChars / ctx.totalText;
   out[k++] = ctx.totalText === 0 ? 0 : fold((ctx.textBefore[i] + block.textChars / 2) / ctx.totalText);
   out[k++] = n <= 1 ? 0 : fold(i / (n - 1));
-  out[k++] = s.punctuation / chars;
-  out[k++] = s.letters / chars;
-  out[k++] = s.digits / chars;
-  out[k++] = s.uppercase / chars;
-  out[k++] = s.copyright ? 1 : 0;
-  out[k++] = clamp01(s.words / s.sentences / SCALE.sentenceWords || 0);
-  out[k++] = clamp01(s.sentences / SCALE.sentences);
-  out[k++] = s.endsWithPunctuation ? 1 : 0;
+  out[k++] = s.punctuation[i] / chars;
+  out[k++] = s.letters[i] / chars;
+  out[k++] = s.digits[i] / chars;
+  out[k++] = s.uppercase[i] / chars;
+  out[k++] = s.flags[i] & COPYRIGHT ? 1 : 0;
+  out[k++] = clamp01(s.words[i] / s.sentences[i] / SCALE.sentenceWords || 0);
+  out[k++] = clamp01(s.sentences[i] / SCALE.sentences);
+  out[k++] = s.flags[i] & ENDS_WITH_PUNCTUATION ? 1 : 0;
   out[k++] = doc.doctype === Doctype.Html4 ? 1 : 0;
   out[k++] = doc.doctype === Doctype.Html5 ? 1 : 0;
   out[k++] = doc.doctype === Doctype.Xhtml ? 1 : 0;

@@ -5,26 +5,14 @@
  * property regex, a substring and two Set lookups per word were a fifth of all feature time.
  */
 
+import { ASCII_FOLD, CJK, CLASS, LOWER, WORD as WORD_UNIT } from "./char-classes.js";
+
 const WORD_CHAR = /^[\p{L}\p{N}]$/u;
-
-/** 1 where a BMP code unit is \p{L} or \p{N}; surrogates are 0 and handled as pairs below. About 15 ms once. */
-export const WORD_UNIT = new Uint8Array(65536);
-for (let c = 0; c < 65536; c++) if (c < 0xd800 || c > 0xdfff) WORD_UNIT[c] = WORD_CHAR.test(String.fromCharCode(c)) ? 1 : 0;
-
-/**
- * 1 where a BMP code unit is a Han, hiragana or katakana letter: text in those scripts puts no
- * spaces between words, so CJK-aware counting takes each such character as a word of its own.
- */
-export const CJK_UNIT = new Uint8Array(65536);
-{
-  const cjk = /^[\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}]$/u;
-  for (let c = 0x2e80; c < 0xfb00; c++) if (WORD_UNIT[c] === 1 && cjk.test(String.fromCharCode(c))) CJK_UNIT[c] = 1;
-}
 
 /** Length of the letter-or-digit code point at `i` (1 or 2 code units), 0 when there is none. */
 function wordCharAt(text: string, i: number): number {
   const c = text.charCodeAt(i);
-  if (WORD_UNIT[c] === 1) return 1;
+  if (CLASS[c] & WORD_UNIT) return 1;
   if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
     const d = text.charCodeAt(i + 1);
     if (d >= 0xdc00 && d <= 0xdfff && WORD_CHAR.test(text.slice(i, i + 2))) return 2;
@@ -72,11 +60,12 @@ export class WordIndex {
   }
 
   /**
-   * Position of text[start, end) in the word list, or -1. ASCII capitals in `text` compare as
-   * lower case (so a caller need not lower-case the text first); `hash` is hashOf the span with
-   * those capitals lowered.
+   * Position of text[start, end) in the word list, or -1. Units of `text` compare as `fold` maps
+   * them: by default ASCII capitals as lower case (so a caller need not lower-case the text
+   * first), with LOWER (char-classes.ts) every unit as its lower case; `hash` is hashOf the span
+   * so mapped.
    */
-  indexOf(text: string, start: number, end: number, hash: number): number {
+  indexOf(text: string, start: number, end: number, hash: number, fold: Uint16Array = ASCII_FOLD): number {
     const mask = this.slots.length - 1;
     for (let slot = hash & mask; this.slots[slot] !== 0; slot = (slot + 1) & mask) {
       const entry = this.slots[slot] - 1;
@@ -84,10 +73,7 @@ export class WordIndex {
       const word = this.words[entry];
       if (word.length !== end - start) continue;
       let same = true;
-      for (let k = 0; k < word.length && same; k++) {
-        const c = text.charCodeAt(start + k);
-        same = word.charCodeAt(k) === (c >= 65 && c <= 90 ? c + 32 : c);
-      }
+      for (let k = 0; k < word.length && same; k++) same = word.charCodeAt(k) === fold[text.charCodeAt(start + k)];
       if (same) return entry;
     }
     return -1;
@@ -115,6 +101,12 @@ export class WordList {
   /** The kinds of text[start, end) (0 when it is not listed); `hash` is hashOf that span. */
   kindOf(text: string, start: number, end: number, hash: number): number {
     const entry = this.index.indexOf(text, start, end, hash);
+    return entry < 0 ? 0 : this.kinds[entry];
+  }
+
+  /** As kindOf, for a span not lower-cased: every unit compares as its lower case (LOWER). */
+  kindOfLower(text: string, start: number, end: number, hash: number): number {
+    const entry = this.index.indexOf(text, start, end, hash, LOWER);
     return entry < 0 ? 0 : this.kinds[entry];
   }
 }
@@ -152,7 +144,9 @@ export interface WordCounts {
 
 /**
  * Counts the words of `lower` (already lowercased), and how many `listed` marks as each kind.
- * With `cjkWords`, each Han or kana character is a word of its own (see CJK_UNIT).
+ * With `cjkWords`, each Han or kana character is a word of its own (CJK, char-classes.ts). The
+ * block scan (block-scan.ts) counts the same words without a lower-cased copy, and falls back on
+ * this for the few blocks whose lower case it cannot map unit by unit.
  */
 export function countWords(lower: string, listed: WordList, out: WordCounts, cjkWords = false): void {
   let words = 0,
@@ -168,7 +162,7 @@ export function countWords(lower: string, listed: WordList, out: WordCounts, cjk
     }
     const start = i;
     let h = FNV_BASIS;
-    if (cjkWords && CJK_UNIT[lower.charCodeAt(i)] === 1) {
+    if (cjkWords && CLASS[lower.charCodeAt(i)] & CJK) {
       h = fnvStep(h, lower.charCodeAt(i));
       i++;
     } else {
@@ -176,7 +170,7 @@ export function countWords(lower: string, listed: WordList, out: WordCounts, cjk
         h = fnvStep(h, lower.charCodeAt(i));
         if (step === 2) h = fnvStep(h, lower.charCodeAt(i + 1));
         i += step;
-      } while (i < n && (step = wordCharAt(lower, i)) !== 0 && !(cjkWords && CJK_UNIT[lower.charCodeAt(i)] === 1));
+      } while (i < n && (step = wordCharAt(lower, i)) !== 0 && !(cjkWords && CLASS[lower.charCodeAt(i)] & CJK));
     }
     words++;
     if (i - start <= listed.longest) {

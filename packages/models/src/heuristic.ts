@@ -44,7 +44,7 @@ export function heuristicScores(doc: SegmentedDocument): Float32Array {
   for (let i = 0; i < n; i++) {
     const block = blocks[i];
     const linkDensity = block.anchorChars / Math.max(1, block.textChars);
-    const words = stats[i].words;
+    const words = stats.words[i];
     const furniture = (block.classMask & FURNITURE) !== 0 || FURNITURE_TAGS.test(block.tagPath);
     if (linkDensity > MAX_LINK_DENSITY || (furniture && words < 3 * GOOD_WORDS)) verdicts[i] = Verdict.Bad;
     else if (block.heading > 0 || words < GOOD_WORDS)
