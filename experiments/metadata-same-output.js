@@ -84,7 +84,9 @@ const report = {
   sets,
   first_differences: differences.slice(0, 50),
 };
-const out = flags.out ?? join(new URL(".", import.meta.url).pathname, "results", "metadata-same-output.json");
+const out =
+  flags.out ??
+  join(new URL(".", import.meta.url).pathname, "results", `${new Date().toISOString().slice(0, 10)}-metadata-same-output.json`);
 writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
 console.log(`${compared} finishes compared, ${differences.length} different; wrote ${out}`);
 for (const d of differences.slice(0, 10)) console.log(JSON.stringify(d));
