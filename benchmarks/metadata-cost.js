@@ -1,16 +1,23 @@
 #!/usr/bin/env node
 /**
- * What the page metadata and the block structure cost the segmenter's pass: the segmenter of an
- * earlier build (without either) and this build's (structure always, the MetadataCollector as
- * its observer, as `winnow clean` runs it) over the same decoded pages, in one process, rounds
- * interleaved, CPU time (process.cpuUsage) per round. The extra CPU per page, against the
- * end-to-end CPU per document of `winnow clean` (benchmarks/compare-builds.sh), is the share of
- * docs/CPU-s the feature costs.
+ * What the page metadata costs the segmenter's pass, in one process, rounds interleaved, CPU time
+ * (process.cpuUsage) per round over the same decoded pages:
+ * - `segmenter alone`: this build's segmenter without an observer (the floor);
+ * - `collector`: this build's segmenter with this build's MetadataCollector as its observer and
+ *   finish() with the page's blocks, as `winnow clean` runs it;
+ * - with `--collector-before DIR`: the same segmenter with DIR's MetadataCollector (DIR: a checkout
+ *   whose packages/metadata/dist is an earlier build), so that the two collectors' extra CPU
+ *   per page over the floor compare directly; and chrono-node's parses per page, of each;
+ * - with `--before DIR`: DIR's segmenter alone (a checkout of an earlier commit, built), as the
+ *   first version of this script measured (the cost of structure and metadata together).
+ * The extra CPU per page, against the end-to-end CPU per document of `winnow clean`
+ * (benchmarks/compare-builds.sh), is the share of docs/CPU-s the feature costs.
  *
- *   npx tsc -b && node benchmarks/metadata-cost.js --before OTHER_CHECKOUT [--data DIR] [--limit 400] [--rounds 7]
- *   (OTHER_CHECKOUT: a built checkout of the earlier commit, e.g. `git archive 8c68521 | tar -x -C DIR`)
+ *   npx tsc -b && node benchmarks/metadata-cost.js [--collector-before DIR] [--before DIR] [--data DIR] [--limit 400] [--rounds 7] [--out FILE]
  */
+import { writeFileSync } from "node:fs";
 import { readdirSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { gunzipSync } from "node:zlib";
@@ -20,11 +27,15 @@ import { Segmenter } from "@winnow/segment";
 import { parseFlags } from "./lib/common.js";
 
 const flags = parseFlags(process.argv.slice(2), []);
-if (flags.before === undefined) throw new Error("--before OTHER_CHECKOUT is needed");
+if (flags.before === undefined && flags["collector-before"] === undefined)
+  throw new Error("--collector-before DIR or --before DIR is needed");
 const data = flags.data ?? new URL("../../shared/data/wcxb-dev", import.meta.url).pathname;
 const limit = Number(flags.limit ?? 400);
 const rounds = Number(flags.rounds ?? 7);
-const before = await import(pathToFileURL(join(flags.before, "packages/segment/dist/index.js")).href);
+const checkout = (dir, path) => import(pathToFileURL(join(dir, path)).href);
+const before = flags.before === undefined ? undefined : await checkout(flags.before, "packages/segment/dist/index.js");
+const collectorBefore =
+  flags["collector-before"] === undefined ? undefined : await checkout(flags["collector-before"], "packages/metadata/dist/index.js");
 
 const files = readdirSync(join(data, "html")).sort().slice(0, limit);
 const pages = files.map((f) => {
@@ -33,27 +44,47 @@ const pages = files.map((f) => {
 });
 const bytes = pages.reduce((n, p) => n + p.reduce((m, s) => m + s.length, 0), 0);
 
-const old = new before.Segmenter();
 const now = new Segmenter();
-const collector = new MetadataCollector();
+const URL_OF_PAGE = "https://example.org/2021/03/04/x";
+const CAPTURED = Date.UTC(2026, 11, 31);
 let sink = 0;
-const runs = {
-  before: () => {
-    for (const p of pages) sink += old.segment(p).blocks.length;
-  },
-  after: () => {
-    for (const p of pages) {
-      sink += now.segment(p, collector).blocks.length;
-      sink += Object.keys(collector.finish("https://example.org/2021/03/04/x")).length;
-    }
-  },
-  "after, no observer": () => {
-    for (const p of pages) sink += now.segment(p).blocks.length;
-  },
+const withCollector = (collector) => () => {
+  for (const p of pages) {
+    const doc = now.segment(p, collector);
+    sink += doc.blocks.length;
+    sink += Object.keys(collector.finish(URL_OF_PAGE, CAPTURED, doc.blocks)).length;
+  }
 };
+const runs = { "segmenter alone": () => void pages.forEach((p) => (sink += now.segment(p).blocks.length)) };
+if (before !== undefined) {
+  const old = new before.Segmenter();
+  runs["segmenter before"] = () => void pages.forEach((p) => (sink += old.segment(p).blocks.length));
+}
+if (collectorBefore !== undefined) runs["collector before"] = withCollector(new collectorBefore.MetadataCollector());
+runs.collector = withCollector(new MetadataCollector());
+
+// chrono-node's parses, counted in one pass of each collector before the timed rounds (both
+// builds load the same chrono-node modules: each locale's strict parser is counted where it is).
+const require = createRequire(import.meta.url);
+const LOCALES = ["en", "de", "fr", "es", "pt", "it", "nl", "ru", "uk", "sv", "fi", "ja", "zh"];
+const chronoCalls = {};
+for (const name of Object.keys(runs).filter((n) => n.startsWith("collector"))) {
+  let calls = 0;
+  const strict = LOCALES.map((l) => require(`chrono-node/${l}`).strict);
+  for (const chrono of strict) {
+    const parse = chrono.parse;
+    chrono.parse = function (...args) {
+      calls++;
+      return parse.apply(this, args);
+    };
+  }
+  runs[name]();
+  for (const chrono of strict) delete chrono.parse; // the prototype's again
+  chronoCalls[name] = calls;
+}
+
+for (const run of Object.values(runs)) run(); // warm-up
 const cpu = Object.fromEntries(Object.keys(runs).map((k) => [k, []]));
-runs.before();
-runs.after(); // warm-up
 for (let r = 0; r < rounds; r++) {
   for (const [name, run] of Object.entries(runs)) {
     const start = process.cpuUsage();
@@ -63,13 +94,26 @@ for (let r = 0; r < rounds; r++) {
   }
 }
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-// The fastest round is the least disturbed by other work on a shared machine; the median is shown beside it.
-console.log(`${pages.length} pages (${(bytes / 1e6).toFixed(1)} M chars), ${rounds} interleaved rounds, CPU seconds per round:`);
-const base = Math.min(...cpu.before);
+const ms = (s) => ((s / pages.length) * 1000).toFixed(3);
+const floor = median(cpu["segmenter alone"]);
+const lines = [`${pages.length} pages of ${data} (${(bytes / 1e6).toFixed(1)} M chars), ${rounds} interleaved rounds, CPU per round:`];
 for (const [name, xs] of Object.entries(cpu)) {
-  const m = Math.min(...xs);
-  console.log(
-    `  ${name.padEnd(20)} fastest ${m.toFixed(3)} s (median ${median(xs).toFixed(3)} s)  ${((m / pages.length) * 1000).toFixed(3)} ms/page, ${(((m - base) / pages.length) * 1000).toFixed(3)} ms/page more than before (${((m / base - 1) * 100).toFixed(1)}%)`,
+  const m = median(xs);
+  const calls = chronoCalls[name] === undefined ? "" : `, chrono-node parses ${(chronoCalls[name] / pages.length).toFixed(3)} per page`;
+  lines.push(
+    `  ${name.padEnd(17)} median ${m.toFixed(3)} s (fastest ${Math.min(...xs).toFixed(3)} s)  ${ms(m)} ms/page, ${ms(m - floor)} ms/page over the segmenter alone${calls}`,
   );
 }
+if (collectorBefore !== undefined) {
+  // Per round, the extra CPU of each collector over the floor of the same round: the pairing
+  // takes out what the machine's load did to the round.
+  const extra = (name) => cpu[name].map((x, i) => x - cpu["segmenter alone"][i]);
+  const b = median(extra("collector before"));
+  const a = median(extra("collector"));
+  lines.push(
+    `  collector's own CPU per page, median of rounds: before ${ms(b)} ms, now ${ms(a)} ms (${((a / b) * 100).toFixed(0)}% of before)`,
+  );
+}
+console.log(lines.join("\n"));
+if (flags.out !== undefined) writeFileSync(flags.out, `${lines.join("\n")}\n`);
 if (sink < 0) console.log(sink);

@@ -1,5 +1,6 @@
+import { createRequire } from "node:module";
 import { segmentHtml } from "@winnow/segment";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { MetadataCollector } from "./collector.js";
 import { normaliseDate } from "./dates.js";
 
@@ -263,5 +264,55 @@ describe("normaliseDate", () => {
 
   it.each(["2021-02-30", "1994-12-31", "2027-01-01", "yesterday", "12345", "1 year ago", "2024-13-01"])("%s is no date", (input) => {
     expect(normaliseDate(input, NOW)).toBeUndefined();
+  });
+});
+
+describe("chrono-node's cost per page", () => {
+  // The collector's dates.ts loads chrono-node through require: the same module instance as here.
+  const english = (createRequire(import.meta.url)("chrono-node/en") as { strict: { parse: (...args: unknown[]) => unknown } }).strict;
+
+  it("is not run where the only numbers are years, counts or ranges: no day can be read there", () => {
+    const parse = vi.spyOn(english, "parse");
+    try {
+      for (const input of ["Little Brother Montgomery (1908-1985)", "© 1996-2006 Biz/ed", "Issue 279, November 2003"]) {
+        expect(normaliseDate(input, NOW, "en")).toBeUndefined();
+      }
+      expect(parse).not.toHaveBeenCalled();
+      // A day beside them still reads.
+      expect(normaliseDate("March 4th, 2021 (issue 279, 1908-1985)", NOW, "en")).toBe("2021-03-04");
+      expect(parse).toHaveBeenCalledTimes(1);
+    } finally {
+      parse.mockRestore();
+    }
+  });
+
+  it("reads each distinct date string of a page once, whichever candidate offers it", () => {
+    const parse = vi.spyOn(english, "parse");
+    try {
+      // Two date-class elements and a byline say the same thing, which is no date: the URL's date wins.
+      const html = `<html lang="en"><body><p class="post-date">Posted 4 times in 2019</p><p class="byline">Posted 4 times in 2019</p>
+<p>Body text.</p><span class="entry-date">Posted 4 times in 2019</span></body></html>`;
+      const { meta } = metadataOf(html, "https://example.org/2021/03/04/story");
+      expect(meta.date).toBe("2021-03-04");
+      expect(parse).toHaveBeenCalledTimes(1);
+      // The next page reads it again: what a page reads depends on its bound and language.
+      metadataOf(html, "https://example.org/2021/03/04/story");
+      expect(parse).toHaveBeenCalledTimes(2);
+    } finally {
+      parse.mockRestore();
+    }
+  });
+
+  it("gives each page its own lists: a collector reused page after page never shares one", () => {
+    const collector = new MetadataCollector();
+    const page = (tag: string) =>
+      `<html><head><meta property="article:tag" content="${tag}"><meta property="article:section" content="S ${tag}"></head><body><p>x</p></body></html>`;
+    const first = collector.finish("", NOW, segmentHtml(page("one"), { observer: collector }).blocks);
+    const empty = collector.finish("", NOW, segmentHtml("<html><body><p>x</p></body></html>", { observer: collector }).blocks);
+    const second = collector.finish("", NOW, segmentHtml(page("two"), { observer: collector }).blocks);
+    expect(first).toMatchObject({ tags: ["one"], categories: ["S one"] });
+    expect(empty.tags).toBeUndefined();
+    expect(empty.categories).toBeUndefined();
+    expect(second).toMatchObject({ tags: ["two"], categories: ["S two"] });
   });
 });

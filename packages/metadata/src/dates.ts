@@ -34,7 +34,6 @@ const YEAR = /(?:^|\D)((?:19|20)\d{2})(?!\d)/;
 /** The languages of chrono-node's strict parsers (no "yesterday", "1 year ago") that are read, English first. */
 const LANGUAGES = ["en", "de", "fr", "es", "pt", "it", "nl", "ru", "uk", "sv", "fi", "ja", "zh"] as const;
 type Language = (typeof LANGUAGES)[number];
-const HAS_DIGIT = /\d/;
 /** Han, kana or hangul: a date in Chinese or Japanese. */
 const CJK = /[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]/;
 
@@ -146,11 +145,11 @@ export function normaliseDate(value: string, latest: number = NO_BOUND, declared
 /** A date in words, in any language chrono-node reads: the first parse that names a whole day with its year written out. */
 function proseDate(value: string, year: string, latest: number, declaredLang: string): string | undefined {
   // A whole day in words needs its day beside the year: in every script but Han and kana that
-  // is a digit ("4 March 2021", "March 4th, 2021"). Without a digit besides the year's, chrono's
+  // is a number of one or two digits ("4 March 2021", "March 4th, 2021"). Without one, chrono's
   // parsers (up to 13 languages on a page that declares none, the costliest step of a page's
-  // metadata) cannot find a day; skipping them loses only days written as words ("the first
-  // of May 2021").
-  if (!CJK.test(value) && !HAS_DIGIT.test(value.replace(year, ""))) return undefined;
+  // metadata) cannot find a day: a year range ("(1908-1985)"), a copyright line, an issue
+  // number. Skipping them loses only days written as words ("the first of May 2021").
+  if (!hasDayNumber(value) && !CJK.test(value)) return undefined;
   for (const language of languagesFor(value, declaredLang)) {
     for (const result of parser(language).parse(value, REFERENCE)) {
       const start = result.start;
@@ -175,6 +174,20 @@ function proseDate(value: string, year: string, latest: number, declaredLang: st
     }
   }
   return undefined;
+}
+
+/** Whether `value` holds a number of one or two digits (a day), not only longer ones (years, counts). */
+function hasDayNumber(value: string): boolean {
+  let run = 0;
+  for (let i = 0; i <= value.length; i++) {
+    const c = i < value.length ? value.charCodeAt(i) : 0;
+    if (c >= 48 && c <= 57) run++;
+    else if (run > 0) {
+      if (run <= 2) return true;
+      run = 0;
+    }
+  }
+  return false;
 }
 
 /** A date in a URL path: /2021/03/04/, /2021/3/4/, /2021-03-04, /20210304/, as a day. */

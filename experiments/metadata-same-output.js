@@ -1,0 +1,93 @@
+#!/usr/bin/env node
+/**
+ * Whether two builds of @winnow/metadata give the same metadata on every page of the shared
+ * sets: a change meant to cost less (issue 33) must not change a single field. Each page is
+ * segmented once per build with that build's MetadataCollector as the observer, as `winnow clean`
+ * runs it, and every field finish() returns is compared (deep equality, key order included).
+ *
+ * Three ways of finishing a page, so that the candidates behind the winning one are read too:
+ * - `record`: the gold's URL, a capture date of 2026-12-31, the page's blocks (a crawled record);
+ * - `file`: no URL, no capture date, the blocks (HTML read from a file or stdin);
+ * - `old capture`: the gold's URL, a capture date of 2015-01-01 (later dates are refused, so
+ *   lower-ranked candidates decide), no blocks.
+ *
+ *   npx turbo run build --filter=@winnow/metadata... && \
+ *     node experiments/metadata-same-output.js --before OTHER_CHECKOUT [--data DIR] [--out FILE]
+ *   (OTHER_CHECKOUT: a checkout whose packages/metadata/dist is the earlier build, with a
+ *   node_modules that resolves chrono-node and entities, e.g. a link to this one's)
+ */
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { isDeepStrictEqual } from "node:util";
+import { gunzipSync } from "node:zlib";
+import { decodeHtmlPieces } from "@winnow/archive";
+import { MetadataCollector } from "@winnow/metadata";
+import { segmentHtml } from "@winnow/segment";
+import { parseFlags } from "../benchmarks/lib/common.js";
+
+const flags = parseFlags(process.argv.slice(2), []);
+if (flags.before === undefined) throw new Error("--before OTHER_CHECKOUT is needed");
+const root = flags.data ?? new URL("../../shared/data", import.meta.url).pathname;
+const before = await import(pathToFileURL(join(flags.before, "packages/metadata/dist/index.js")).href);
+
+const WAYS = [
+  { name: "record", url: true, capturedAt: Date.UTC(2026, 11, 31), blocks: true },
+  { name: "file", url: false, capturedAt: Number.NaN, blocks: true },
+  { name: "old capture", url: true, capturedAt: Date.UTC(2015, 0, 1), blocks: false },
+];
+
+const old = new before.MetadataCollector();
+const now = new MetadataCollector();
+const sets = {};
+const differences = [];
+let compared = 0;
+for (const set of readdirSync(root, { withFileTypes: true })
+  .filter((e) => e.isDirectory())
+  .map((e) => e.name)
+  .sort()) {
+  const dir = join(root, set);
+  const ids = readdirSync(join(dir, "html"))
+    .filter((f) => f.endsWith(".html.gz"))
+    .sort()
+    .map((f) => f.replace(/\.html\.gz$/, ""));
+  const fields = {};
+  let same = 0;
+  for (const id of ids) {
+    const gold = JSON.parse(readFileSync(join(dir, "ground-truth", `${id}.json`), "utf8"));
+    const { pieces } = decodeHtmlPieces(gunzipSync(readFileSync(join(dir, "html", `${id}.html.gz`))), "");
+    for (const way of WAYS) {
+      const url = way.url ? (gold.url ?? "") : "";
+      const a = finish(old, pieces, url, way);
+      const b = finish(now, pieces, url, way);
+      compared++;
+      for (const k of Object.keys(b)) fields[k] = (fields[k] ?? 0) + 1;
+      if (isDeepStrictEqual(a, b) && JSON.stringify(a) === JSON.stringify(b)) same++;
+      else differences.push({ set, id, way: way.name, before: a, after: b });
+    }
+  }
+  sets[set] = { pages: ids.length, finishes: ids.length * WAYS.length, identical: same, fields_given: fields };
+  console.log(`${set.padEnd(18)} ${ids.length} pages × ${WAYS.length}: ${ids.length * WAYS.length - same} different`);
+}
+
+function finish(collector, pieces, url, way) {
+  const doc = segmentHtml(pieces, { observer: collector });
+  return collector.finish(url, way.capturedAt, way.blocks ? doc.blocks : undefined);
+}
+
+const report = {
+  command: `node experiments/metadata-same-output.js --before ${flags.before}`,
+  date: new Date().toISOString(),
+  ways: WAYS.map((w) => w.name),
+  finishes_compared: compared,
+  differences: differences.length,
+  sets,
+  first_differences: differences.slice(0, 50),
+};
+const out =
+  flags.out ??
+  join(new URL(".", import.meta.url).pathname, "results", `${new Date().toISOString().slice(0, 10)}-metadata-same-output.json`);
+writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
+console.log(`${compared} finishes compared, ${differences.length} different; wrote ${out}`);
+for (const d of differences.slice(0, 10)) console.log(JSON.stringify(d));
+if (differences.length > 0) process.exitCode = 1;
