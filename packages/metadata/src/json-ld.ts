@@ -65,9 +65,26 @@ function firstString(value: Json | undefined): string | undefined {
 const SKIPPED_TYPES =
   /^(Person|Organization|Event|Product|Offer|Place|ImageObject|VideoObject|BreadcrumbList|SiteNavigationElement|WebSite|Comment|Answer|Review|Rating)$/;
 
-function skipped(object: Record<string, Json>): boolean {
+/**
+ * Types of a web page as such, not of what it publishes: a CMS gives every page, a service's or
+ * a product's too, a WebPage with the day the page was first saved. An article's date is its
+ * article's (Article, BlogPosting, NewsArticle, a QAPage's question…).
+ */
+const PAGE_TYPES = /^(?:WebPage|CollectionPage|ItemPage|AboutPage|ContactPage|ProfilePage|SearchResultsPage|CheckoutPage|MedicalWebPage)$/;
+
+function typesOf(object: Record<string, Json>): string[] {
   const type = object["@type"];
-  const types = typeof type === "string" ? [type] : Array.isArray(type) ? type.filter((t): t is string => typeof t === "string") : [];
+  return typeof type === "string" ? [type] : Array.isArray(type) ? type.filter((t): t is string => typeof t === "string") : [];
+}
+
+/** Whether an object is only a web page (its datePublished is the page's creation, not a publication). */
+function pageOnly(object: Record<string, Json>): boolean {
+  const types = typesOf(object);
+  return types.length > 0 && types.every((t) => PAGE_TYPES.test(t));
+}
+
+function skipped(object: Record<string, Json>): boolean {
+  const types = typesOf(object);
   return types.length > 0 && types.every((t) => SKIPPED_TYPES.test(t));
 }
 
@@ -88,7 +105,13 @@ export function readJsonLd(text: string, facts: JsonLdFacts): void {
       continue;
     }
     // Each key is looked at only where the object has it: most graph members (images, breadcrumbs) have none.
-    if (facts.datePublished === undefined && (object.datePublished !== undefined || object.dateCreated !== undefined)) {
+    // A WebPage's datePublished is when the page was saved, not what it publishes (measured on
+    // WCXB dev's tuning fold: 4 right days fewer, 21 fewer pages dated where the gold has none).
+    if (
+      facts.datePublished === undefined &&
+      (object.datePublished !== undefined || object.dateCreated !== undefined) &&
+      !pageOnly(object)
+    ) {
       facts.datePublished = firstString(object.datePublished) ?? firstString(object.dateCreated);
     }
     if (facts.dateModified === undefined && object.dateModified !== undefined) facts.dateModified = firstString(object.dateModified);
