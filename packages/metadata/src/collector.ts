@@ -139,6 +139,10 @@ const MAX_BLOCKS_SCANNED = 80;
 /** Class words of an element that shows the page's date ("post-date", "entry-published", "timestamp"). */
 const DATE_CLASS = /date|publish|posted|timestamp|datum|fecha/i;
 const NOT_DATE_CLASS = /comment|reply|update-?(?:s|btn|button)|validate|candidate/i;
+/** Class words of an element that shows when the page was last changed ("last-modified", "updated-date"). */
+const MODIFIED_CLASS = /modified|updated/i;
+/** A class that says both ("entry-date published updated", a post never edited): the publication's. */
+const PUBLISHED_CLASS = /publish/i;
 /** Item properties of the publication date ("datePublished", "published-date"). */
 const PUBLISHED_PROP = /^(?:date-?published|published-?date|pubdate|date-?created)$/i;
 
@@ -148,7 +152,7 @@ const PUBLISHED_PROP = /^(?:date-?published|published-?date|pubdate|date-?create
  * "ut", byline "yline"; date and datum "at", publish "ublish", posted "osted", timestamp "amp",
  * fecha "echa".
  */
-const MAY_BE_BYLINE_OR_DATE = /ut|yline|at|ublish|osted|amp|echa/;
+const MAY_BE_BYLINE_OR_DATE = /ut|yline|at|ublish|osted|amp|echa|odifi/;
 /** Of a class value that passed MAY_BE_BYLINE_OR_DATE: whether it may be a byline's. */
 function mayBeByline(value: string): boolean {
   return value.includes("ut") || value.includes("yline");
@@ -175,6 +179,7 @@ const enum Capture {
   Tag,
   Category,
   DateText,
+  ModifiedText,
 }
 
 /** The attributes of the element just opened that any rule reads. */
@@ -229,6 +234,7 @@ export class MetadataCollector implements MarkupObserver {
   private timesSeen = 0;
   private twitterAuthorKey = ""; // "twitter:data1" once "twitter:label1" said "Written by"
   private timeDated = false; // the first <time> gave its datetime: its text is not read
+  private timeModified = false; // the <time> just opened is inside an element whose class says modified
 
   private lang = "";
   private langRank = NONE;
@@ -261,6 +267,7 @@ export class MetadataCollector implements MarkupObserver {
     this.timesSeen = 0;
     this.twitterAuthorKey = "";
     this.timeDated = false;
+    this.timeModified = false;
     this.lang = "";
     this.langRank = NONE;
     // In place, and nothing allocated for a page that offers none: a run reads pages by the million.
@@ -287,9 +294,13 @@ export class MetadataCollector implements MarkupObserver {
     this.element = name;
     this.level = level;
     if (name === "time") {
-      this.timesSeen++;
-      this.startCapture(Capture.Time, level, this.timesSeen === 1 ? VISIBLE_GUESS : NONE);
-    }
+      // A <time> inside "last modified on …" is the modification's, not the page's first date.
+      this.timeModified = this.capture === Capture.ModifiedText;
+      if (!this.timeModified) {
+        this.timesSeen++;
+        this.startCapture(Capture.Time, level, this.timesSeen === 1 ? VISIBLE_GUESS : NONE);
+      }
+    } else this.timeModified = false;
     return true;
   }
 
@@ -303,6 +314,9 @@ export class MetadataCollector implements MarkupObserver {
         if (this.capture !== Capture.None || !MAY_BE_BYLINE_OR_DATE.test(value) || element === "body" || element === "html") return;
         if (mayBeByline(value) && BYLINE_CLASS.test(value) && !NOT_BYLINE_CLASS.test(value)) {
           if (this.authors.length < MAX_CANDIDATES) this.startCapture(Capture.Author, this.level, VISIBLE_GUESS);
+        } else if (this.modified.length < MAX_CANDIDATES && MODIFIED_CLASS.test(value) && !PUBLISHED_CLASS.test(value)) {
+          // "Last modified on …" (a page's footer, hAtom's "updated"): the modification's date, not the page's.
+          this.startCapture(Capture.ModifiedText, this.level, VISIBLE_TEXT);
         } else if (this.dates.length < MAX_CANDIDATES && mayBeDate(value) && DATE_CLASS.test(value) && !NOT_DATE_CLASS.test(value)) {
           this.startCapture(Capture.DateText, this.level, VISIBLE_TEXT);
         }
@@ -394,6 +408,9 @@ export class MetadataCollector implements MarkupObserver {
         break;
       case Capture.Time:
         if (rank !== NONE && !this.timeDated) this.offerDate("date", text, rank);
+        break;
+      case Capture.ModifiedText:
+        this.offerDate("dateModified", text, rank);
         break;
       case Capture.DateText:
         this.offerDate("date", text, rank);
@@ -517,6 +534,7 @@ export class MetadataCollector implements MarkupObserver {
       const prop = a.itemprop;
       if (a.pubdate || (prop.length > 0 && PUBLISHED_PROP.test(prop))) this.offerDate("date", when, VISIBLE_MARKED);
       else if (prop.length > 0 && prop.toLowerCase() === "datemodified") this.offerDate("dateModified", when, VISIBLE_MARKED);
+      else if (element === "time" && this.timeModified) this.offerDate("dateModified", when, VISIBLE_GUESS);
       else if (element === "time" && this.timesSeen === 1) {
         // The page's first <time>: its datetime, not its text, is the date. Read whether or not a
         // byline around it is being captured (a discussion page's "via user 1 year ago").
