@@ -147,15 +147,19 @@ const PUBLISHED_CLASS = /publish/i;
 const PUBLISHED_PROP = /^(?:date-?published|published-?date|pubdate|date-?created)$/i;
 
 /**
- * A cheap first look before BYLINE_CLASS and DATE_CLASS, one scan of a class value where a page
- * has hundreds (about 540 a page on WCXB dev, one in six passing): author, autor and auteur hold
- * "ut", byline "yline"; date and datum "at", publish "ublish", posted "osted", timestamp "amp",
- * fecha "echa".
+ * A cheap first look before BYLINE_CLASS, MODIFIED_CLASS and DATE_CLASS, one scan of a class
+ * value where a page has hundreds (about 540 a page on WCXB dev, one in six passing): author,
+ * autor and auteur hold "ut", byline "yline"; modified "odifi", updated "at"; date and datum
+ * "at", publish "ublish", posted "osted", timestamp "amp", fecha "echa".
  */
 const MAY_BE_BYLINE_OR_DATE = /ut|yline|at|ublish|osted|amp|echa|odifi/;
 /** Of a class value that passed MAY_BE_BYLINE_OR_DATE: whether it may be a byline's. */
 function mayBeByline(value: string): boolean {
   return value.includes("ut") || value.includes("yline");
+}
+/** The same for MODIFIED_CLASS. */
+function mayBeModified(value: string): boolean {
+  return value.includes("odifi") || value.includes("pdated");
 }
 /** The same for DATE_CLASS (case matters, as in MAY_BE_BYLINE_OR_DATE). */
 function mayBeDate(value: string): boolean {
@@ -314,7 +318,12 @@ export class MetadataCollector implements MarkupObserver {
         if (this.capture !== Capture.None || !MAY_BE_BYLINE_OR_DATE.test(value) || element === "body" || element === "html") return;
         if (mayBeByline(value) && BYLINE_CLASS.test(value) && !NOT_BYLINE_CLASS.test(value)) {
           if (this.authors.length < MAX_CANDIDATES) this.startCapture(Capture.Author, this.level, VISIBLE_GUESS);
-        } else if (this.modified.length < MAX_CANDIDATES && MODIFIED_CLASS.test(value) && !PUBLISHED_CLASS.test(value)) {
+        } else if (
+          mayBeModified(value) &&
+          this.modified.length < MAX_CANDIDATES &&
+          MODIFIED_CLASS.test(value) &&
+          !PUBLISHED_CLASS.test(value)
+        ) {
           // "Last modified on …" (a page's footer, hAtom's "updated"): the modification's date, not the page's.
           this.startCapture(Capture.ModifiedText, this.level, VISIBLE_TEXT);
         } else if (this.dates.length < MAX_CANDIDATES && mayBeDate(value) && DATE_CLASS.test(value) && !NOT_DATE_CLASS.test(value)) {
