@@ -266,24 +266,6 @@ describe("authors a corpus builder can trust", () => {
     expect(metadataOf(untyped).meta.date).toBe("2022-02-02");
   });
 
-  it("reads an element whose class says modified or updated as the last modification, not the publication", () => {
-    // A documentation page's footer: the page's only <time> says when it was last edited. (A
-    // line of at most 160 characters that says "Last modified …" is read as the page's date by
-    // the page's lines, as the gold of WCXB dev reads it: this one is longer.)
-    const footer = `<html><body><h1>Using Fetch</h1><p>Body text of the guide.</p>
-<p class="article-footer__last-modified">This page was last modified on <time datetime="2025-08-20T18:33:20.000Z">Aug 20, 2025</time> by the
-contributors of this documentation, who write, review and translate its pages in the open; see the history of the page for who changed what.</p></body></html>`;
-    const docs = metadataOf(footer, "https://example.org/docs/fetch").meta;
-    expect(docs.date).toBeUndefined();
-    expect(docs.dateModified).toBe("2025-08-20T18:33:20Z");
-    // Above the article: the article's own <time> is still the page's first.
-    const above = `<html><body><div class="updated">Updated March 9, 2024</div><article><time datetime="2024-03-01">March 1</time><p>x</p></article></body></html>`;
-    expect(metadataOf(above).meta).toMatchObject({ date: "2024-03-01", dateModified: "2024-03-09" });
-    // A class that says both (a post never edited) is the publication's.
-    const both = `<html><body><span class="entry-date published updated">July 8, 2025</span><p>x</p></body></html>`;
-    expect(metadataOf(both).meta.date).toBe("2025-07-08");
-  });
-
   it("names no one for a role: Webmaster, like admin or editor", () => {
     const html = `<html><head><meta name="author" content="Webmaster"></head><body><p>x</p></body></html>`;
     expect(metadataOf(html).meta.author).toBeUndefined();

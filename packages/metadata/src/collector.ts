@@ -139,27 +139,19 @@ const MAX_BLOCKS_SCANNED = 80;
 /** Class words of an element that shows the page's date ("post-date", "entry-published", "timestamp"). */
 const DATE_CLASS = /date|publish|posted|timestamp|datum|fecha/i;
 const NOT_DATE_CLASS = /comment|reply|update-?(?:s|btn|button)|validate|candidate/i;
-/** Class words of an element that shows when the page was last changed ("last-modified", "updated-date"). */
-const MODIFIED_CLASS = /modified|updated/i;
-/** A class that says both ("entry-date published updated", a post never edited): the publication's. */
-const PUBLISHED_CLASS = /publish/i;
 /** Item properties of the publication date ("datePublished", "published-date"). */
 const PUBLISHED_PROP = /^(?:date-?published|published-?date|pubdate|date-?created)$/i;
 
 /**
- * A cheap first look before BYLINE_CLASS, MODIFIED_CLASS and DATE_CLASS, one scan of a class
- * value where a page has hundreds (about 540 a page on WCXB dev, one in six passing): author,
- * autor and auteur hold "ut", byline "yline"; modified "odifi", updated "at"; date and datum
- * "at", publish "ublish", posted "osted", timestamp "amp", fecha "echa".
+ * A cheap first look before BYLINE_CLASS and DATE_CLASS, one scan of a class value where a page
+ * has hundreds (about 540 a page on WCXB dev, one in six passing): author, autor and auteur hold
+ * "ut", byline "yline"; date and datum "at", publish "ublish", posted "osted", timestamp "amp",
+ * fecha "echa".
  */
-const MAY_BE_BYLINE_OR_DATE = /ut|yline|at|ublish|osted|amp|echa|odifi/;
+const MAY_BE_BYLINE_OR_DATE = /ut|yline|at|ublish|osted|amp|echa/;
 /** Of a class value that passed MAY_BE_BYLINE_OR_DATE: whether it may be a byline's. */
 function mayBeByline(value: string): boolean {
   return value.includes("ut") || value.includes("yline");
-}
-/** The same for MODIFIED_CLASS. */
-function mayBeModified(value: string): boolean {
-  return value.includes("odifi") || value.includes("pdated");
 }
 /** The same for DATE_CLASS (case matters, as in MAY_BE_BYLINE_OR_DATE). */
 function mayBeDate(value: string): boolean {
@@ -183,7 +175,6 @@ const enum Capture {
   Tag,
   Category,
   DateText,
-  ModifiedText,
 }
 
 /** The attributes of the element just opened that any rule reads. */
@@ -238,7 +229,6 @@ export class MetadataCollector implements MarkupObserver {
   private timesSeen = 0;
   private twitterAuthorKey = ""; // "twitter:data1" once "twitter:label1" said "Written by"
   private timeDated = false; // the first <time> gave its datetime: its text is not read
-  private timeModified = false; // the <time> just opened is inside an element whose class says modified
 
   private lang = "";
   private langRank = NONE;
@@ -271,7 +261,6 @@ export class MetadataCollector implements MarkupObserver {
     this.timesSeen = 0;
     this.twitterAuthorKey = "";
     this.timeDated = false;
-    this.timeModified = false;
     this.lang = "";
     this.langRank = NONE;
     // In place, and nothing allocated for a page that offers none: a run reads pages by the million.
@@ -298,13 +287,9 @@ export class MetadataCollector implements MarkupObserver {
     this.element = name;
     this.level = level;
     if (name === "time") {
-      // A <time> inside "last modified on …" is the modification's, not the page's first date.
-      this.timeModified = this.capture === Capture.ModifiedText;
-      if (!this.timeModified) {
-        this.timesSeen++;
-        this.startCapture(Capture.Time, level, this.timesSeen === 1 ? VISIBLE_GUESS : NONE);
-      }
-    } else this.timeModified = false;
+      this.timesSeen++;
+      this.startCapture(Capture.Time, level, this.timesSeen === 1 ? VISIBLE_GUESS : NONE);
+    }
     return true;
   }
 
@@ -318,14 +303,6 @@ export class MetadataCollector implements MarkupObserver {
         if (this.capture !== Capture.None || !MAY_BE_BYLINE_OR_DATE.test(value) || element === "body" || element === "html") return;
         if (mayBeByline(value) && BYLINE_CLASS.test(value) && !NOT_BYLINE_CLASS.test(value)) {
           if (this.authors.length < MAX_CANDIDATES) this.startCapture(Capture.Author, this.level, VISIBLE_GUESS);
-        } else if (
-          mayBeModified(value) &&
-          this.modified.length < MAX_CANDIDATES &&
-          MODIFIED_CLASS.test(value) &&
-          !PUBLISHED_CLASS.test(value)
-        ) {
-          // "Last modified on …" (a page's footer, hAtom's "updated"): the modification's date, not the page's.
-          this.startCapture(Capture.ModifiedText, this.level, VISIBLE_TEXT);
         } else if (this.dates.length < MAX_CANDIDATES && mayBeDate(value) && DATE_CLASS.test(value) && !NOT_DATE_CLASS.test(value)) {
           this.startCapture(Capture.DateText, this.level, VISIBLE_TEXT);
         }
@@ -417,9 +394,6 @@ export class MetadataCollector implements MarkupObserver {
         break;
       case Capture.Time:
         if (rank !== NONE && !this.timeDated) this.offerDate("date", text, rank);
-        break;
-      case Capture.ModifiedText:
-        this.offerDate("dateModified", text, rank);
         break;
       case Capture.DateText:
         this.offerDate("date", text, rank);
@@ -543,7 +517,6 @@ export class MetadataCollector implements MarkupObserver {
       const prop = a.itemprop;
       if (a.pubdate || (prop.length > 0 && PUBLISHED_PROP.test(prop))) this.offerDate("date", when, VISIBLE_MARKED);
       else if (prop.length > 0 && prop.toLowerCase() === "datemodified") this.offerDate("dateModified", when, VISIBLE_MARKED);
-      else if (element === "time" && this.timeModified) this.offerDate("dateModified", when, VISIBLE_GUESS);
       else if (element === "time" && this.timesSeen === 1) {
         // The page's first <time>: its datetime, not its text, is the date. Read whether or not a
         // byline around it is being captured (a discussion page's "via user 1 year ago").
