@@ -8,6 +8,8 @@ import { decodeHTML } from "entities";
 
 export interface JsonLdFacts {
   datePublished?: string;
+  /** The datePublished of an object that is only a web page: a date only for a page someone wrote. */
+  pageDatePublished?: string;
   dateModified?: string;
   authors: string[];
   publisher?: string;
@@ -105,14 +107,10 @@ export function readJsonLd(text: string, facts: JsonLdFacts): void {
       continue;
     }
     // Each key is looked at only where the object has it: most graph members (images, breadcrumbs) have none.
-    // A WebPage's datePublished is when the page was saved, not what it publishes (measured on
-    // WCXB dev's tuning fold: 4 right days fewer, 21 fewer pages dated where the gold has none).
-    if (
-      facts.datePublished === undefined &&
-      (object.datePublished !== undefined || object.dateCreated !== undefined) &&
-      !pageOnly(object)
-    ) {
-      facts.datePublished = firstString(object.datePublished) ?? firstString(object.dateCreated);
+    if (facts.datePublished === undefined && (object.datePublished !== undefined || object.dateCreated !== undefined)) {
+      const date = firstString(object.datePublished) ?? firstString(object.dateCreated);
+      if (!pageOnly(object)) facts.datePublished = date;
+      else facts.pageDatePublished ??= date;
     }
     if (facts.dateModified === undefined && object.dateModified !== undefined) facts.dateModified = firstString(object.dateModified);
     if (facts.authors.length === 0 && (object.author !== undefined || object.creator !== undefined)) {
