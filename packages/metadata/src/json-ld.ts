@@ -79,7 +79,7 @@ function typesOf(object: Record<string, Json>): string[] {
   return typeof type === "string" ? [type] : Array.isArray(type) ? type.filter((t): t is string => typeof t === "string") : [];
 }
 
-/** Whether an object is only a web page (its datePublished is the page's creation, not a publication). */
+/** Whether an object is only a web page: its datePublished is when the page was saved (pageDatePublished). */
 function pageOnly(object: Record<string, Json>): boolean {
   const types = typesOf(object);
   return types.length > 0 && types.every((t) => PAGE_TYPES.test(t));
