@@ -12,11 +12,12 @@
  *   lower-ranked candidates decide), no blocks.
  *
  *   npx turbo run build --filter=@winnow/metadata... && \
- *     node experiments/metadata-same-output.js --before OTHER_CHECKOUT [--data DIR] [--out FILE]
+ *     node experiments/metadata-same-output.js --before OTHER_CHECKOUT [--data DIR] [--out FILE] [--keep 50]
  *   (OTHER_CHECKOUT: a checkout whose packages/metadata/dist is the earlier build, with a
  *   node_modules that resolves chrono-node and entities, e.g. a link to this one's)
+ *   --keep N: how many differences the JSON lists in full (50); every one is counted by field.
  */
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { isDeepStrictEqual } from "node:util";
@@ -42,9 +43,8 @@ const now = new MetadataCollector();
 const sets = {};
 const differences = [];
 let compared = 0;
-for (const set of readdirSync(root, { withFileTypes: true })
-  .filter((e) => e.isDirectory())
-  .map((e) => e.name)
+for (const set of readdirSync(root)
+  .filter((name) => existsSync(join(root, name, "html")))
   .sort()) {
   const dir = join(root, set);
   const ids = readdirSync(join(dir, "html"))
@@ -52,6 +52,7 @@ for (const set of readdirSync(root, { withFileTypes: true })
     .sort()
     .map((f) => f.replace(/\.html\.gz$/, ""));
   const fields = {};
+  const changed = {};
   let same = 0;
   for (const id of ids) {
     const gold = JSON.parse(readFileSync(join(dir, "ground-truth", `${id}.json`), "utf8"));
@@ -63,11 +64,18 @@ for (const set of readdirSync(root, { withFileTypes: true })
       compared++;
       for (const k of Object.keys(b)) fields[k] = (fields[k] ?? 0) + 1;
       if (isDeepStrictEqual(a, b) && JSON.stringify(a) === JSON.stringify(b)) same++;
-      else differences.push({ set, id, way: way.name, before: a, after: b });
+      else {
+        differences.push({ set, id, way: way.name, before: a, after: b });
+        for (const k of new Set([...Object.keys(a), ...Object.keys(b)])) {
+          if (!isDeepStrictEqual(a[k], b[k])) changed[k] = (changed[k] ?? 0) + 1;
+        }
+      }
     }
   }
-  sets[set] = { pages: ids.length, finishes: ids.length * WAYS.length, identical: same, fields_given: fields };
-  console.log(`${set.padEnd(18)} ${ids.length} pages × ${WAYS.length}: ${ids.length * WAYS.length - same} different`);
+  sets[set] = { pages: ids.length, finishes: ids.length * WAYS.length, identical: same, fields_given: fields, fields_changed: changed };
+  console.log(
+    `${set.padEnd(18)} ${ids.length} pages × ${WAYS.length}: ${ids.length * WAYS.length - same} different ${JSON.stringify(changed)}`,
+  );
 }
 
 function finish(collector, pieces, url, way) {
@@ -82,7 +90,7 @@ const report = {
   finishes_compared: compared,
   differences: differences.length,
   sets,
-  first_differences: differences.slice(0, 50),
+  first_differences: differences.slice(0, Number(flags.keep ?? 50)),
 };
 const out =
   flags.out ??

@@ -243,6 +243,37 @@ describe("authors a corpus builder can trust", () => {
 <body><div class="byline">By Holly Wilgus</div><p>x</p></body></html>`;
     expect(metadataOf(organisationOnly).meta.author).toBe("Holly Wilgus");
   });
+
+  it("takes a JSON-LD WebPage's date only for a page that names who wrote it: a CMS dates every page it saves", () => {
+    // A service page: its WebPage says when the page was first saved, and nothing is published.
+    const service = `<html><head><script type="application/ld+json">{"@context":"https://schema.org","@graph":[
+{"@type":"WebPage","datePublished":"2020-07-04T00:27:57+00:00","dateModified":"2025-10-16T20:02:36+00:00"},
+{"@type":"WebSite","name":"Acme"}]}</script></head><body><h1>Data services</h1><p>What we do.</p></body></html>`;
+    const page = metadataOf(service, "https://example.org/services/data").meta;
+    expect(page.date).toBeUndefined();
+    expect(page.dateModified).toBe("2025-10-16T20:02:36+00:00");
+    // A post: its article's date, wherever the WebPage stands in the graph.
+    const post = `<html><head><script type="application/ld+json">{"@graph":[
+{"@type":["WebPage","ItemPage"],"datePublished":"2020-01-01"},
+{"@type":"BlogPosting","datePublished":"2024-05-06","author":{"@type":"Person","name":"Ann Lee"}}]}</script></head><body><p>x</p></body></html>`;
+    expect(metadataOf(post).meta).toMatchObject({ date: "2024-05-06", author: "Ann Lee" });
+    // A WebPage alone beside the page's other sources: those decide.
+    const withMeta = `<html><head><meta property="article:published_time" content="2023-02-03">
+<script type="application/ld+json">{"@type":"WebPage","datePublished":"2019-01-01"}</script></head><body><p>x</p></body></html>`;
+    expect(metadataOf(withMeta).meta.date).toBe("2023-02-03");
+    // A page that names its writer (a post, a forum thread): its WebPage's date is its publication's.
+    const written = `<html><head><meta name="author" content="Jane Roe"><script type="application/ld+json">{"@graph":[
+{"@type":"WebPage","datePublished":"2021-06-07T10:00:00+00:00"}]}</script></head><body><div class="date">Updated July 1, 2025</div><p>x</p></body></html>`;
+    expect(metadataOf(written).meta).toMatchObject({ author: "Jane Roe", date: "2021-06-07T10:00:00+00:00" });
+    // An untyped object, or one of a type that publishes, still gives its date.
+    const untyped = `<html><head><script type="application/ld+json">{"datePublished":"2022-02-02"}</script></head><body><p>x</p></body></html>`;
+    expect(metadataOf(untyped).meta.date).toBe("2022-02-02");
+  });
+
+  it("names no one for a role: Webmaster, like admin or editor", () => {
+    const html = `<html><head><meta name="author" content="Webmaster"></head><body><p>x</p></body></html>`;
+    expect(metadataOf(html).meta.author).toBeUndefined();
+  });
 });
 
 describe("normaliseDate", () => {

@@ -439,6 +439,12 @@ export class MetadataCollector implements MarkupObserver {
       const author = this.bestAuthor(publishers, hostOf(url));
       if (author !== undefined) out.author = author;
     }
+    // A JSON-LD WebPage's datePublished is when a CMS first saved the page, which it records for
+    // every page, a service's or a product's too: a publication's date only where the page names
+    // who wrote it (a post, a forum thread), ranked as the JSON-LD it is.
+    if (ld.datePublished === undefined && ld.pageDatePublished !== undefined && out.author !== undefined) {
+      this.offerDate("date", ld.pageDatePublished, JSON_LD);
+    }
     const bound = Number.isFinite(capturedAt) ? capturedAt : NO_BOUND;
     const date = bestDate(this.dates, bound, this.lang, this.readings) ?? (url.length > 0 ? dateInUrl(url, bound) : undefined);
     if (date !== undefined) out.date = date;

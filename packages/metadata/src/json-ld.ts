@@ -8,6 +8,8 @@ import { decodeHTML } from "entities";
 
 export interface JsonLdFacts {
   datePublished?: string;
+  /** The datePublished of an object that is only a web page: a date only for a page someone wrote. */
+  pageDatePublished?: string;
   dateModified?: string;
   authors: string[];
   publisher?: string;
@@ -65,9 +67,26 @@ function firstString(value: Json | undefined): string | undefined {
 const SKIPPED_TYPES =
   /^(Person|Organization|Event|Product|Offer|Place|ImageObject|VideoObject|BreadcrumbList|SiteNavigationElement|WebSite|Comment|Answer|Review|Rating)$/;
 
-function skipped(object: Record<string, Json>): boolean {
+/**
+ * Types of a web page as such, not of what it publishes: a CMS gives every page, a service's or
+ * a product's too, a WebPage with the day the page was first saved. An article's date is its
+ * article's (Article, BlogPosting, NewsArticle, a QAPage's question…).
+ */
+const PAGE_TYPES = /^(?:WebPage|CollectionPage|ItemPage|AboutPage|ContactPage|ProfilePage|SearchResultsPage|CheckoutPage|MedicalWebPage)$/;
+
+function typesOf(object: Record<string, Json>): string[] {
   const type = object["@type"];
-  const types = typeof type === "string" ? [type] : Array.isArray(type) ? type.filter((t): t is string => typeof t === "string") : [];
+  return typeof type === "string" ? [type] : Array.isArray(type) ? type.filter((t): t is string => typeof t === "string") : [];
+}
+
+/** Whether an object is only a web page: its datePublished is when the page was saved (pageDatePublished). */
+function pageOnly(object: Record<string, Json>): boolean {
+  const types = typesOf(object);
+  return types.length > 0 && types.every((t) => PAGE_TYPES.test(t));
+}
+
+function skipped(object: Record<string, Json>): boolean {
+  const types = typesOf(object);
   return types.length > 0 && types.every((t) => SKIPPED_TYPES.test(t));
 }
 
@@ -89,7 +108,9 @@ export function readJsonLd(text: string, facts: JsonLdFacts): void {
     }
     // Each key is looked at only where the object has it: most graph members (images, breadcrumbs) have none.
     if (facts.datePublished === undefined && (object.datePublished !== undefined || object.dateCreated !== undefined)) {
-      facts.datePublished = firstString(object.datePublished) ?? firstString(object.dateCreated);
+      const date = firstString(object.datePublished) ?? firstString(object.dateCreated);
+      if (!pageOnly(object)) facts.datePublished = date;
+      else facts.pageDatePublished ??= date;
     }
     if (facts.dateModified === undefined && object.dateModified !== undefined) facts.dateModified = firstString(object.dateModified);
     if (facts.authors.length === 0 && (object.author !== undefined || object.creator !== undefined)) {

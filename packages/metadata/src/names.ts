@@ -28,7 +28,7 @@ const NOT_A_NAME =
   /[，。？！：；、“”]|\b(?:ago|comments?|min(?:ute)?s?|read|share|follow|updated?|published|posted|contributors?|staff writer|newsletter|subscribe|view|profile|more|articles?|posts?|all|home|www|http|click|here)\b|@|\/|[0-9]|[?!:=<>{}[\]"“”]/i;
 /** Alone, these name no one. */
 const NO_NAME =
-  /^(?:by|von|par|author|autor|auteur|staff|admin|administrator|anonymous|unknown|editor|editors|guest|user|team|redaktion|rédaction)$/i;
+  /^(?:by|von|par|author|autor|auteur|staff|admin|administrator|webmaster|anonymous|unknown|editor|editors|guest|user|team|redaktion|rédaction)$/i;
 /** Lowercase words that may sit inside a name ("Ludwig van Beethoven", "Oscar de la Hoya"). */
 const PARTICLE = /^(?:van|von|der|den|de|del|della|da|di|du|la|le|bin|ibn|al|el|ter|ten|y|dos|das)$/;
 const SPACES = /\s+/g;
