@@ -87,7 +87,7 @@ try {
 }
 const floor = flags.floor ? median(rows.get("htmlparser2 parse (floor)").map((m) => m.summary)) : null;
 console.log(`\nmedians of ${runs} runs (${flags.input}${cleanFlags.length ? `, ${cleanFlags.join(" ")}` : ""}):`);
-console.log("build\tdocs/CPU-s (summary)\tdocs/CPU-s (whole process)\tpeak RSS MB" + (floor ? "\t× floor (summary)" : ""));
+console.log(`build\tdocs/CPU-s (summary)\tdocs/CPU-s (whole process)\tpeak RSS MB${floor ? "\t× floor (summary)" : ""}`);
 for (const [name, ms] of rows) {
   const s = median(ms.map((m) => m.summary));
   const cells = [name, s.toFixed(1), median(ms.map((m) => m.whole)).toFixed(1), median(ms.map((m) => m.rssMb)).toFixed(0)];
