@@ -317,12 +317,35 @@ describe("chrono-node's cost per page", () => {
     }
   });
 
+  it("runs a language's parsers only on strings holding one of its month names or a numeric date", () => {
+    const load = createRequire(import.meta.url);
+    const italian = (load("chrono-node/it") as { strict: { parse: (...args: unknown[]) => unknown } }).strict;
+    const russian = (load("chrono-node/ru") as { strict: { parse: (...args: unknown[]) => unknown } }).strict;
+    const italianParse = vi.spyOn(italian, "parse");
+    const russianParse = vi.spyOn(russian, "parse");
+    try {
+      // No language declared: every language may be tried, but only where it could find a day.
+      expect(normaliseDate("Page 12 of the 2003 annual report", NOW, "")).toBeUndefined();
+      expect(italianParse).not.toHaveBeenCalled();
+      expect(russianParse).not.toHaveBeenCalled();
+      // An Italian month name, and a day, month and year in numbers, are parsed as before.
+      expect(normaliseDate("Pubblicato il 4 settembre 2021", NOW, "")).toBe("2021-09-04");
+      expect(italianParse).toHaveBeenCalled();
+      expect(normaliseDate("Опубликовано 4 марта 2021 года", NOW, "")).toBe("2021-03-04");
+      expect(russianParse).toHaveBeenCalled();
+      expect(normaliseDate("Stand: 4-3-21, 2021", NOW, "")).toBe(normaliseDate("Stand: 4-3-21, 2021", NOW, "de"));
+    } finally {
+      italianParse.mockRestore();
+      russianParse.mockRestore();
+    }
+  });
+
   it("reads each distinct date string of a page once, whichever candidate offers it", () => {
     const parse = vi.spyOn(english, "parse");
     try {
       // Two date-class elements and a byline say the same thing, which is no date: the URL's date wins.
-      const html = `<html lang="en"><body><p class="post-date">Posted 4 times in 2019</p><p class="byline">Posted 4 times in 2019</p>
-<p>Body text.</p><span class="entry-date">Posted 4 times in 2019</span></body></html>`;
+      const html = `<html lang="en"><body><p class="post-date">Posted 4 times in May 2019</p><p class="byline">Posted 4 times in May 2019</p>
+<p>Body text.</p><span class="entry-date">Posted 4 times in May 2019</span></body></html>`;
       const { meta } = metadataOf(html, "https://example.org/2021/03/04/story");
       expect(meta.date).toBe("2021-03-04");
       expect(parse).toHaveBeenCalledTimes(1);
