@@ -171,11 +171,11 @@ export class BlockScans {
     let runStart = -1,
       hLower = 0,
       foldDiffers = false;
-    let unicodeWords = 0,
-      inTitle = 0,
-      stop = 0,
-      cjk = 0,
+    let cjk = 0,
       lowerSpecial = false;
+    this.unicodeWords[i] = 0;
+    this.inTitle[i] = 0;
+    this.stopwords[i] = 0;
     let used = this.firstEntry[i];
     const n = text.length;
     for (let at = 0; at < n; at++) {
@@ -217,20 +217,12 @@ export class BlockScans {
         if (cjkWords && k & CJK) {
           // A Unicode word of its own, after the run before it (Han and kana have no case).
           if (runStart >= 0) {
-            const r = lookUp(text, runStart, at, hLower, foldDiffers, listed, functionWords);
-            unicodeWords++;
-            inTitle += r & IN_TITLE;
-            stop += (r & STOPWORD) >> 1;
-            if (r >= 4) used = this.push(used, (r >> 2) - 1);
+            used = this.tally(i, lookUp(text, runStart, at, hLower, foldDiffers, listed, functionWords), used);
             runStart = -1;
             foldDiffers = false;
           }
-          const r = lookUp(text, at, at + 1, fnvStep(FNV_BASIS, LOWER[c]), true, listed, functionWords);
-          unicodeWords++;
+          used = this.tally(i, lookUp(text, at, at + 1, fnvStep(FNV_BASIS, LOWER[c]), true, listed, functionWords), used);
           cjk++;
-          inTitle += r & IN_TITLE;
-          stop += (r & STOPWORD) >> 1;
-          if (r >= 4) used = this.push(used, (r >> 2) - 1);
           continue;
         }
       }
@@ -242,22 +234,12 @@ export class BlockScans {
         }
         hLower = fnvStep(hLower, LOWER[c]);
       } else if (runStart >= 0) {
-        const r = lookUp(text, runStart, at, hLower, foldDiffers, listed, functionWords);
-        unicodeWords++;
-        inTitle += r & IN_TITLE;
-        stop += (r & STOPWORD) >> 1;
-        if (r >= 4) used = this.push(used, (r >> 2) - 1);
+        used = this.tally(i, lookUp(text, runStart, at, hLower, foldDiffers, listed, functionWords), used);
         runStart = -1;
         foldDiffers = false;
       }
     }
-    if (runStart >= 0) {
-      const r = lookUp(text, runStart, n, hLower, foldDiffers, listed, functionWords);
-      unicodeWords++;
-      inTitle += r & IN_TITLE;
-      stop += (r & STOPWORD) >> 1;
-      if (r >= 4) used = this.push(used, (r >> 2) - 1);
-    }
+    if (runStart >= 0) used = this.tally(i, lookUp(text, runStart, n, hLower, foldDiffers, listed, functionWords), used);
 
     if (words > 0 && sentences === 0) sentences = 1;
     this.letters[i] = letters;
@@ -271,19 +253,28 @@ export class BlockScans {
     this.urls[i] = hasUrl ? countMatches(text, URL_LITERAL) : 0;
     this.hashtags[i] = hasHash ? countMatches(text, HASHTAG) : 0;
     this.flags[i] = (copyright ? COPYRIGHT : 0) | (n > 0 && CLASS[text.charCodeAt(n - 1)] & T_PUNCT ? ENDS_WITH_PUNCTUATION : 0);
-    // Tokens are the Unicode words as counted above, which are the lower-cased copy's unless it is special.
-    this.tokens[i] = unicodeWords;
+    // Tokens are the Unicode words as counted above (tally), which are the lower-cased copy's
+    // unless it is special.
+    this.tokens[i] = this.unicodeWords[i];
     this.cjk[i] = cjk;
     this.firstEntry[i + 1] = used;
     if (listed !== undefined && lowerSpecial) {
       countWords(text.toLowerCase(), listed, slowCounts, cjkWords);
-      unicodeWords = slowCounts.words;
-      inTitle = slowCounts.inTitle;
-      stop = slowCounts.stopwords;
+      this.unicodeWords[i] = slowCounts.words;
+      this.inTitle[i] = slowCounts.inTitle;
+      this.stopwords[i] = slowCounts.stopwords;
     }
-    this.unicodeWords[i] = unicodeWords;
-    this.inTitle[i] = inTitle;
-    this.stopwords[i] = stop;
+  }
+
+  /**
+   * One Unicode word of block i, as lookUp found it (`r`): counted, in the title or a stopword
+   * as it says, and its function-word entry appended after `used`; returns the entries used.
+   */
+  private tally(i: number, r: number, used: number): number {
+    this.unicodeWords[i]++;
+    this.inTitle[i] += r & IN_TITLE;
+    this.stopwords[i] += (r & STOPWORD) >> 1;
+    return r >= 4 ? this.push(used, (r >> 2) - 1) : used;
   }
 }
 
