@@ -128,7 +128,7 @@ const CJK_WORD = /[\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}]|(?:(?![\p{scx=Ha
  * one difference kept because the shipped model's features were computed with it: with
  * `cjkWords`, CJK punctuation such as "。" (whose scripts include Han) is a word here. Not
  * the words of the filters' rules (@winnow/filters' splitWords: space-separated, as Gopher and C4
- * count), nor texrex's word count (text-stats.ts), nor the scorer's tokens (@winnow/evaluation's
+ * count), nor texrex's word count (block-scan.ts), nor the scorer's tokens (@winnow/evaluation's
  * wordTokens: Python's \w, underscore included).
  */
 export function wordsOf(text: string, cjkWords: boolean): string[] {
