@@ -106,6 +106,15 @@ describe("<noscript>", () => {
     ]);
   });
 
+  it("joins the text after a dropped banner with one space, whatever spacing stood around it", () => {
+    // The block remembers whether its text ended in a space; dropping the banner restores that
+    // too, so a following node that starts with a space adds none.
+    expect(texts(page(`<p>Before <noscript>Enable JavaScript</noscript> after</p>`))).toEqual(["Before after"]);
+    expect(texts(page(`<p>Before<noscript> Enable JavaScript </noscript> after</p>`))).toEqual(["Before after"]);
+    expect(texts(page(`<p>Before <noscript>Enable JavaScript </noscript>after</p>`))).toEqual(["Before after"]);
+    expect(texts(page(`<p>Before<br> <noscript>x</noscript> <br>after</p>`))).toEqual(["Before after"]);
+  });
+
   it("keeps the subtree index in step with the blocks after dropping one", () => {
     const doc = segmentHtml(page(`<section><p>a</p><noscript><p>short</p></noscript><p>b</p></section>`), { subtrees: true });
     expect(doc.blocks.map((b) => b.text)).toEqual(["a", "b"]);
