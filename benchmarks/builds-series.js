@@ -14,7 +14,7 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { BENCH_DIR, parseFlags } from "./lib/common.js";
+import { BENCH_DIR, median, parseFlags } from "./lib/common.js";
 
 const dash = process.argv.indexOf("--");
 const cleanFlags = dash < 0 ? [] : process.argv.slice(dash + 1);
@@ -44,11 +44,6 @@ function run(args) {
     });
   });
 }
-
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 
 const rows = new Map();
 const sides = [

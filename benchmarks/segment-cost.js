@@ -17,7 +17,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { gunzipSync } from "node:zlib";
-import { DEFAULT_SOURCE, parseFlags } from "./lib/common.js";
+import { DEFAULT_SOURCE, median, parseFlags } from "./lib/common.js";
 
 const flags = parseFlags(process.argv.slice(2), []);
 const data = flags.data ?? DEFAULT_SOURCE;
@@ -88,10 +88,6 @@ if (flags.child !== undefined) {
       console.log(`${build}\trun ${r}\tsegment ${m.segmentMs.toFixed(3)} ms/page\tfeatures ${m.featuresMs?.toFixed(3) ?? "-"} ms/page`);
     }
   }
-  const median = (xs) => {
-    const s = [...xs].sort((a, b) => a - b);
-    return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-  };
   console.log(`medians over ${runs} runs, ${limit} pages of ${data}, fastest of ${passes} passes each:`);
   for (const [build, ms] of results) {
     const seg = median(ms.map((m) => m.segmentMs));

@@ -181,6 +181,12 @@ export function runChild(script, args, { nodeArgs = [], env } = {}) {
   });
 }
 
+/** The median of `xs` (the mean of the two middle values when their count is even). */
+export function median(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+}
+
 /** Markdown table; numbers are expected pre-formatted. */
 export function table(headers, rows) {
   const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => String(r[i]).length)));
