@@ -41,6 +41,40 @@ describe("winnow eval with several --data sets", () => {
   });
 });
 
+describe("winnow train --loso", () => {
+  it("prints each set scored by a model trained on the other, and writes the operating points of those scores", async () => {
+    const model = join(dir, "loso.onnx");
+    const r = await runWinnow(["train", "--data", WCXB, MAGIC, "--loso", "-o", model, "--feature-set", "texrex37+ext+ctx", ...QUICK], dir);
+    expect(r.stderr).not.toMatch(/internal error/);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/leave one source out: each source scored by a model trained on the others/);
+    expect(r.stdout).toMatch(/^magic-html-sample \(16\)/m);
+    // The threshold written is the curve's balanced point.
+    const balanced = /^ {2}(\d\.\d{3}) .*<- [a-z, ]*balanced/m.exec(r.stdout)?.[1];
+    expect(balanced).toBeDefined();
+    expect(r.stdout).toMatch(
+      new RegExp(`wrote .*loso\\.onnx: mlp on texrex37\\+ext\\+ctx v\\d+, threshold ${Number(balanced).toFixed(2)} `),
+    );
+  }, 120_000);
+
+  it("is refused with one set, with --folds and with the BiLSTM", async () => {
+    const model = join(dir, "refused.onnx");
+    const one = await runWinnow(["train", "--data", WCXB, "--loso", "-o", model], dir);
+    expect([one.code, stderrMessages(one.stderr).join("\n")]).toEqual([
+      2,
+      "winnow: --loso leaves one source out, so it needs two or more --data sets",
+    ]);
+    const folds = await runWinnow(["train", "--data", WCXB, MAGIC, "--loso", "--folds", "3", "-o", model], dir);
+    expect(folds.code).toBe(2);
+    expect(stderrMessages(folds.stderr).join("\n")).toMatch(/--loso.*cannot be used with.*--folds/);
+    const bilstm = await runWinnow(["train", "--model", "bilstm", "--data", WCXB, MAGIC, "--loso", "-o", model], dir);
+    expect([bilstm.code, stderrMessages(bilstm.stderr).join("\n")]).toEqual([
+      2,
+      "winnow: --loso trains the MLP only (the BiLSTM takes --folds)",
+    ]);
+  });
+});
+
 describe("a model with operating points and a comment head", () => {
   let model: string;
   beforeAll(async () => {

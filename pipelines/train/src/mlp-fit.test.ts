@@ -126,6 +126,29 @@ describe("a trained model file", () => {
     }
   });
 
+  it("with leaveOneSourceOut, takes its threshold and operating points from each source scored by a model trained on the others", async () => {
+    // Two sources made of the sample's pages: the first seven and the other seven.
+    const twoSources = pages.map((page, i) => ({ ...page, source: i < 7 ? "first" : "second" }));
+    const output = join(dir, "loso.onnx");
+    const result = await trainModel({ pages: twoSources, featureSet: TEXREX37, output, leaveOneSourceOut: true, folds: 5, ...QUICK });
+    const cv = result.crossValidation!;
+    expect(cv.leaveOneSourceOut).toBe(true);
+    // One fold per source, whatever --folds says, and each page scored in its own source's fold.
+    expect(cv.folds).toBe(2);
+    for (const page of cv.pages) expect(page.fold).toBe(page.source === "first" ? 0 : 1);
+    expect(cv.operatingPoints).toBeDefined();
+    expect(result.info.threshold).toBe(cv.operatingPoints!.balanced);
+    expect(result.info.operatingPoints).toEqual(cv.operatingPoints);
+    const notes = JSON.parse(result.info.notes) as Record<string, unknown>;
+    expect(notes.operatingPointsFrom).toBe("leave one source out, held-out scores pooled");
+    expect(notes.cvLeaveOneSourceOut).toBe(true);
+    expect(notes.cvFolds).toBeUndefined();
+    // One source has nothing to leave out.
+    await expect(trainModel({ pages, featureSet: TEXREX37, output, leaveOneSourceOut: true, ...QUICK })).rejects.toThrow(
+      /at least two data sets/,
+    );
+  });
+
   it("is refused, with a clear message, by a winnow whose feature set differs", async () => {
     const fitted = fitMlp(buildDataset(pages.slice(0, 6), TEXREX37), [0, 1, 2, 3, 4, 5], QUICK);
     const stale = mlpToOnnx(fitted.members, {

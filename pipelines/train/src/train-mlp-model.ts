@@ -1,7 +1,8 @@
 /**
  * `winnow train`: fit the MLP on all given pages, pick its threshold on held-out domains, and
  * write an ONNX model file that records its feature set, threshold and training fingerprint.
- * Optionally cross-validates first, so the figures printed are those of this recipe on unseen sites.
+ * Optionally cross-validates first (domain folds, or leaving one source out), so the figures
+ * printed are those of this recipe on unseen sites and the operating points come from held-out scores.
  */
 import { createHash } from "node:crypto";
 import { fingerprint, type LabelledPage } from "@winnow/evaluation";
@@ -31,6 +32,14 @@ export interface TrainModelOptions extends MlpFitOptions {
    * final fit's own validation pages.
    */
   folds?: number;
+  /**
+   * Leave one source out instead of domain folds (needs two or more sources; `folds` is then
+   * ignored): the operating points and the comment threshold are chosen on every source's scores
+   * from a model trained on the other sources, pooled. Why: domain folds score pages of the same
+   * sets the model trains on, and reward the recall that suits those sets; pages of a set the model
+   * never saw are what a crawl brings, and they want a higher threshold (issue 35).
+   */
+  leaveOneSourceOut?: boolean;
   headline?: HeadlineRule;
   onFold?: (fold: number, folds: number) => void;
 }
@@ -103,9 +112,15 @@ export async function trainModel(options: TrainModelOptions): Promise<TrainModel
   // the cross-validated figures and operating points describe the model that ships.
   const commentHead = options.commentHead ?? true;
   let crossValidation: EvaluationReport | undefined;
-  if (options.folds && options.folds > 1) {
-    crossValidation = crossValidateMlp(data, { ...options, commentHead, folds: options.folds, onFold: (f, k) => options.onFold?.(f, k) });
+  const onFold = (f: number, k: number) => options.onFold?.(f, k);
+  if (options.leaveOneSourceOut) {
+    crossValidation = crossValidateMlp(data, { ...options, commentHead, folds: data.sources.length, bySource: true, onFold });
+  } else if (options.folds && options.folds > 1) {
+    crossValidation = crossValidateMlp(data, { ...options, commentHead, folds: options.folds, onFold });
   }
+  const heldOutScores = options.leaveOneSourceOut
+    ? "leave one source out, held-out scores pooled"
+    : "cross-validation, held-out scores pooled";
   const fitted = fitMlp(
     data,
     pages.map((_, i) => i),
@@ -132,15 +147,16 @@ export async function trainModel(options: TrainModelOptions): Promise<TrainModel
     notes: {
       pages: pages.length,
       cvWordF1: cv ? Number(cv.f1.toFixed(4)) : undefined,
-      cvFolds: crossValidation ? options.folds : undefined,
+      cvFolds: crossValidation && !options.leaveOneSourceOut ? options.folds : undefined,
+      cvLeaveOneSourceOut: options.leaveOneSourceOut ? true : undefined,
       sources: data.sources,
       sourceBalance: options.sourceBalance ?? DEFAULT_SOURCE_BALANCE,
       headline: options.headline ?? DEFAULT_HEADLINE_RULE,
-      operatingPointsFrom: points !== undefined ? "cross-validation, held-out scores pooled" : "validation pages of the final fit",
+      operatingPointsFrom: points !== undefined ? heldOutScores : "validation pages of the final fit",
       commentHeadValidationF1: fitted.commentHead ? Number(fitted.commentHead.validationF1.toFixed(4)) : undefined,
       commentThresholdFrom: fitted.commentHead
         ? pooledHead !== undefined
-          ? "cross-validation, held-out scores pooled"
+          ? heldOutScores
           : "validation pages of the final fit"
         : undefined,
     },

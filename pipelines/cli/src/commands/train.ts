@@ -1,6 +1,7 @@
 /**
  * `winnow train`: labelled pages in, an ONNX model file out (the MLP over the chosen feature set,
- * or the BiLSTM; its threshold picked on held-out domains). --folds K prints cross-validated figures first.
+ * or the BiLSTM; its threshold picked on held-out domains). --folds K prints cross-validated figures first;
+ * --loso leaves one source out instead and takes the operating points from those held-out scores.
  */
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
@@ -24,7 +25,7 @@ import type { Logger } from "pino";
 import { createLogger } from "../logger.js";
 import { parseCount } from "../parse.js";
 import { bilstmOptions, bilstmOptionsFrom, foreignFlags, type BiLstmFlags } from "./bilstm-options.js";
-import { formatBreakdown, formatReports } from "./eval.js";
+import { formatBreakdown, formatCurves, formatReports } from "./eval.js";
 import {
   checkFolderOutput,
   dataInputs,
@@ -44,6 +45,7 @@ interface TrainFlags extends TrainingFlags, BiLstmFlags {
   output: string;
   model: "mlp" | "bilstm";
   folds?: number;
+  loso?: boolean;
   limit?: number;
   labels?: string;
   perHost?: boolean;
@@ -77,7 +79,17 @@ export function registerTrain(program: Command): void {
         .choices(["mlp", "bilstm"])
         .default("mlp"),
     )
-    .option("--folds <k>", "first cross-validate over K domain folds and print the figures", parseCount(2))
+    .option(
+      "--folds <k>",
+      "first cross-validate over K domain folds, print the figures, and take the keep threshold and --favor's operating points from the folds' held-out scores, pooled",
+      parseCount(2),
+    )
+    .addOption(
+      new Option(
+        "--loso",
+        "MLP: first leave one source out (each --data set scored by a model trained on the others), print the figures, and take the keep threshold, --favor's operating points and the comment threshold from those held-out scores, pooled: the estimate for pages unlike the training sets (the shipped model's recipe). Needs two or more --data sets",
+      ).conflicts(["folds", "perHost"]),
+    )
     .option("--limit <n>", "use only the first N pages", parseCount(1))
     .option(
       "--labels <dir>",
@@ -105,6 +117,8 @@ export function registerTrain(program: Command): void {
   bilstmOptions(command);
   command.action((flags: TrainFlags, self: Command) => {
     const problems = foreignFlags(flags.model, flags, self.getOptionValueSource("input") === "cli");
+    if (flags.loso && flags.model === "bilstm") problems.push("--loso trains the MLP only (the BiLSTM takes --folds)");
+    if (flags.loso && flags.data.length < 2) problems.push("--loso leaves one source out, so it needs two or more --data sets");
     if (problems.length > 0) throw new UsageError(problems.join("\n"));
     return flags.model === "bilstm" ? trainBiLstm(flags) : train(flags);
   });
@@ -132,21 +146,27 @@ async function train(flags: TrainFlags): Promise<void> {
       logger,
     );
   logger.info(
-    `training an MLP on ${featureSet.name} (${featureSet.size} features)${flags.folds ? `, after ${flags.folds}-fold cross-validation` : ""}`,
+    `training an MLP on ${featureSet.name} (${featureSet.size} features)${flags.loso ? `, after leaving each of ${flags.data.length} sets out` : flags.folds ? `, after ${flags.folds}-fold cross-validation` : ""}`,
   );
   const result = await trainModel({
     pages,
     featureSet,
     output: flags.output,
     folds: flags.folds,
+    leaveOneSourceOut: flags.loso,
     labels,
     headline: flags.headline,
     ...trainingOptionsFrom(flags),
-    onFold: (f, k) => logger.info(`fold ${f + 1}/${k} done (${((Date.now() - started) / 1000).toFixed(0)} s)`),
+    onFold: (f, k) =>
+      logger.info(
+        `${flags.loso ? `source ${f + 1}/${k} left out` : `fold ${f + 1}/${k}`} done (${((Date.now() - started) / 1000).toFixed(0)} s)`,
+      ),
   });
   if (result.crossValidation) {
     process.stdout.write(`${formatReports([result.crossValidation], pages.length)}\n`);
     if (flags.data.length > 1) process.stdout.write(`${formatBreakdown([result.crossValidation])}\n`);
+    // The curve the model's operating points were read from, so the choice can be checked.
+    process.stdout.write(formatCurves([result.crossValidation]));
   }
   process.stdout.write(
     `wrote ${flags.output}: mlp on ${featureSet.name} v${featureSet.version}, threshold ${result.info.threshold.toFixed(2)}` +
