@@ -27,6 +27,10 @@ describe("winnow eval with several --data sets", () => {
     expect(r.stdout).toMatch(/^magic-html-sample \(16\)/m);
     expect(r.stdout).toMatch(/^zh \(\d+\)/m);
     expect(r.stdout).toMatch(/<- .*balanced/);
+    // Each set's own F1 at every threshold, its best marked.
+    expect(r.stdout).toMatch(/then each source's F1 \(\* its best\)\n\s+P\s+R\s+F1\s+wcxb-sample\s+magic-html-sample\n/);
+    expect(r.stdout.match(/^ {2}\d\.\d{3}(?: +\d\.\d{3}){3} +\d\.\d{3}[* ] +\d\.\d{3}[* ]/gm)).toHaveLength(29);
+    expect(r.stdout.match(/\d\.\d{3}\*/g)?.length).toBeGreaterThanOrEqual(2);
   }, 120_000);
 
   it("refuses --loso with one set, and two sets of the same name", async () => {

@@ -18,7 +18,7 @@ import {
   vetoComments,
   withFallback,
 } from "./mlp-fit.js";
-import { type OperatingPoints, operatingPoints, type ThresholdCurve, thresholdCurve } from "./operating-points.js";
+import { type OperatingPoints, operatingPoints, type ThresholdCurve, thresholdCurves } from "./operating-points.js";
 import { UsageError } from "@winnow/errors";
 
 export interface PageScore {
@@ -71,6 +71,8 @@ export interface EvaluationReport {
    */
   curve?: ThresholdCurve;
   operatingPoints?: OperatingPoints;
+  /** With several sources: each source's own curve (the plain mean over its pages), in the data's source order. */
+  sourceCurves?: Array<{ source: string; curve: ThresholdCurve }>;
   /**
    * MLP with a comment head: the comment threshold chosen on the held-out scores of every fold,
    * pooled (each page scored by the fold that did not train on it), and the head's block F1
@@ -130,15 +132,19 @@ function pooledCurve(
   data: Dataset,
   scored: ReadonlyMap<number, ArrayLike<number>>,
   sourceBalance: number,
-): Pick<EvaluationReport, "curve" | "operatingPoints"> {
+): Pick<EvaluationReport, "curve" | "operatingPoints" | "sourceCurves"> {
   const pages = [...scored.keys()].sort((a, b) => a - b);
-  const curve = thresholdCurve(
+  const { pooled, bySource } = thresholdCurves(
     data,
     pages,
     pages.map((p) => scored.get(p)!),
     sourceBalance,
   );
-  return { curve, operatingPoints: operatingPoints(curve) };
+  const sourceCurves =
+    bySource.size > 1
+      ? data.sources.flatMap((source) => (bySource.has(source) ? [{ source, curve: bySource.get(source)! }] : []))
+      : undefined;
+  return { curve: pooled, operatingPoints: operatingPoints(pooled), ...(sourceCurves ? { sourceCurves } : {}) };
 }
 
 function report(method: string, folds: number, pages: PageScore[], counts: BlockCounts, thresholds: number[]): EvaluationReport {

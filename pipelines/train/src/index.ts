@@ -14,7 +14,7 @@ export {
 } from "./evaluate.js";
 export { propagateDatasetLabels, parseSeedSource, type SeedSource, SeedSourceError, writePropagatedLabels } from "./label-pages.js";
 export { chooseThreshold, DEFAULT_SOURCE_BALANCE, fitMlp, type MlpFitOptions, scoreMlpPages, splitValidation } from "./mlp-fit.js";
-export { type Favor, type OperatingPoints, type ThresholdCurve, THRESHOLD_CANDIDATES } from "./operating-points.js";
+export { type Favor, type OperatingPoints, operatingPoints, type ThresholdCurve, THRESHOLD_CANDIDATES } from "./operating-points.js";
 export { DEFAULT_MIN_HELD_OUT, type HostModelResult, trainPerHost } from "./per-host.js";
 export { evaluatePropagation } from "./propagation-eval.js";
 export { crossValidateBiLstm, trainBiLstmModel } from "./train-bilstm-model.js";

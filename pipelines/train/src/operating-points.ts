@@ -91,6 +91,31 @@ function fBeta(p: number, r: number, beta: number): number {
   return p + r === 0 ? 0 : ((1 + b2) * p * r) / (b2 * p + r);
 }
 
+function emptyCurve(): ThresholdCurve {
+  const t = THRESHOLD_CANDIDATES.length;
+  return {
+    thresholds: THRESHOLD_CANDIDATES,
+    precision: new Float64Array(t),
+    recall: new Float64Array(t),
+    f1: new Float64Array(t),
+    f05: new Float64Array(t),
+    f2: new Float64Array(t),
+  };
+}
+
+/** Adds one page's figures at every threshold to `curve`, weighted by `w`. */
+function addPage(curve: ThresholdCurve, page: { precision: Float64Array; recall: Float64Array }, w: number): void {
+  for (let k = 0; k < curve.thresholds.length; k++) {
+    const pr = page.precision[k],
+      re = page.recall[k];
+    curve.precision[k] += w * pr;
+    curve.recall[k] += w * re;
+    curve.f1[k] += w * fBeta(pr, re, 1);
+    curve.f05[k] += w * fBeta(pr, re, 0.5);
+    curve.f2[k] += w * fBeta(pr, re, 2);
+  }
+}
+
 /**
  * The curve over `pages` (indexes into data) whose block scores are `scores[i]`, each page
  * weighted by its source's weight under `sourceBalance` (see MlpFitOptions.sourceBalance). Pages
@@ -102,17 +127,25 @@ export function thresholdCurve(
   scores: readonly ArrayLike<number>[],
   sourceBalance: number,
 ): ThresholdCurve {
-  const t = THRESHOLD_CANDIDATES.length;
-  const curve: ThresholdCurve = {
-    thresholds: THRESHOLD_CANDIDATES,
-    precision: new Float64Array(t),
-    recall: new Float64Array(t),
-    f1: new Float64Array(t),
-    f05: new Float64Array(t),
-    f2: new Float64Array(t),
-  };
-  if (pages.length === 0) return curve;
+  return thresholdCurves(data, pages, scores, sourceBalance).pooled;
+}
+
+/**
+ * The pooled curve of thresholdCurve, and each source's own (the plain mean over its pages), from
+ * one pass over the pages: which threshold suits which set, and what a pooled choice costs each.
+ */
+export function thresholdCurves(
+  data: Dataset,
+  pages: readonly number[],
+  scores: readonly ArrayLike<number>[],
+  sourceBalance: number,
+): { pooled: ThresholdCurve; bySource: Map<string, ThresholdCurve> } {
+  const pooled = emptyCurve();
+  const bySource = new Map<string, ThresholdCurve>();
+  if (pages.length === 0) return { pooled, bySource };
   const weights = sourceWeights(data, pages, sourceBalance);
+  const pagesOf = new Map<string, number>();
+  for (const p of pages) pagesOf.set(data.pages[p].source, (pagesOf.get(data.pages[p].source) ?? 0) + 1);
   pages.forEach((p, i) => {
     const gold = data.training?.validationGold[p] ?? data.pages[p].gold;
     const page = pageCurve(
@@ -120,18 +153,13 @@ export function thresholdCurve(
       gold,
       scores[i],
     );
-    const w = weights[i] / pages.length;
-    for (let k = 0; k < t; k++) {
-      const pr = page.precision[k],
-        re = page.recall[k];
-      curve.precision[k] += w * pr;
-      curve.recall[k] += w * re;
-      curve.f1[k] += w * fBeta(pr, re, 1);
-      curve.f05[k] += w * fBeta(pr, re, 0.5);
-      curve.f2[k] += w * fBeta(pr, re, 2);
-    }
+    addPage(pooled, page, weights[i] / pages.length);
+    const source = data.pages[p].source;
+    let own = bySource.get(source);
+    if (own === undefined) bySource.set(source, (own = emptyCurve()));
+    addPage(own, page, 1 / pagesOf.get(source)!);
   });
-  return curve;
+  return { pooled, bySource };
 }
 
 /**

@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { buildDataset, type Dataset } from "./dataset.js";
 import { crossValidateMlp } from "./evaluate.js";
 import { chooseCommentThreshold, fitMlp, scoreMlpPages, sourceWeights } from "./mlp-fit.js";
-import { operatingPoints, pageCurve, THRESHOLD_CANDIDATES, thresholdCurve } from "./operating-points.js";
+import { operatingPoints, pageCurve, THRESHOLD_CANDIDATES, thresholdCurve, thresholdCurves } from "./operating-points.js";
 
 const WCXB = fileURLToPath(new URL("../../../fixtures/wcxb-sample", import.meta.url));
 const MAGIC = fileURLToPath(new URL("../../../fixtures/magic-html-sample", import.meta.url));
@@ -115,6 +115,28 @@ describe("operating points", () => {
     expect(points.precision).toBeGreaterThanOrEqual(points.balanced);
     expect(points.balanced).toBeGreaterThanOrEqual(points.recall);
     expect(fitted.operatingPoints.balanced).toBe(fitted.threshold);
+  }, 60_000);
+
+  it("give each source its own curve, the plain mean over its pages, which pool back into the weighted curve", () => {
+    const all = pages.map((_, i) => i);
+    const fitted = fitMlp(data, all, QUICK);
+    const scores = scoreMlpPages(data, all, fitted.members);
+    const { pooled, bySource } = thresholdCurves(data, all, scores, 0.5);
+    expect([...bySource.keys()]).toEqual(data.sources);
+    expect(pooled.f1).toEqual(thresholdCurve(data, all, scores, 0.5).f1);
+    // Each source's curve is its pages' mean, checked at one threshold against the pages themselves.
+    const k = THRESHOLD_CANDIDATES.indexOf(0.5);
+    for (const source of data.sources) {
+      const own = all.filter((p) => data.pages[p].source === source);
+      const mean =
+        own.reduce((sum, p) => sum + wordScores(keptText(data.pages[p].doc, scores[p], 0.5), data.pages[p].gold).f1, 0) / own.length;
+      expect(bySource.get(source)!.f1[k]).toBeCloseTo(mean, 9);
+    }
+    // Pooled = the sources' curves weighted by pages x (pages)^-0.5, normalised.
+    const weight = (source: string) => all.filter((p) => data.pages[p].source === source).length ** 0.5;
+    const total = data.sources.reduce((sum, s) => sum + weight(s), 0);
+    const repooled = data.sources.reduce((sum, s) => sum + (weight(s) / total) * bySource.get(s)!.f1[k], 0);
+    expect(repooled).toBeCloseTo(pooled.f1[k], 9);
   }, 60_000);
 
   it("train a comment head when asked, with its own threshold", () => {

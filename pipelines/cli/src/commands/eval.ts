@@ -195,7 +195,9 @@ async function evaluate(flags: EvalFlags): Promise<void> {
     );
   }
   if (flags.json) {
-    await writeOutputFile(flags.json, JSON.stringify({ reports }, null, 1), JSON_ROLE);
+    // Typed arrays (the curves) as plain arrays, not objects keyed by index.
+    const plain = (_key: string, value: unknown) => (ArrayBuffer.isView(value) ? Array.from(value as Float64Array) : value);
+    await writeOutputFile(flags.json, JSON.stringify({ reports }, plain, 1), JSON_ROLE);
     logger.info(`per-page results written to ${flags.json}`);
   }
 }
@@ -370,20 +372,33 @@ export function formatBreakdown(reports: readonly EvaluationReport[]): string {
   return `${lines.join("\n")}\n`;
 }
 
-/** Mean precision, recall and F1 at every candidate threshold, and the operating points chosen from them. */
+/**
+ * Mean precision, recall and F1 at every candidate threshold, and the operating points chosen from
+ * them; with several sources, also each source's own F1, its best marked with *.
+ */
 export function formatCurves(reports: readonly EvaluationReport[]): string {
   const lines: string[] = [];
   for (const r of reports) {
     if (r.curve === undefined || r.operatingPoints === undefined) continue;
     const points = r.operatingPoints;
+    const sources = r.sourceCurves ?? [];
+    const widths = sources.map(({ source }) => Math.max(6, source.length));
+    const best = sources.map(({ curve }) => curve.f1.indexOf(Math.max(...curve.f1)));
     lines.push(
       "",
-      `${r.method}: mean page precision / recall / F1 by keep threshold (held-out scores${r.folds ? ", all folds pooled" : ""})`,
+      `${r.method}: mean page precision / recall / F1 by keep threshold (held-out scores${r.folds ? ", all folds pooled" : ""})` +
+        (sources.length > 0 ? "; then each source's F1 (* its best)" : ""),
     );
+    if (sources.length > 0) {
+      lines.push(
+        `  ${"".padEnd(5)}  ${"P".padEnd(5)}  ${"R".padEnd(5)}  ${"F1".padEnd(5)}  ${sources.map(({ source }, i) => source.padEnd(widths[i])).join(" ")}`,
+      );
+    }
     r.curve.thresholds.forEach((t, k) => {
       const marks = (Object.keys(points) as Array<keyof typeof points>).filter((name) => points[name] === t);
+      const perSource = sources.map(({ curve }, i) => `${f3(curve.f1[k])}${best[i] === k ? "*" : " "}`.padEnd(widths[i])).join(" ");
       lines.push(
-        `  ${t.toFixed(3)}  ${f3(r.curve!.precision[k])}  ${f3(r.curve!.recall[k])}  ${f3(r.curve!.f1[k])}${marks.length ? `  <- ${marks.join(", ")}` : ""}`,
+        `  ${t.toFixed(3)}  ${f3(r.curve!.precision[k])}  ${f3(r.curve!.recall[k])}  ${f3(r.curve!.f1[k])}${sources.length > 0 ? `  ${perSource}` : ""}${marks.length ? `  <- ${marks.join(", ")}` : ""}`,
       );
     });
   }
