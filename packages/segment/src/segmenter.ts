@@ -22,7 +22,7 @@
  * at this (a few integer comparisons); afterwards only html, head and body do.
  */
 import { Parser } from "htmlparser2";
-import { SkippingTokenizer } from "./skipping-tokenizer.js";
+import { SegmenterTokenizer } from "./empty-iframes.js";
 import { AFTER_HEAD_TAGS, BLOCK_TAGS, HEAD_TAGS, TAG_BLOCK, TAG_KINDS, TAG_SKIP, headingLevel } from "./tags.js";
 import { SubtreeFingerprinter } from "./subtrees.js";
 import { ClassLink, PathTrie, classChainText, type PathNode } from "./ancestry.js";
@@ -172,7 +172,7 @@ export class Segmenter {
         ontext: (data) => this.textNode(data),
         onprocessinginstruction: (name, data) => this.declaration(name, data),
       },
-      { decodeEntities: true, lowerCaseAttributeNames: false, Tokenizer: SkippingTokenizer },
+      { decodeEntities: true, lowerCaseAttributeNames: false, Tokenizer: SegmenterTokenizer },
     );
   }
 
