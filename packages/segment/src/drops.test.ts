@@ -38,3 +38,68 @@ describe("a self-closed <iframe/>", () => {
     expect(texts(html)).toEqual(["after the snippet"]);
   });
 });
+
+describe("a stray <![CDATA[ in HTML", () => {
+  it("is a bogus comment that ends at the next >, as browsers read it, not a section waiting for ]]>", () => {
+    // As a XenForo theme serves it (WCXB dev 4492): nothing of the thread showed.
+    const html = page(`<![CDATA[\n\n<div id="jumpToTop"></div><main><p>First post of the thread.</p><p>A reply.</p></main>`);
+    expect(texts(html)).toEqual(["First post of the thread.", "A reply."]);
+    expect(texts(page(`<p>a <![CDATA[ x ]]> b</p><p>c</p>`))).toEqual(["a b", "c"]);
+  });
+
+  it("changes nothing in SVG, whose content is never text", () => {
+    expect(texts(page(`<svg><![CDATA[ <p>not text</p> ]]></svg><p>text</p>`))).toEqual(["text"]);
+  });
+});
+
+describe("a wrapper that hides the whole page until its scripts run", () => {
+  const article = `<main><h1>Stop nesting database systems</h1>${"<p>A paragraph of the article that goes on for a while, as articles do.</p>".repeat(6)}</main>`;
+
+  it("is shown when it holds ten times the visible text or more: by class, by inline style", () => {
+    const byClass = page(`<div class="main-preloader hide"></div><div class="root hide">${article}</div>`);
+    expect(texts(byClass)[0]).toBe("Stop nesting database systems");
+    expect(texts(byClass)).toHaveLength(7);
+    const byStyle = page(`<div id="__next"><div style="visibility:hidden;min-height:100vh">${article}</div></div><footer>© 2026</footer>`);
+    expect(texts(byStyle)).toEqual(texts(page(article)).concat("© 2026"));
+  });
+
+  it("shows that element only: what it hides inside, and other hidden elements, stay hidden", () => {
+    const html = page(
+      `<div class="root hide">${article}<div class="modal"><p>Subscribe to our newsletter</p></div><span style="display:none">x</span></div><div hidden><p>Other hidden</p></div>`,
+    );
+    const out = texts(html);
+    expect(out).toHaveLength(7);
+    expect(out.join(" ")).not.toMatch(/Subscribe|Other hidden|x$/);
+  });
+
+  it("leaves a hidden panel hidden when the page shows a tenth of its text or more (a cookie centre, a form's hidden steps)", () => {
+    const panel = `<div id="onetrust-pc" style="display:none">${"<p>Performance cookies let us count visits and traffic sources.</p>".repeat(8)}</div>`;
+    const shown = `<main>${"<p>The visible page text here.</p>".repeat(3)}</main>`;
+    expect(texts(page(shown + panel))).toEqual(texts(page(shown)));
+  });
+
+  it("never unhides the text of scripts, styles or templates, however long", () => {
+    const html = page(
+      `<p>short</p><div hidden><script>${"var x = 1;".repeat(500)}</script><template>${"<p>t</p>".repeat(300)}</template></div>`,
+    );
+    expect(texts(html)).toEqual(["short"]);
+  });
+
+  it("gives the markup observer each element once, though the page is read twice", () => {
+    const opened: string[] = [];
+    const observer = {
+      capturing: false,
+      open: (name: string) => {
+        opened.push(name);
+        return false;
+      },
+      attribute: () => {},
+      text: () => {},
+      close: () => {},
+    };
+    const html = page(`<div class="root hide">${article}</div>`);
+    const doc = segmentHtml(html, { observer });
+    expect(doc.blocks).toHaveLength(7);
+    expect(opened.filter((n) => n === "h1")).toHaveLength(1);
+  });
+});
