@@ -33,7 +33,6 @@ import { StructureTracker, blockLayout } from "./structure.js";
 import { classHides } from "./hidden-classes.js";
 import { stripShortcodes } from "./shortcodes.js";
 import { HiddenWrapperTracker } from "./hidden-wrapper.js";
-import { namesPanel, panelRole } from "./collapsed-panels.js";
 
 /** Tag paths keep the innermost ancestors only beyond this depth (the outer ones say little). */
 const MAX_PATH_DEPTH = 48;
@@ -61,10 +60,7 @@ const REPEAT_MIN_WORDS = 5;
 // (a streamed segment's id, a dialog's `open`) sets or clears its own bit.
 const HIDDEN_BY_ATTRIBUTE = 1; // the `hidden` attribute
 const HIDDEN_AS_CLOSED_DIALOG = 2; // <dialog> without `open`
-const HIDDEN_OTHERWISE = 4; // inline style, aria-hidden, class words
-const HIDDEN_AS_MODAL = 8; // aria-modal
-/** What a collapsed panel's markup may hide it by (collapsed-panels.ts): it is shown all the same. */
-const PANEL_HIDING = HIDDEN_BY_ATTRIBUTE | HIDDEN_OTHERWISE;
+const HIDDEN_OTHERWISE = 4; // inline style, aria-hidden, aria-modal, class words
 
 export interface SegmentOptions {
   /** Keep only the innermost this-many ancestors in tagPath (default 48). */
@@ -94,11 +90,6 @@ export class Segmenter {
   private openedSkip = false; // a SKIP_TAGS element: hidden whatever its attributes say
   private hiddenBy = 0;
   private openedStreamed = false;
-  // The class and id of the element just opened, and whether they or its role make it a
-  // collapsed panel (read only once something hides it).
-  private openedClass = "";
-  private openedId = "";
-  private openedPanel = false;
   private streamPlaceholders = false; // a React/Next.js <template id="B:0"> or "P:0" came
   // The outermost open <noscript> (-1: none) and what stood before it, to drop it if it is short.
   private noscriptLevel = -1;
@@ -354,9 +345,6 @@ export class Segmenter {
     this.openedSkip = skip;
     this.hiddenBy = 0;
     this.openedStreamed = false;
-    this.openedClass = "";
-    this.openedId = "";
-    this.openedPanel = false;
     // <title> also names svg shapes; only the document's own title is wanted.
     if (name === "title" && !this.titleDone && !this.insideSvg()) this.inTitle = true;
 
@@ -557,47 +545,19 @@ export class Segmenter {
       const own = this.classLinks[d];
       this.classLinks[d] = new ClassLink(own !== parent && own !== null ? `${own.raw} ${words}` : words, parent);
       if (name === "class") {
-        this.openedClass = value;
-        if ((this.hiddenBy & PANEL_HIDING) !== 0 && namesPanel(value)) this.showPanel();
         // A page's html, body or main hidden by class is unhidden by its scripts once they run
         // (a guard against a flash of unstyled content): the page itself, not a hidden part.
-        if (classHides(value) && !PAGE_LEVEL_TAGS.has(this.openedName)) this.hidePanelOr(HIDDEN_OTHERWISE);
+        if (classHides(value) && !PAGE_LEVEL_TAGS.has(this.openedName)) this.hideOpened(HIDDEN_OTHERWISE, true);
       } else {
-        this.openedId = value;
-        if ((this.hiddenBy & PANEL_HIDING) !== 0 && namesPanel(value)) this.showPanel();
         this.streamedId(value);
       }
     } else if (name === "hidden") {
-      if (!this.openedStreamed) this.hidePanelOr(HIDDEN_BY_ATTRIBUTE);
+      if (!this.openedStreamed) this.hideOpened(HIDDEN_BY_ATTRIBUTE, true);
     } else if (name === "open") {
       if (this.openedName === "dialog") this.hideOpened(HIDDEN_AS_CLOSED_DIALOG, false);
-    } else if (name === "role") {
-      if (panelRole(value)) this.showPanel();
-    } else if (name === "aria-modal") {
-      if (value === "true") this.hideOpened(HIDDEN_AS_MODAL, true);
-    } else if ((name === "aria-hidden" && value === "true") || (name === "style" && HIDDEN_STYLE.test(value))) {
-      this.hidePanelOr(HIDDEN_OTHERWISE);
+    } else if (((name === "aria-hidden" || name === "aria-modal") && value === "true") || (name === "style" && HIDDEN_STYLE.test(value))) {
+      this.hideOpened(HIDDEN_OTHERWISE, true);
     }
-  }
-
-  /**
-   * Hides the element just opened for `reason`, one of PANEL_HIDING, unless it is a collapsed
-   * panel (by its class or id so far, or a role that came).
-   */
-  private hidePanelOr(reason: number): void {
-    if (this.openedPanel) return;
-    if (namesPanel(this.openedClass) || namesPanel(this.openedId)) {
-      this.openedPanel = true;
-      return;
-    }
-    this.hideOpened(reason, true);
-  }
-
-  /** The element just opened is a collapsed panel: what hid it as one no longer does. */
-  private showPanel(): void {
-    if (this.openedName === "dialog") return;
-    this.openedPanel = true;
-    this.hideOpened(PANEL_HIDING, false);
   }
 
   /**
