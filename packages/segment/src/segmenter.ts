@@ -7,7 +7,10 @@
  * (`hidden`, `aria-hidden`, `aria-modal`, an inline display:none), a class word that hides
  * (hidden-classes.ts), or a <dialog> without `open`; a React streamed segment is the exception
  * (see streamedId). A short <noscript>'s text is taken back when it closes, and CMS shortcodes
- * are cut from each block's text (shortcodes.ts).
+ * are cut from each block's text (shortcodes.ts). A page whose text sits almost all in one hidden
+ * wrapper is read a second time with that wrapper shown (hidden-wrapper.ts); every other page is
+ * read once. The tokenizer reads a self-closed <iframe/> and a stray <![CDATA[ as browsers do
+ * (browser-tokenizer.ts).
  *
  * The open-element stack is explicit (arrays, no recursion), so 100,000-deep nesting costs memory
  * linear in the depth and nothing else; tag paths are capped at MAX_PATH_DEPTH ancestors.
