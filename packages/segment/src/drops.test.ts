@@ -85,6 +85,18 @@ describe("a wrapper that hides the whole page until its scripts run", () => {
     expect(texts(html)).toEqual(["short"]);
   });
 
+  it("keeps links and emphasis, and site-template fingerprints, when the page is read twice", () => {
+    const html = page(`<div class="root hide">${article}<p>See <a href="/docs">the docs</a>.</p></div>`);
+    const blocks = segmentHtml(html, { inline: true }).blocks;
+    const last = blocks[blocks.length - 1];
+    expect(last.text).toBe("See the docs.");
+    expect(last.layout?.inline?.map((r) => [r.kind, last.text.slice(r.start, r.end), r.href])).toEqual([["link", "the docs", "/docs"]]);
+    const withSubtrees = segmentHtml(html, { subtrees: true });
+    expect(withSubtrees.blocks.map((b) => b.text)).toEqual(blocks.map((b) => b.text));
+    // One innermost candidate subtree per block, as for a page read once.
+    expect(withSubtrees.subtrees?.blockSubtrees.length).toBe(blocks.length);
+  });
+
   it("gives the markup observer each element once, though the page is read twice", () => {
     const opened: string[] = [];
     const observer = {
