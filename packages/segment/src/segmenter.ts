@@ -7,7 +7,10 @@
  * (`hidden`, `aria-hidden`, `aria-modal`, an inline display:none), a class word that hides
  * (hidden-classes.ts), or a <dialog> without `open`; a React streamed segment is the exception
  * (see streamedId). A short <noscript>'s text is taken back when it closes, and CMS shortcodes
- * are cut from each block's text (shortcodes.ts).
+ * are cut from each block's text (shortcodes.ts). A page whose text sits almost all in one hidden
+ * wrapper is read a second time with that wrapper shown (hidden-wrapper.ts); every other page is
+ * read once. The tokenizer reads a self-closed <iframe/> and a stray <![CDATA[ as browsers do
+ * (browser-tokenizer.ts).
  *
  * The open-element stack is explicit (arrays, no recursion), so 100,000-deep nesting costs memory
  * linear in the depth and nothing else; tag paths are capped at MAX_PATH_DEPTH ancestors.
@@ -22,7 +25,7 @@
  * at this (a few integer comparisons); afterwards only html, head and body do.
  */
 import { Parser } from "htmlparser2";
-import { SkippingTokenizer } from "./skipping-tokenizer.js";
+import { BrowserTokenizer } from "./browser-tokenizer.js";
 import { AFTER_HEAD_TAGS, BLOCK_TAGS, HEAD_TAGS, TAG_BLOCK, TAG_KINDS, TAG_SKIP, headingLevel } from "./tags.js";
 import { SubtreeFingerprinter } from "./subtrees.js";
 import { ClassLink, PathTrie, classChainText, type PathNode } from "./ancestry.js";
@@ -32,6 +35,7 @@ import { Doctype, type Block, type CellLayout, type ListLayout, type MarkupObser
 import { StructureTracker, blockLayout } from "./structure.js";
 import { classHides } from "./hidden-classes.js";
 import { stripShortcodes } from "./shortcodes.js";
+import { HiddenWrapperTracker } from "./hidden-wrapper.js";
 
 /** Tag paths keep the innermost ancestors only beyond this depth (the outer ones say little). */
 const MAX_PATH_DEPTH = 48;
@@ -99,6 +103,11 @@ export class Segmenter {
   private noscriptChars = 0;
   /** Lowercased text of each block of REPEAT_MIN_WORDS or more words, to its first index. */
   private readonly repeatKeys = new Map<string, number>();
+  /** The hidden element holding the most text, in case it is the whole page (hidden-wrapper.ts). */
+  private readonly wrapper = new HiddenWrapperTracker();
+  private openedAt = 0; // source index of the element just opened
+  private shownAt = -1; // source index of an element read as shown whatever hides it (-1: none)
+  private visibleChars = 0; // characters of the text nodes read as text
 
   // Open-element stack, one slot per element, parallel arrays. Paths, containers and class chains
   // are kept per level, so a block takes them in O(1) and blocks of one element share them.
@@ -106,6 +115,7 @@ export class Segmenter {
   private containers: string[] = [];
   private classLinks: Array<ClassLink | null> = [];
   private skips: boolean[] = [];
+  private tagSkips: boolean[] = []; // the level's element is a SKIP_TAGS one (script, style, ...)
   // Ids of the innermost three block-level elements open at each level (innermost first).
   private scope1: number[] = [];
   private scope2: number[] = [];
@@ -113,6 +123,7 @@ export class Segmenter {
   private nextScopeId = 1;
   private depth = 0;
   private skipDepth = 0; // open elements that hide their content
+  private tagSkipDepth = 0; // of them, SKIP_TAGS elements
   private anchorDepth = 0;
   private headingDepth = 0;
   private headingLevelNow = 0;
@@ -172,7 +183,7 @@ export class Segmenter {
         ontext: (data) => this.textNode(data),
         onprocessinginstruction: (name, data) => this.declaration(name, data),
       },
-      { decodeEntities: true, lowerCaseAttributeNames: false, Tokenizer: SkippingTokenizer },
+      { decodeEntities: true, lowerCaseAttributeNames: false, Tokenizer: BrowserTokenizer },
     );
   }
 
@@ -183,10 +194,25 @@ export class Segmenter {
    */
   segment(html: string | readonly string[], observer?: MarkupObserver, inline = false): SegmentedDocument {
     const pieces = typeof html === "string" ? [html] : html;
+    const doc = this.read(pieces, observer ?? null, inline);
+    const wrapperAt = this.wrapper.wrapperAt(this.visibleChars);
+    if (wrapperAt < 0) return doc;
+    // The page is hidden by a wrapper until its scripts run: read again with the wrapper shown.
+    // The observer saw every element and text node already, hidden or not.
+    this.shownAt = wrapperAt;
+    try {
+      return this.read(pieces, null, inline);
+    } finally {
+      this.shownAt = -1;
+    }
+  }
+
+  /** One pass over the page. */
+  private read(pieces: readonly string[], observer: MarkupObserver | null, inline: boolean): SegmentedDocument {
     let length = 0;
     for (let i = 0; i < pieces.length; i++) length += pieces[i].length;
     this.reset(length);
-    this.observer = observer ?? null;
+    this.observer = observer;
     // Links and emphasis (Markdown's --links): tracked only when asked for.
     this.inline = inline ? (this.inlineTracker ??= new InlineTracker()) : null;
     this.inline?.reset();
@@ -226,6 +252,9 @@ export class Segmenter {
     this.noscriptText = "";
     this.noscriptChars = 0;
     this.repeatKeys.clear();
+    this.wrapper.reset();
+    this.openedAt = 0;
+    this.visibleChars = 0;
     this.blockList = null;
     this.blockCell = null;
     this.pathTrie.reset();
@@ -234,12 +263,14 @@ export class Segmenter {
     this.containers.length = 0;
     this.classLinks.length = 0;
     this.skips.length = 0;
+    this.tagSkips.length = 0;
     this.scope1.length = 0;
     this.scope2.length = 0;
     this.scope3.length = 0;
     this.nextScopeId = 1;
     this.depth = 0;
     this.skipDepth = 0;
+    this.tagSkipDepth = 0;
     this.anchorDepth = 0;
     this.headingDepth = 0;
     this.headingLevelNow = 0;
@@ -307,7 +338,12 @@ export class Segmenter {
     }
     this.classLinks[d] = d === 0 ? null : this.classLinks[d - 1];
     this.skips[d] = skip;
-    if (skip) this.skipDepth++;
+    this.tagSkips[d] = skip;
+    if (skip) {
+      this.skipDepth++;
+      this.tagSkipDepth++;
+    }
+    this.openedAt = this.parser.startIndex;
     this.openedName = name;
     this.openedSkip = skip;
     this.hiddenBy = 0;
@@ -426,6 +462,10 @@ export class Segmenter {
       this.skips[h] = false;
       this.skipDepth--;
     }
+    if (this.tagSkips[h]) {
+      this.tagSkips[h] = false;
+      this.tagSkipDepth--;
+    }
     if (this.headIsDocument && name !== "frameset") {
       this.subtrees?.close(h);
       this.subtrees?.open(h, "body");
@@ -465,6 +505,7 @@ export class Segmenter {
     this.scope3[d] = d === 0 ? 0 : this.scope2[d - 1];
     this.classLinks[d] = d === 0 ? null : this.classLinks[d - 1];
     this.skips[d] = false;
+    this.tagSkips[d] = false;
     this.bodyLevel = d;
     this.watchStructure = this.headLevel >= 0;
   }
@@ -479,6 +520,7 @@ export class Segmenter {
     this.scope3[d] = root ? 0 : this.scope3[d - 1];
     this.classLinks[d] = root ? null : this.classLinks[d - 1];
     this.skips[d] = false;
+    this.tagSkips[d] = false;
   }
 
   private isTransparent(d: number): boolean {
@@ -526,12 +568,16 @@ export class Segmenter {
    * arrive before any child, so hiding the element now hides all of its content.
    */
   private hideOpened(reason: number, on: boolean): void {
+    // The wrapper the page is read again for: shown, whatever hides it.
+    if (this.openedAt === this.shownAt) return;
     const d = this.depth - 1;
     this.hiddenBy = on ? this.hiddenBy | reason : this.hiddenBy & ~reason;
     const hidden = this.openedSkip || this.hiddenBy !== 0;
     if (hidden === this.skips[d]) return;
     this.skips[d] = hidden;
     this.skipDepth += hidden ? 1 : -1;
+    if (!hidden) this.wrapper.show(d);
+    else if (this.skipDepth === 1) this.wrapper.hide(d, this.openedAt);
   }
 
   /**
@@ -602,7 +648,11 @@ export class Segmenter {
     const d = --this.depth;
     this.subtrees?.close(d);
     if (this.observer?.capturing === true) this.observer.close(d);
-    if (this.skips[d]) this.skipDepth--;
+    if (this.skips[d]) {
+      this.skipDepth--;
+      if (this.tagSkips[d]) this.tagSkipDepth--;
+      else this.wrapper.close(d);
+    }
     if (d === this.noscriptLevel) this.closeNoscript();
     if (d === this.bodyLevel) {
       this.bodyLevel = -1;
@@ -644,9 +694,13 @@ export class Segmenter {
       return;
     }
     if (this.watchStructure) this.beforeText(data);
-    if (this.skipDepth > 0) return;
+    if (this.skipDepth > 0) {
+      if (this.tagSkipDepth === 0) this.wrapper.text(data.length);
+      return;
+    }
     this.subtrees?.text(this.depth - 1, data);
     this.rawTextChars += data.length;
+    this.visibleChars += data.length;
     if (this.structure.inPre) this.preText += data;
     let piece = foldWhitespace(data);
     if (this.noscriptLevel >= 0) this.noscriptChars += piece.length;
