@@ -34,6 +34,8 @@ const GRID_SECTIONS = 3;
 const LONG_PARAGRAPH = 150;
 /** Caption and "Read also" patterns are tried on blocks up to this long only. */
 const SHORT_TEXT = 400;
+/** A credit at a text's end is at most this long ("Photos by …" allows 60 characters of names). */
+const TAIL_CHARS = 100;
 
 export const STRUCTURE_SPECS: readonly FeatureSpec[] = [
   {
@@ -149,8 +151,16 @@ const reused = {
   linkedHeading: uint8s(),
   pathOfId: int32s(),
 };
-const classCache = new Map<string, number>();
-const shapeIds = new Map<string, number>();
+/**
+ * Per distinct class string of the page: its bits, and a shape id per tag path seen with it. Keyed
+ * by the block's own string (blocks under one element share it, and its hash), never by a joined
+ * key: building "pathId classIds" per block made the set cost twice the context set's CPU.
+ */
+interface ClassEntry {
+  bits: number;
+  shapes: Map<number, number>;
+}
+const classEntries = new Map<string, ClassEntry>();
 
 /** `page` is the context set's (the densest section); `base.stats` a CJK-aware scan. */
 export function structureContext(doc: SegmentedDocument, base: DocumentContext, page: PageContext): StructureContext {
@@ -168,30 +178,28 @@ export function structureContext(doc: SegmentedDocument, base: DocumentContext, 
   const classFlags = reused.classFlags.zeros(n);
   const shapeOf = reused.shapeOf.zeros(n);
   const firstOfSection = reused.firstOfSection.zeros(maxId + 1).fill(-1);
-  classCache.clear();
-  shapeIds.clear();
+  classEntries.clear();
+  let shapes = 0;
   for (let i = 0; i < n; i++) {
     const b = blocks[i];
     if (pathOfId[b.pathId] < 0) pathOfId[b.pathId] = pathBits(b.tagPath);
     pathFlags[i] = pathOfId[b.pathId];
-    let bits = classCache.get(b.classIds);
-    if (bits === undefined) {
-      bits = b.classIds.length === 0 ? 0 : classBits(b.classIds);
-      classCache.set(b.classIds, bits);
+    let entry = classEntries.get(b.classIds);
+    if (entry === undefined) {
+      entry = { bits: b.classIds.length === 0 ? 0 : classBits(b.classIds), shapes: new Map() };
+      classEntries.set(b.classIds, entry);
     }
-    classFlags[i] = bits;
-    const key = `${b.pathId} ${b.classIds}`;
-    let shape = shapeIds.get(key);
+    classFlags[i] = entry.bits;
+    let shape = entry.shapes.get(b.pathId);
     if (shape === undefined) {
-      shape = shapeIds.size;
-      shapeIds.set(key, shape);
+      shape = shapes++;
+      entry.shapes.set(b.pathId, shape);
     }
     shapeOf[i] = shape;
     if (firstOfSection[b.parentId] < 0) firstOfSection[b.parentId] = i;
   }
   // Sections per shape: a card's blocks are consecutive, so a shape counts a section each time
   // its blocks move to a section other than the last one it was seen in.
-  const shapes = shapeIds.size;
   const sectionsOfShape = reused.shapeSections.zeros(shapes);
   const lastSection = reused.shapeLastSection.zeros(shapes).fill(-1);
   const textOfShape = reused.shapeText.zeros(shapes);
@@ -236,6 +244,14 @@ export function structureContext(doc: SegmentedDocument, base: DocumentContext, 
   };
 }
 
+/**
+ * The end of a text, where a credit stands: CAPTION_TAIL is anchored at the end only, so a regex
+ * engine tries it from every position; the last TAIL_CHARS are enough for any credit it matches.
+ */
+function tail(text: string): string {
+  return text.length <= TAIL_CHARS ? text : text.slice(text.length - TAIL_CHARS);
+}
+
 /** Writes block i's structure values at out[offset..]. */
 export function writeStructure(doc: SegmentedDocument, ctx: StructureContext, i: number, out: Float32Array, offset: number): void {
   const b = doc.blocks[i];
@@ -259,6 +275,6 @@ export function writeStructure(doc: SegmentedDocument, ctx: StructureContext, i:
   out[k++] = path & FIGCAPTION ? 1 : 0;
   out[k++] = cls & CAPTION ? 1 : 0;
   const short = b.textChars <= SHORT_TEXT;
-  out[k++] = short && (CAPTION_LEAD.test(b.text) || CAPTION_TAIL.test(b.text)) ? 1 : 0;
+  out[k++] = short && (CAPTION_LEAD.test(b.text) || CAPTION_TAIL.test(tail(b.text))) ? 1 : 0;
   out[k++] = short && READ_ALSO.test(b.text) ? 1 : 0;
 }
