@@ -13,6 +13,9 @@
  *
  *   npx turbo run build --filter=@winnow/features... && node benchmarks/features-cost.js --before OTHER_CHECKOUT
  *     [--data DIR] [--limit 400] [--cleaneval 730] [--rounds 9] [--fresh-rounds 3] [--set texrex37+ext+ctx] [--loads 9]
+ *   node benchmarks/features-cost.js --before-set texrex37+ext+ctx --after-set texrex37+ext+ctx+struct
+ *     (two sets of this build against each other: what the values one set adds cost; --before is
+ *     this checkout when left out)
  *   (OTHER_CHECKOUT: a checkout of the earlier commit with packages/features/dist built, e.g.
  *   `git archive 03a9544 | tar -x -C DIR`, a node_modules link to this one's, and the features built;
  *   DIR: the labelled sets, ../shared/data by default: the first --limit pages of wcxb-dev and
@@ -28,22 +31,26 @@ import { Segmenter } from "@winnow/segment";
 import { parseFlags } from "./lib/common.js";
 
 const flags = parseFlags(process.argv.slice(2), []);
-if (flags.before === undefined) throw new Error("--before OTHER_CHECKOUT is needed");
+const setName = flags.set ?? "texrex37+ext+ctx";
+const setNames = { before: flags["before-set"] ?? setName, after: flags["after-set"] ?? setName };
+if (flags.before === undefined && setNames.before === setNames.after) {
+  throw new Error("--before OTHER_CHECKOUT is needed, or two sets of this build (--before-set, --after-set)");
+}
+const beforeRoot = flags.before ?? new URL("..", import.meta.url).pathname;
 const data = flags.data ?? new URL("../../shared/data", import.meta.url).pathname;
 const limit = Number(flags.limit ?? 400);
 const cleaneval = Number(flags.cleaneval ?? 730);
 const rounds = Number(flags.rounds ?? 9);
 const loads = Number(flags.loads ?? 9);
 const freshRounds = Number(flags["fresh-rounds"] ?? 3);
-const setName = flags.set ?? "texrex37+ext+ctx";
 
 const modules = {
-  before: pathToFileURL(join(flags.before, "packages/features/dist/index.js")).href,
+  before: pathToFileURL(join(beforeRoot, "packages/features/dist/index.js")).href,
   after: new URL("../packages/features/dist/index.js", import.meta.url).href,
 };
 const sets = {
-  before: (await import(modules.before)).featureSetByName(setName),
-  after: (await import(modules.after)).featureSetByName(setName),
+  before: (await import(modules.before)).featureSetByName(setNames.before),
+  after: (await import(modules.after)).featureSetByName(setNames.after),
 };
 
 const segmenter = new Segmenter();
@@ -85,7 +92,7 @@ for (let r = 0; r < rounds; r++) {
   }
 }
 console.log(
-  `${setName}: ${docs.length} pages (${limit} of wcxb-dev, ${cleaneval} of cleaneval), ${blocks} blocks, ${rounds} interleaved rounds, CPU ms per page:`,
+  `${setNames.before === setNames.after ? setNames.after : `${setNames.before} (before) against ${setNames.after} (after)`}: ${docs.length} pages (${limit} of wcxb-dev, ${cleaneval} of cleaneval), ${blocks} blocks, ${rounds} interleaved rounds, CPU ms per page:`,
 );
 const perPage = (ms) => ms / docs.length;
 for (const name of ["before", "after"]) {

@@ -9,6 +9,7 @@
  * quality figure is unchanged by construction.
  *
  *   npx turbo run build --filter=@winnow/features... && node experiments/feature-equivalence.js --before OTHER_CHECKOUT [--data DIR]
+ *     [--sets texrex37,texrex37+ext,texrex37+ext+ctx]
  *   (OTHER_CHECKOUT: a checkout of the earlier commit with packages/features/dist built, e.g.
  *   `git archive 03a9544 | tar -x -C DIR`, a node_modules link to this one's, and the features built)
  */
@@ -24,7 +25,8 @@ const flags = parseFlags(process.argv.slice(2), []);
 if (flags.before === undefined) throw new Error("--before OTHER_CHECKOUT is needed");
 const data = flags.data ?? new URL("../../shared/data", import.meta.url).pathname;
 const SETS = ["wcxb-dev", "cleaneval", "l3s-gn1", "googletrends-2017", "magic-html", "cleanportaleval", "newspaper3k", "chinese-wce"];
-const FEATURE_SETS = ["texrex37", "texrex37+ext", "texrex37+ext+ctx"];
+// --sets a,b: only these (a set the earlier build lacks cannot be compared).
+const FEATURE_SETS = flags.sets?.split(",") ?? ["texrex37", "texrex37+ext", "texrex37+ext+ctx"];
 
 const before = await import(pathToFileURL(join(flags.before, "packages/features/dist/index.js")).href);
 const after = await import(new URL("../packages/features/dist/index.js", import.meta.url).href);

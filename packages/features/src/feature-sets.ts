@@ -6,6 +6,7 @@ import type { SegmentedDocument } from "@winnow/segment";
 import { BlockScans } from "./block-scan.js";
 import { EXTENDED_SPECS, extendedContext, writeExtended } from "./extended.js";
 import { CONTEXT_SPECS, pageContext, writeContext } from "./page-context.js";
+import { STRUCTURE_SPECS, structureContext, writeStructure } from "./structure.js";
 import { TEXREX_SPECS, documentContext, writeTexrex, type FeatureSpec } from "./texrex.js";
 
 export interface FeatureSet {
@@ -95,7 +96,31 @@ export const TEXREX_CONTEXT: FeatureSet = featureSet(
   },
 );
 
-const FEATURE_SETS: readonly FeatureSet[] = [TEXREX37, TEXREX_EXTENDED, TEXREX_CONTEXT];
+const structureScans = new BlockScans();
+const CONTEXT_SIZE = TEXREX_SPECS.length + EXTENDED_SPECS.length + CONTEXT_SPECS.length;
+/**
+ * The context set plus page structure (structure.ts): nested and repeated teaser cards, the main
+ * text's end, captions and credits. Its first 133 values are the context set's, value for value.
+ */
+export const TEXREX_STRUCTURE: FeatureSet = featureSet(
+  "texrex37+ext+ctx+struct",
+  1,
+  [...TEXREX_SPECS, ...EXTENDED_SPECS, ...CONTEXT_SPECS, ...STRUCTURE_SPECS],
+  (doc) => {
+    const ext = extendedContext(doc, true);
+    const base = documentContext(doc, { cjkWords: true, listed: ext.listedWords, functionWords: true }, structureScans);
+    const page = pageContext(doc, base);
+    return { base, ext, page, structure: structureContext(doc, base, page) };
+  },
+  (doc, { base, ext, page, structure }, i, out, at) => {
+    writeTexrex(doc, base, i, out, at);
+    writeExtended(doc, base, ext, i, out, at + TEXREX_SPECS.length);
+    writeContext(doc, page, i, out, at + TEXREX_SPECS.length + EXTENDED_SPECS.length);
+    writeStructure(doc, structure, i, out, at + CONTEXT_SIZE);
+  },
+);
+
+const FEATURE_SETS: readonly FeatureSet[] = [TEXREX37, TEXREX_EXTENDED, TEXREX_CONTEXT, TEXREX_STRUCTURE];
 
 export function featureSetByName(name: string): FeatureSet {
   const set = FEATURE_SETS.find((s) => s.name === name);

@@ -3,7 +3,7 @@ import { readFileSync, readdirSync } from "node:fs";
 import { gunzipSync } from "node:zlib";
 import { segmentHtml } from "@winnow/segment";
 import { describe, expect, it } from "vitest";
-import { TEXREX37, TEXREX_CONTEXT, TEXREX_EXTENDED, featureSetByName, fold } from "./index.js";
+import { TEXREX37, TEXREX_CONTEXT, TEXREX_EXTENDED, TEXREX_STRUCTURE, featureSetByName, fold } from "./index.js";
 import { CONTAINER_GROUPS, TEXREX_SPECS } from "./texrex.js";
 import { EXTENDED_SPECS } from "./extended.js";
 import { scanText } from "./block-scan.js";
@@ -218,5 +218,11 @@ describe("the shipped models' inputs", () => {
     expect(TEXREX_CONTEXT.version).toBe(1);
     expect(TEXREX_CONTEXT.size).toBe(133);
     expect(digest(TEXREX_CONTEXT)).toBe("13e20edc5a3a5293");
+  });
+
+  it("texrex37+ext+ctx+struct v1 gives the values its LOSO figures were measured on (issue 35; no shipped model reads it)", () => {
+    expect(TEXREX_STRUCTURE.version).toBe(1);
+    expect(TEXREX_STRUCTURE.size).toBe(146);
+    expect(digest(TEXREX_STRUCTURE)).toBe("4d3342720335e3bf");
   });
 });

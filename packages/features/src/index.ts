@@ -1,7 +1,7 @@
 // Public API of @winnow/features: the block feature sets (texrex's 37, the extended set) and the
 // word hashing that the features and the BiLSTM's vocabulary share.
 
-export { TEXREX37, TEXREX_CONTEXT, TEXREX_EXTENDED, featureSetByName, type FeatureSet } from "./feature-sets.js";
+export { TEXREX37, TEXREX_CONTEXT, TEXREX_EXTENDED, TEXREX_STRUCTURE, featureSetByName, type FeatureSet } from "./feature-sets.js";
 export {
   SCALE,
   fold,

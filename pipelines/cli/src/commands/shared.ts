@@ -4,7 +4,7 @@ import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { type Command, Option } from "commander";
 import type { Logger } from "pino";
-import { type FeatureSet, featureSetByName, TEXREX_CONTEXT, TEXREX37, TEXREX_EXTENDED } from "@winnow/features";
+import { type FeatureSet, featureSetByName, TEXREX_CONTEXT, TEXREX_STRUCTURE, TEXREX37, TEXREX_EXTENDED } from "@winnow/features";
 import { MLP_TRAIN_DEFAULTS } from "@winnow/models";
 import { OutputError } from "@winnow/errors";
 import { type LabelledPage, labelledDataPaths, loadLabelledSources, requireGoldText, sourceName } from "@winnow/evaluation";
@@ -60,12 +60,13 @@ export const DATA_HELP =
 export function featureSetOption(command: Command, fixedDefault?: string): void {
   const option = new Option(
     "--feature-set <name>",
-    `block features the MLP reads: ${TEXREX37.name} (the paper's 37), ${TEXREX_EXTENDED.name} (${TEXREX_EXTENDED.size} values) ` +
-      `or ${TEXREX_CONTEXT.name} (${TEXREX_CONTEXT.size}: also page context and language-independent cues)` +
+    `block features the MLP reads: ${TEXREX37.name} (the paper's 37), ${TEXREX_EXTENDED.name} (${TEXREX_EXTENDED.size} values), ` +
+      `${TEXREX_CONTEXT.name} (${TEXREX_CONTEXT.size}: also page context and language-independent cues) ` +
+      `or ${TEXREX_STRUCTURE.name} (${TEXREX_STRUCTURE.size}: also teaser cards and grids, the main text's end, captions; experimental, no shipped model reads it)` +
       (fixedDefault === undefined
         ? ` (default: ${DEFAULT_FEATURE_SETS.mlp} for the MLP, ${DEFAULT_FEATURE_SETS.bilstm} for the BiLSTM: the shipped models')`
         : ""),
-  ).choices([TEXREX37.name, TEXREX_EXTENDED.name, TEXREX_CONTEXT.name]);
+  ).choices([TEXREX37.name, TEXREX_EXTENDED.name, TEXREX_CONTEXT.name, TEXREX_STRUCTURE.name]);
   command.addOption(fixedDefault === undefined ? option : option.default(fixedDefault));
 }
 
