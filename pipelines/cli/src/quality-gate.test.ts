@@ -14,13 +14,13 @@ const WCXB = fileURLToPath(new URL("../../../fixtures/wcxb-sample", import.meta.
 const MAGIC = fileURLToPath(new URL("../../../fixtures/magic-html-sample", import.meta.url));
 
 /**
- * Mean word F1 and precision per source, as measured on 2026-11-24 with the shipped model
- * (`winnow eval --data fixtures/wcxb-sample fixtures/magic-html-sample`: wcxb-sample P 0.899,
- * F1 0.890; magic-html-sample P 0.931, F1 0.944), less 0.02.
+ * Mean word F1 and precision per source, as measured on 2026-11-26 with the shipped model trained
+ * on all eight shared sets (`winnow eval --data fixtures/wcxb-sample fixtures/magic-html-sample`:
+ * wcxb-sample P 0.931, F1 0.942; magic-html-sample P 0.926, F1 0.926), less 0.02.
  */
 const FLOORS: Record<string, { f1: number; precision: number }> = {
-  "wcxb-sample": { f1: 0.87, precision: 0.879 },
-  "magic-html-sample": { f1: 0.924, precision: 0.911 },
+  "wcxb-sample": { f1: 0.922, precision: 0.911 },
+  "magic-html-sample": { f1: 0.906, precision: 0.906 },
 };
 
 describe("the shipped default model", () => {
@@ -35,8 +35,10 @@ describe("the shipped default model", () => {
         expect(got.f1, `${source} F1`).toBeGreaterThanOrEqual(floor.f1);
         expect(got.precision, `${source} precision`).toBeGreaterThanOrEqual(floor.precision);
       }
-      // Chinese pages (0.966 when measured) are scored one character per token.
-      expect(report.summary.byLanguage.zh.f1).toBeGreaterThanOrEqual(0.946);
+      // Chinese pages (0.881 when measured; 0.966 with the model of 2026-11-24, trained on five
+      // sets, whose fit to magic-html's pages was closer and whose held-out Chinese F1 was lower:
+      // docs/quality.md) are scored one character per token.
+      expect(report.summary.byLanguage.zh.f1).toBeGreaterThanOrEqual(0.861);
     } finally {
       await classifier.close();
     }
