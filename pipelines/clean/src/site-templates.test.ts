@@ -84,8 +84,10 @@ const hasSiteText = (text: string) => SITE_TEXTS.some((t) => text.includes(t));
 
 describe("clean --site-templates on a constructed site", () => {
   it("finds the shared header, navigation and footer, drops them, and keeps each article", async () => {
-    const plain = readLines((await clean("plain.jsonl")).output);
-    const summary = await clean("templates.jsonl", { siteTemplates: {} });
+    // At the model's recall operating point, where the classifier alone keeps some of the site's
+    // prose (at its balanced point the shipped model of 2026-11-26 already drops all of it here).
+    const plain = readLines((await clean("plain.jsonl", { favor: "recall" })).output);
+    const summary = await clean("templates.jsonl", { siteTemplates: {}, favor: "recall" });
     const lines = readLines(summary.output);
     expect(summary.siteTemplates).toMatchObject({
       mode: "memory",
