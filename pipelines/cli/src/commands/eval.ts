@@ -41,6 +41,7 @@ import {
   trainingOptions,
   trainingOptionsFrom,
   type TrainingFlags,
+  losoProblem,
   requireGoldTextPerSet,
 } from "./shared.js";
 import { readLabelDir } from "@winnow/labels";
@@ -128,7 +129,8 @@ export function registerEval(program: Command): void {
 const JSON_ROLE: OutputRole = { what: "results file", flag: "--json" };
 
 async function evaluate(flags: EvalFlags): Promise<void> {
-  if (flags.loso && flags.data.length < 2) throw new UsageError("--loso leaves one source out, so it needs two or more --data sets");
+  const loso = losoProblem(flags);
+  if (loso !== undefined) throw new UsageError(loso);
   const logger = createLogger("info");
   // Before anything is read: the results file can be written and is no file of --data or --labels.
   if (flags.json !== undefined) {

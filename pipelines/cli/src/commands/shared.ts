@@ -159,6 +159,11 @@ export async function dataInputs(data: readonly string[], flag = "--data"): Prom
   return inputs;
 }
 
+/** Why --loso cannot run on these --data paths (eval and train alike), or undefined when it can. */
+export function losoProblem(flags: { loso?: boolean; data: readonly string[] }): string | undefined {
+  return flags.loso && flags.data.length < 2 ? "--loso leaves one source out, so it needs two or more --data sets" : undefined;
+}
+
 /** requireGoldText for each --data set's own pages, so the message names the set. */
 export function requireGoldTextPerSet(pages: readonly LabelledPage[], data: readonly string[], warn: (message: string) => void): void {
   for (const set of data) {

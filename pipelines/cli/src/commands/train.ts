@@ -36,6 +36,7 @@ import {
   trainingOptions,
   trainingOptionsFrom,
   type TrainingFlags,
+  losoProblem,
   requireGoldTextPerSet,
 } from "./shared.js";
 import { readLabelDir } from "@winnow/labels";
@@ -118,7 +119,8 @@ export function registerTrain(program: Command): void {
   command.action((flags: TrainFlags, self: Command) => {
     const problems = foreignFlags(flags.model, flags, self.getOptionValueSource("input") === "cli");
     if (flags.loso && flags.model === "bilstm") problems.push("--loso trains the MLP only (the BiLSTM takes --folds)");
-    if (flags.loso && flags.data.length < 2) problems.push("--loso leaves one source out, so it needs two or more --data sets");
+    const loso = losoProblem(flags);
+    if (loso !== undefined) problems.push(loso);
     if (problems.length > 0) throw new UsageError(problems.join("\n"));
     return flags.model === "bilstm" ? trainBiLstm(flags) : train(flags);
   });
