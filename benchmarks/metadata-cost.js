@@ -52,7 +52,7 @@ const withCollector = (collector) => () => {
   for (const p of pages) {
     const doc = now.segment(p, collector);
     sink += doc.blocks.length;
-    sink += Object.keys(collector.finish(URL_OF_PAGE, CAPTURED, doc.blocks)).length;
+    sink += Object.keys(collector.finish(URL_OF_PAGE, CAPTURED, doc.blocks, doc.title)).length;
   }
 };
 const runs = { "segmenter alone": () => void pages.forEach((p) => (sink += now.segment(p).blocks.length)) };
@@ -176,7 +176,7 @@ function recordCalls(first, second) {
       },
     };
     const doc = now.segment(p, tee);
-    for (const c of both) c.finish(URL_OF_PAGE, CAPTURED, doc.blocks);
+    for (const c of both) c.finish(URL_OF_PAGE, CAPTURED, doc.blocks, doc.title);
     return { calls, blocks: doc.blocks };
   });
 }

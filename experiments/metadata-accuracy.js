@@ -126,7 +126,7 @@ for (const set of SETS) {
     const html = gunzipSync(readFileSync(join(dir, "html", `${id}.html.gz`)));
     const { pieces } = decodeHtmlPieces(html, "");
     const doc = segmentHtml(pieces, { observer: collector });
-    const meta = collector.finish(gold.url ?? "", BOUND, doc.blocks);
+    const meta = collector.finish(gold.url ?? "", BOUND, doc.blocks, doc.title);
     pagesRead++;
     const goldDate = gold.ground_truth.publish_date ? goldDay(gold.ground_truth.publish_date) : undefined;
     const goldAuthor = gold.ground_truth.author || undefined;

@@ -80,7 +80,7 @@ for (const set of readdirSync(root)
 
 function finish(collector, pieces, url, way) {
   const doc = segmentHtml(pieces, { observer: collector });
-  return collector.finish(url, way.capturedAt, way.blocks ? doc.blocks : undefined);
+  return collector.finish(url, way.capturedAt, way.blocks ? doc.blocks : undefined, doc.title);
 }
 
 const report = {

@@ -9,7 +9,7 @@ const NOW = Date.UTC(2026, 10, 25);
 function metadataOf(html: string, url = "https://example.org/news/story.html") {
   const collector = new MetadataCollector();
   const doc = segmentHtml(html, { observer: collector });
-  return { doc, meta: collector.finish(url, NOW, doc.blocks) };
+  return { doc, meta: collector.finish(url, NOW, doc.blocks, doc.title) };
 }
 
 const ISSUE_PAGE = `<!doctype html><html lang="de"><head><meta charset="utf-8">
@@ -154,6 +154,48 @@ describe("dates a corpus builder can trust", () => {
     // Without a capture date only 1995 bounds it.
     segmentHtml(html, { observer: collector });
     expect(collector.finish("").date).toBe("2024-06-01T10:00:00Z");
+  });
+});
+
+describe("a publication date only where the page reads as a publication", () => {
+  const menu = (n: number) =>
+    `<ul class="menu">${Array.from({ length: n }, (_, i) => `<li><a href="/m${i}">Menu entry ${i}</a></li>`).join("")}</ul>`;
+  const paragraphs = (n: number) =>
+    Array.from({ length: n }, (_, i) => `<p>Paragraph ${i} of the page, long enough to be text.</p>`).join("");
+
+  it("a service page dated only far from its headline has no date; its modification date stays", () => {
+    const html = `<html><head><title>Plumbing services</title><meta property="article:modified_time" content="2025-03-03T10:00:00Z"></head>
+<body><h1>Plumbing services</h1>${paragraphs(30)}<p class="post-date">Updated March 3, 2025</p></body></html>`;
+    const { meta } = metadataOf(html, "https://example.org/services/plumbing");
+    expect(meta.date).toBeUndefined();
+    expect(meta.dateModified).toBe("2025-03-03T10:00:00Z");
+    // The same line beside the headline dates the page: that is where an article shows its date.
+    const article = html.replace("<h1>Plumbing services</h1>", '<h1>Plumbing services</h1><p class="post-date">Updated March 3, 2025</p>');
+    expect(metadataOf(article, "https://example.org/services/plumbing").meta.date).toBe("2025-03-03");
+  });
+
+  it("an author, article markup or a date in the URL date a page whatever stands beside its headline", () => {
+    const far = `<h1>Storm hits the coast</h1>${paragraphs(30)}<p class="post-date">March 4, 2021</p>`;
+    const page = (head: string) => `<html><head><title>Storm hits the coast</title>${head}</head><body>${far}</body></html>`;
+    expect(metadataOf(page('<meta name="author" content="Jane Roe">'), "https://example.org/storm").meta.date).toBe("2021-03-04");
+    expect(metadataOf(page('<meta property="article:published_time" content="2021-03-04">'), "https://example.org/storm").meta.date).toBe(
+      "2021-03-04",
+    );
+    expect(metadataOf(page(""), "https://example.org/2021/03/04/storm").meta.date).toBe("2021-03-04");
+    expect(metadataOf(page(""), "https://example.org/storm").meta.date).toBeUndefined();
+  });
+
+  it("reads the date line beside a headline that a long menu pushes past the page's first 80 blocks", () => {
+    const html = `<html><head><title>Storm hits the coast</title></head><body>${menu(120)}
+<h1>Storm hits the coast</h1><p>Posted on March 4, 2021</p>${paragraphs(5)}</body></html>`;
+    expect(metadataOf(html, "https://example.org/storm").meta.date).toBe("2021-03-04");
+  });
+
+  it("takes the block that repeats the <title> as the headline of a page without <h1>", () => {
+    const html = (between: number) => `<html><head><title>Storm hits the coast - Daily News</title></head><body>${menu(10)}
+<div class="headline">Storm hits the coast</div>${paragraphs(between)}<div>2021-03-04 10:20</div>${paragraphs(3)}</body></html>`;
+    expect(metadataOf(html(1), "https://example.org/storm").meta.date).toBe("2021-03-04");
+    expect(metadataOf(html(30), "https://example.org/storm").meta.date).toBeUndefined();
   });
 });
 

@@ -4,4 +4,4 @@
 
 export { MetadataCollector } from "./collector.js";
 export { dateInUrl, EARLIEST_DATE_MS, normaliseDate } from "./dates.js";
-export type { PageMetadata } from "./types.js";
+export type { PageBlock, PageMetadata } from "./types.js";

@@ -7,7 +7,11 @@ export interface PageMetadata {
   declaredLang?: string;
   /** Author names, "; "-separated when there are several. */
   author?: string;
-  /** Publication date, ISO 8601 ("2021-03-04" or "2021-03-04T10:20:00+01:00"). */
+  /**
+   * Publication date, ISO 8601 ("2021-03-04" or "2021-03-04T10:20:00+01:00"), of a page that
+   * reads as a publication (it names its author, its markup or URL dates it as an article, or it
+   * shows a date beside its headline).
+   */
   date?: string;
   /** Last-modified date, where the page gives one, ISO 8601. */
   dateModified?: string;
@@ -19,4 +23,11 @@ export interface PageMetadata {
   categories?: string[];
   /** Tags and keywords (article:tag, keywords, JSON-LD keywords, rel="tag" links). */
   tags?: string[];
+}
+
+/** What MetadataCollector.finish() reads of the segmenter's blocks: their text, and which is the headline. */
+export interface PageBlock {
+  readonly text: string;
+  /** 1-6 for a heading h1-h6, else 0 (the segmenter's Block.heading). */
+  readonly heading?: number;
 }

@@ -168,7 +168,7 @@ export function segmentWithMetadata(
   try {
     const doc = segmentHtml(pieces, { subtrees, observer: metadataCollector, inline });
     const captured = options.capturedAt === undefined || options.capturedAt.length === 0 ? Number.NaN : Date.parse(options.capturedAt);
-    return { doc, metadata: metadataCollector.finish(url, captured, doc.blocks) };
+    return { doc, metadata: metadataCollector.finish(url, captured, doc.blocks, doc.title) };
   } catch (error) {
     metadataCollector.reset();
     throw error;
