@@ -8,11 +8,9 @@
  * record). The upper bound of a date is fixed (2026-12-31), as a record's WARC-Date would be: the
  * figures do not depend on the day the script runs.
  *
- * The gold's dates are read by this script's own parser (not winnow's), written here once:
- * ISO-like `2005-5-7 21:23:57`, US month/day/year ("9/17/2018", GoogleTrends is American),
- * English month names ("Sep 24 2018, 3:03 PM", "on September 25, 2018"), Chinese
- * `2005年5月7日`. Relative ones ("7 hours ago", "Yesterday") and a year alone are no day, and
- * those pages count as having no gold date.
+ * The gold's dates are read by the experiments' own parser (not winnow's: lib/gold-dates.js).
+ * Relative ones ("7 hours ago", "Yesterday") and a year alone are no day, and those pages count
+ * as having no gold date.
  *
  * Scores, on pages whose gold has the field:
  * - date `right_day`: the day given is the gold's day (htmldate's comparison);
@@ -37,33 +35,13 @@ import { domainFolds } from "@winnow/evaluation";
 import { MetadataCollector } from "@winnow/metadata";
 import { segmentHtml } from "@winnow/segment";
 import { parseFlags } from "../benchmarks/lib/common.js";
+import { goldDay } from "./lib/gold-dates.js";
 
 const flags = parseFlags(process.argv.slice(2), []);
 const root = flags.data ?? new URL("../../shared/data", import.meta.url).pathname;
 const SETS = ["wcxb-dev", "googletrends-2017", "chinese-wce"];
 const BOUND = Date.UTC(2026, 11, 31);
 const SHOW = Number(flags.show ?? 0);
-
-const MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
-const pad = (n) => String(n).padStart(2, "0");
-function day(y, m, d) {
-  if (m < 1 || m > 12 || d < 1 || d > 31 || y < 1990 || y > 2030) return undefined;
-  return `${y}-${pad(m)}-${pad(d)}`;
-}
-
-/** The gold's date as a day (YYYY-MM-DD), or undefined. */
-function goldDay(written) {
-  const s = written.trim();
-  let m = /(\d{4})\s*[-/.年]\s*(\d{1,2})\s*[-/.月]\s*(\d{1,2})/.exec(s);
-  if (m !== null) return day(Number(m[1]), Number(m[2]), Number(m[3]));
-  m = /(\d{1,2})\/(\d{1,2})\/(\d{4})/.exec(s);
-  if (m !== null) return day(Number(m[3]), Number(m[1]), Number(m[2]));
-  m = /\b([a-z]{3})[a-z]*\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})/i.exec(s);
-  if (m !== null && MONTHS.includes(m[1].toLowerCase())) return day(Number(m[3]), MONTHS.indexOf(m[1].toLowerCase()) + 1, Number(m[2]));
-  m = /\b(\d{1,2})\s+([a-z]{3})[a-z]*\.?,?\s+(\d{4})/i.exec(s);
-  if (m !== null && MONTHS.includes(m[2].toLowerCase())) return day(Number(m[3]), MONTHS.indexOf(m[2].toLowerCase()) + 1, Number(m[1]));
-  return undefined;
-}
 
 /**
  * Case and spaces folded, and the list's own separators: winnow writes several authors with

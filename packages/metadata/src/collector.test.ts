@@ -182,7 +182,9 @@ describe("a publication date only where the page reads as a publication", () => 
       "2021-03-04",
     );
     expect(metadataOf(page(""), "https://example.org/2021/03/04/storm").meta.date).toBe("2021-03-04");
+    const marked = far.replace('<p class="post-date">March 4, 2021</p>', '<p>On <time pubdate datetime="2021-03-04">4 March</time></p>');
     expect(metadataOf(page(""), "https://example.org/storm").meta.date).toBeUndefined();
+    expect(metadataOf(page("").replace(far, marked), "https://example.org/storm").meta.date).toBe("2021-03-04");
   });
 
   it("reads the date line beside a headline that a long menu pushes past the page's first 80 blocks", () => {

@@ -506,10 +506,14 @@ export class MetadataCollector implements MarkupObserver {
     }
   }
 
-  /** Whether the markup dates the page as a publication: JSON-LD of an article (not of a web page as such), or a `<meta>` publication date. */
+  /**
+   * Whether the markup dates the page as a publication: JSON-LD of an article (not of a web page
+   * as such), a `<meta>` publication date, or an element marked as one (`itemprop="datePublished"`,
+   * `<time pubdate>`).
+   */
   private articleDated(ld: JsonLdFacts): boolean {
     if (ld.datePublished !== undefined) return true;
-    for (const candidate of this.dates) if (candidate.rank <= META_OTHER) return true;
+    for (const candidate of this.dates) if (candidate.rank <= VISIBLE_MARKED) return true;
     return false;
   }
 
