@@ -187,6 +187,11 @@ describe("a publication date only where the page reads as a publication", () => 
     expect(metadataOf(page("").replace(far, marked), "https://example.org/storm").meta.date).toBe("2021-03-04");
   });
 
+  it("reads a date line that ends with its reading time", () => {
+    const html = `<html><head><title>Token counts</title></head><body><h1>Token counts</h1><p>December 18, 2025 ・ 3 min read</p>${paragraphs(3)}</body></html>`;
+    expect(metadataOf(html, "https://example.org/blog/tokens").meta.date).toBe("2025-12-18");
+  });
+
   it("reads the date line beside a headline that a long menu pushes past the page's first 80 blocks", () => {
     const html = `<html><head><title>Storm hits the coast</title></head><body>${menu(120)}
 <h1>Storm hits the coast</h1><p>Posted on March 4, 2021</p>${paragraphs(5)}</body></html>`;

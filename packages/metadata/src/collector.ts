@@ -129,6 +129,8 @@ const CJK_CREDIT =
   /(?:责任编辑|編輯|编辑|记者|記者|作者)\s*[:：\s]\s*([\p{Script=Han}·]{2,4}(?:\s[\p{Script=Han}]{2,4})?|[A-Za-z][\w.-]{1,24})(?=$|[\s)）,，。|/])/u;
 const MAX_LABELLED = 160;
 const MAX_DATE_LINE = 40;
+/** A reading time at a line's end, after a separator: " ・ 3 min read", " - 11 minutes", " | 5 Min". */
+const READING_TIME = /\s*[-–—|·・•]\s*\d{1,3}\s*(?:min(?:ute)?s?\.?|minuten|minutos)(?:\s+(?:read|reading|de lectura|Lesezeit))?\s*$/i;
 const YEAR_IN_LINE = /(?:^|\D)(?:19|20)\d{2}(?:\D|$)/;
 /**
  * The page's first blocks only: a page's own date and byline sit above or beside its text, and
@@ -781,7 +783,9 @@ function headlinesOf(blocks: ReadonlyArray<PageBlock>, title: string): [number, 
 }
 
 /** A line of a few words with a year: "October 3, 2024", "30th March 2025, 16:26" (read as a date only if it is one). */
-function isDateLine(text: string): boolean {
+function isDateLine(line: string): boolean {
+  // A byline's reading time after its date ("December 18, 2025 ・ 3 min read") says nothing more.
+  const text = line.replace(READING_TIME, "");
   if (text.length > MAX_DATE_LINE || !YEAR_IN_LINE.test(text)) return false;
   let words = 1;
   for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 32) words++;
