@@ -41,7 +41,7 @@ describe("winnow with a BiLSTM", () => {
     ]);
     expect(train.code).toBe(0);
     expect(train.stdout).toMatch(
-      /^wrote b\.onnx: bilstm \(tags-words, 1 x 6 units, skip path\), threshold 0\.\d\d \(validation F1 0\.\d+ on \d+ held-out pages at epoch [12]; trained on \d+ pages/,
+      /^wrote b\.onnx: bilstm \(tags-words, 1 x 6 units, skip path\), threshold 0\.\d\d \(favor precision 0\.\d\d, recall 0\.\d\d\) \(validation F1 0\.\d+ on \d+ held-out pages at epoch [12]; trained on \d+ pages/,
     );
 
     const clean = await winnow(["clean", SAMPLE_WARC, "-o", "out.jsonl", "--model", "b.onnx", "--workers", "1"]);
@@ -79,7 +79,7 @@ describe("winnow with a BiLSTM", () => {
     const train = await winnow(["train", "--model", "bilstm", "--data", SAMPLE, "-o", "e.onnx", ...QUICK, "--ensemble", "2"]);
     expect(train.code).toBe(0);
     expect(train.stdout).toMatch(
-      /^wrote e\.onnx: bilstm ×2 \(tags-words-features, 1 x 6 units\), threshold 0\.\d\d \(validation F1 0\.\d+ on \d+ held-out pages at epochs [12], [12];/,
+      /^wrote e\.onnx: bilstm ×2 \(tags-words-features, 1 x 6 units\), threshold 0\.\d\d \(favor precision 0\.\d\d, recall 0\.\d\d\) \(validation F1 0\.\d+ on \d+ held-out pages at epochs [12], [12];/,
     );
     expect(train.stderr).toMatch(/member 2, epoch 2: loss/);
     const clean = await winnow(["clean", SAMPLE_WARC, "-o", "e.jsonl", "--model", "e.onnx", "--workers", "0"]);

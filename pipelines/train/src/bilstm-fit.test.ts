@@ -87,6 +87,11 @@ describe("a BiLSTM model file", () => {
     expect(info.featureSet).toBe(TEXREX_EXTENDED.name);
     expect(JSON.parse(info.notes)).toMatchObject({ input: "tags-words-features", hidden: 8, layers: 1, members: 1, pages: 14 });
     expect(info.threshold).toBe(result.info.threshold);
+    // Operating points from the validation pages, as the MLP's: --favor works with the file.
+    const points = info.operatingPoints;
+    expect(points?.balanced).toBe(info.threshold);
+    expect(points?.precision).toBeGreaterThanOrEqual(points?.balanced ?? 1);
+    expect(points?.recall).toBeLessThanOrEqual(points?.balanced ?? 0);
 
     // Same weights through ONNX Runtime in the pipeline's classifier: the scores agree.
     const classifier = await loadClassifier(output);

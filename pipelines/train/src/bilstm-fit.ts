@@ -21,6 +21,7 @@ import {
 } from "@winnow/models";
 import { selectPages, type Dataset } from "./dataset.js";
 import { chooseThreshold, splitValidation, trainingWeights, type BlockWeighting } from "./mlp-fit.js";
+import type { OperatingPoints } from "./operating-points.js";
 
 /**
  * "tags-words" is BoilerNet's input: ancestor tags and words only. "tags-words-features" also
@@ -72,6 +73,8 @@ type DefaultedOption = "input" | "projectionSize" | "hiddenSize" | "layers" | "s
 export interface FittedBiLstm {
   model: BiLstmModel;
   threshold: number;
+  /** The balanced, precision and recall thresholds on the validation pages' scores (none without validation pages). */
+  operatingPoints?: OperatingPoints;
   validationF1: number;
   /** Per member, the epoch whose weights were kept (its best validation word F1). */
   bestEpochs: number[];
@@ -164,10 +167,11 @@ export function fitBiLstm(data: Dataset, pageIndexes: readonly number[], options
           validation,
           validationSequences.map((seq) => predictMembers(members, layout, seq)),
         )
-      : { threshold: 0.5, f1: 0 };
+      : { threshold: 0.5, f1: 0, operatingPoints: undefined };
   return {
     model: { layout, members, vocabulary, scaling },
     threshold: choice.threshold,
+    operatingPoints: choice.operatingPoints,
     validationF1: choice.f1,
     bestEpochs,
     trainPages: train.length,

@@ -37,6 +37,8 @@ export interface TrainBiLstmModelOptions extends BiLstmFitOptions {
   output: string;
   labels?: readonly PageLabels[];
   folds?: number;
+  /** Leave each source of the pages out in turn (instead of --folds): the operating points come from those held-out scores. */
+  leaveOneSourceOut?: boolean;
   onFold?: (fold: number, folds: number) => void;
 }
 
@@ -54,9 +56,11 @@ export interface TrainBiLstmModelResult {
 export async function trainBiLstmModel(options: TrainBiLstmModelOptions): Promise<TrainBiLstmModelResult> {
   const { pages, featureSet } = options;
   const data = trainingDataset(pages, featureSet, options.labels);
-  const crossValidation =
-    options.folds && options.folds > 1
-      ? crossValidateBiLstm(data, { ...options, folds: options.folds, onFold: (f, k) => options.onFold?.(f, k) })
+  const onFold = (f: number, k: number) => options.onFold?.(f, k);
+  const crossValidation = options.leaveOneSourceOut
+    ? crossValidateBiLstm(data, { ...options, folds: data.sources.length, bySource: true, onFold })
+    : options.folds && options.folds > 1
+      ? crossValidateBiLstm(data, { ...options, folds: options.folds, onFold })
       : undefined;
   const fitted = fitBiLstm(
     data,
@@ -66,13 +70,17 @@ export async function trainBiLstmModel(options: TrainBiLstmModelOptions): Promis
   const { shape } = fitted.model.layout;
   const usesFeatures = shape.featureSize > 0;
   const cv = crossValidation?.summary.overall;
+  // As the MLP's: the operating points of the folds' held-out scores where there are folds, else
+  // of the final fit's validation pages.
+  const points = crossValidation?.operatingPoints ?? fitted.operatingPoints;
   const o = withDefaults(options);
   const info: ModelInfo = {
     kind: "bilstm",
     featureSet: usesFeatures ? featureSet.name : "none",
     featureSetVersion: usesFeatures ? featureSet.version : 0,
     inputSize: shape.featureSize,
-    threshold: fitted.threshold,
+    threshold: points?.balanced ?? fitted.threshold,
+    operatingPoints: points,
     trainingFingerprint: "",
     notes: JSON.stringify({
       input: o.input,
@@ -89,7 +97,16 @@ export async function trainBiLstmModel(options: TrainBiLstmModelOptions): Promis
       dropout: o.dropout,
       pages: pages.length,
       cvWordF1: cv ? Number(cv.f1.toFixed(4)) : undefined,
-      cvFolds: crossValidation ? options.folds : undefined,
+      cvFolds: crossValidation && !options.leaveOneSourceOut ? options.folds : undefined,
+      cvLeaveOneSourceOut: options.leaveOneSourceOut ? true : undefined,
+      sources: data.sources,
+      operatingPointsFrom: crossValidation?.operatingPoints
+        ? options.leaveOneSourceOut
+          ? "leave one source out, held-out scores pooled"
+          : "cross-validation, held-out scores pooled"
+        : points !== undefined
+          ? "validation pages of the final fit"
+          : undefined,
     }),
   };
   info.trainingFingerprint = trainingFingerprint(

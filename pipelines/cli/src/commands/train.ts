@@ -9,9 +9,11 @@ import { type Command, Option } from "commander";
 
 import type { LabelledPage } from "@winnow/evaluation";
 import { OutputError, UsageError } from "@winnow/errors";
+import type { ModelInfo } from "@winnow/models";
 import {
   BILSTM_DEFAULTS,
   DEFAULT_MIN_HELD_OUT,
+  type EvaluationReport,
   MODEL_FILE_ROLE,
   pagesWithLabelFiles,
   smallTrainingSetWarning,
@@ -88,7 +90,7 @@ export function registerTrain(program: Command): void {
     .addOption(
       new Option(
         "--loso",
-        "MLP: first leave one source out (each --data set scored by a model trained on the others), print the figures, and take the keep threshold, --favor's operating points and the comment threshold from those held-out scores, pooled: the estimate for pages unlike the training sets (the shipped model's recipe). Needs two or more --data sets",
+        "first leave one source out (each --data set scored by a model trained on the others), print the figures, and take the keep threshold, --favor's operating points and (MLP) the comment threshold from those held-out scores, pooled: the estimate for pages unlike the training sets (the shipped MLP's recipe). Needs two or more --data sets",
       ).conflicts(["folds", "perHost"]),
     )
     .option("--limit <n>", "use only the first N pages", parseCount(1))
@@ -118,7 +120,6 @@ export function registerTrain(program: Command): void {
   bilstmOptions(command);
   command.action((flags: TrainFlags, self: Command) => {
     const problems = foreignFlags(flags.model, flags, self.getOptionValueSource("input") === "cli");
-    if (flags.loso && flags.model === "bilstm") problems.push("--loso trains the MLP only (the BiLSTM takes --folds)");
     const loso = losoProblem(flags);
     if (loso !== undefined) problems.push(loso);
     if (problems.length > 0) throw new UsageError(problems.join("\n"));
@@ -164,15 +165,9 @@ async function train(flags: TrainFlags): Promise<void> {
         `${flags.loso ? `source ${f + 1}/${k} left out` : `fold ${f + 1}/${k}`} done (${((Date.now() - started) / 1000).toFixed(0)} s)`,
       ),
   });
-  if (result.crossValidation) {
-    process.stdout.write(`${formatReports([result.crossValidation], pages.length)}\n`);
-    if (flags.data.length > 1) process.stdout.write(`${formatBreakdown([result.crossValidation])}\n`);
-    // The curve the model's operating points were read from, so the choice can be checked.
-    process.stdout.write(formatCurves([result.crossValidation]));
-  }
+  writeCrossValidation(result.crossValidation, pages.length, flags.data.length);
   process.stdout.write(
-    `wrote ${flags.output}: mlp on ${featureSet.name} v${featureSet.version}, threshold ${result.info.threshold.toFixed(2)}` +
-      `${result.info.operatingPoints ? ` (favor precision ${result.info.operatingPoints.precision.toFixed(2)}, recall ${result.info.operatingPoints.recall.toFixed(2)})` : ""} ` +
+    `wrote ${flags.output}: mlp on ${featureSet.name} v${featureSet.version}, threshold ${result.info.threshold.toFixed(2)}${favorText(result.info)} ` +
       `(validation F1 ${result.validationF1.toFixed(3)} on ${result.validationPages} held-out pages; trained on ` +
       `${result.trainPages} pages, ${result.blocks} blocks${labels ? `, labels from ${flags.labels}; ${skipped} pages without a label file skipped` : ""}), ` +
       `fingerprint ${result.info.trainingFingerprint}, ` +
@@ -188,7 +183,7 @@ async function trainBiLstm(flags: TrainFlags): Promise<void> {
   const started = Date.now();
   const options = bilstmOptionsFrom(flags);
   logger.info(
-    `training a BiLSTM on ${options.input ?? "its default input"}${flags.folds ? `, after ${flags.folds}-fold cross-validation` : ""}`,
+    `training a BiLSTM on ${options.input ?? "its default input"}${flags.loso ? `, after leaving each of ${flags.data.length} sets out` : flags.folds ? `, after ${flags.folds}-fold cross-validation` : ""}`,
   );
   const result = await trainBiLstmModel({
     ...options,
@@ -196,22 +191,41 @@ async function trainBiLstm(flags: TrainFlags): Promise<void> {
     featureSet,
     output: flags.output,
     folds: flags.folds,
+    leaveOneSourceOut: flags.loso,
     labels,
     onEpoch: (epoch, loss, f1, member) =>
       logger.info(
         `${(options.ensemble ?? BILSTM_DEFAULTS.ensemble) > 1 ? `member ${member + 1}, ` : ""}epoch ${epoch}: loss ${loss.toFixed(4)}, validation word F1 ${f1.toFixed(3)}`,
       ),
-    onFold: (f, k) => logger.info(`fold ${f + 1}/${k} done (${((Date.now() - started) / 1000).toFixed(0)} s)`),
+    onFold: (f, k) =>
+      logger.info(
+        `${flags.loso ? `source ${f + 1}/${k} left out` : `fold ${f + 1}/${k}`} done (${((Date.now() - started) / 1000).toFixed(0)} s)`,
+      ),
   });
-  if (result.crossValidation) process.stdout.write(`${formatReports([result.crossValidation], pages.length)}\n`);
+  writeCrossValidation(result.crossValidation, pages.length, flags.data.length);
   const notes = JSON.parse(result.info.notes) as { input: string; hidden: number; layers: number; skip?: boolean; members: number };
   const epochs = result.bestEpochs.length === 1 ? `epoch ${result.bestEpochs[0]}` : `epochs ${result.bestEpochs.join(", ")}`;
   process.stdout.write(
     `wrote ${flags.output}: bilstm${notes.members > 1 ? ` ×${notes.members}` : ""} (${notes.input}, ${notes.layers} x ${notes.hidden} units${notes.skip ? ", skip path" : ""}), ` +
-      `threshold ${result.info.threshold.toFixed(2)} (validation F1 ${result.validationF1.toFixed(3)} on ${result.validationPages} held-out pages at ${epochs}; trained on ` +
+      `threshold ${result.info.threshold.toFixed(2)}${favorText(result.info)} (validation F1 ${result.validationF1.toFixed(3)} on ${result.validationPages} held-out pages at ${epochs}; trained on ` +
       `${result.trainPages} pages, ${result.blocks} blocks${labels ? `, labels from ${flags.labels}; ${skipped} pages without a label file skipped` : ""}), ` +
       `fingerprint ${result.info.trainingFingerprint}, ${((Date.now() - started) / 1000).toFixed(0)} s\n`,
   );
+}
+
+/** The cross-validated figures, per set where there are several, and the curve the operating points were read from. */
+function writeCrossValidation(report: EvaluationReport | undefined, pages: number, sets: number): void {
+  if (report === undefined) return;
+  process.stdout.write(`${formatReports([report], pages)}\n`);
+  if (sets > 1) process.stdout.write(`${formatBreakdown([report])}\n`);
+  // The curve the model's operating points were read from, so the choice can be checked.
+  process.stdout.write(formatCurves([report]));
+}
+
+/** " (favor precision 0.62, recall 0.27)" for a model with operating points. */
+function favorText(info: ModelInfo): string {
+  const points = info.operatingPoints;
+  return points ? ` (favor precision ${points.precision.toFixed(2)}, recall ${points.recall.toFixed(2)})` : "";
 }
 
 function warnIfSmall(pages: number, logger: Logger): void {
