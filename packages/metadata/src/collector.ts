@@ -128,6 +128,12 @@ const DATE_ONLY =
 const CJK_CREDIT =
   /(?:责任编辑|編輯|编辑|记者|記者|作者)\s*[:：\s]\s*([\p{Script=Han}·]{2,4}(?:\s[\p{Script=Han}]{2,4})?|[A-Za-z][\w.-]{1,24})(?=$|[\s)）,，。|/])/u;
 const MAX_LABELLED = 160;
+/**
+ * How far down the page's lines a byline is looked for when the markup names no one: past a
+ * long menu, not into a listing's teasers (on WCXB dev's tuning fold, 120 blocks rather than 80:
+ * 4 more right authors, 1 more page given one without gold; 160: 1 more right, 2 more without).
+ */
+const MAX_AUTHOR_BLOCKS = 120;
 const MAX_DATE_LINE = 40;
 const YEAR_IN_LINE = /(?:^|\D)(?:19|20)\d{2}(?:\D|$)/;
 /**
@@ -219,6 +225,15 @@ export class MetadataCollector implements MarkupObserver {
   private captureRank = NONE;
   private captured = "";
   private boundary = false; // an element began or ended inside the capture since the last text
+  /**
+   * A byline inside an element captured as a date (WordPress gives every post's `<article>` the
+   * class `status-publish`, and themes wrap bylines in `posted-by`/`entry-date` spans): its own
+   * capture, beside the date's, so the names in it are read. -1: none open.
+   */
+  private bylineLevel = -1;
+  private bylineRank = NONE;
+  private byline = "";
+  private bylineEdge = false;
 
   private element = "";
   private level = 0;
@@ -255,6 +270,7 @@ export class MetadataCollector implements MarkupObserver {
     this.capture = Capture.None;
     this.captureLevel = -1;
     this.captured = "";
+    this.bylineLevel = -1;
     this.element = "";
     this.pending = false;
     this.htmlSeen = false;
@@ -282,6 +298,7 @@ export class MetadataCollector implements MarkupObserver {
 
   open(name: string, level: number): boolean {
     if (this.capturing) this.boundary = true;
+    if (this.bylineLevel >= 0) this.bylineEdge = true;
     if (this.pending) this.settle();
     else if (this.touched) this.clearAttributes();
     this.element = name;
@@ -300,9 +317,15 @@ export class MetadataCollector implements MarkupObserver {
     const a = this.attrs;
     switch (name) {
       case "class":
-        if (this.capture !== Capture.None || !MAY_BE_BYLINE_OR_DATE.test(value) || element === "body" || element === "html") return;
+        if (
+          (this.capture !== Capture.None && this.capture !== Capture.DateText) ||
+          !MAY_BE_BYLINE_OR_DATE.test(value) ||
+          element === "body" ||
+          element === "html"
+        )
+          return;
         if (mayBeByline(value) && BYLINE_CLASS.test(value) && !NOT_BYLINE_CLASS.test(value)) {
-          if (this.authors.length < MAX_CANDIDATES) this.startCapture(Capture.Author, this.level, VISIBLE_GUESS);
+          if (this.authors.length < MAX_CANDIDATES) this.startAuthor(this.level, VISIBLE_GUESS);
         } else if (this.dates.length < MAX_CANDIDATES && mayBeDate(value) && DATE_CLASS.test(value) && !NOT_DATE_CLASS.test(value)) {
           this.startCapture(Capture.DateText, this.level, VISIBLE_TEXT);
         }
@@ -310,7 +333,7 @@ export class MetadataCollector implements MarkupObserver {
       case "itemprop":
         a.itemprop = value;
         this.pending = this.touched = true;
-        if (value === "author" && element !== "meta" && element !== "link") this.startCapture(Capture.Author, this.level, VISIBLE_MARKED);
+        if (value === "author" && element !== "meta" && element !== "link") this.startAuthor(this.level, VISIBLE_MARKED);
         return;
       case "rel":
         if (element === "link") {
@@ -318,7 +341,7 @@ export class MetadataCollector implements MarkupObserver {
           this.pending = this.touched = true;
         } else if (element === "a") {
           const rel = value.toLowerCase();
-          if (rel === "author") this.startCapture(Capture.Author, this.level, VISIBLE_MARKED);
+          if (rel === "author") this.startAuthor(this.level, VISIBLE_MARKED);
           else if (rel.includes("category")) this.startCapture(Capture.Category, this.level, VISIBLE_MARKED);
           else if (rel === "tag") this.startCapture(Capture.Tag, this.level, VISIBLE_MARKED);
         }
@@ -327,8 +350,13 @@ export class MetadataCollector implements MarkupObserver {
         if (element === "link") {
           a.href = value;
           this.touched = true;
-        } else if (element === "a" && this.capture === Capture.None && value.includes("/aut") && AUTHOR_HREF.test(value)) {
-          if (this.authors.length < MAX_CANDIDATES) this.startCapture(Capture.Author, this.level, VISIBLE_GUESS);
+        } else if (
+          element === "a" &&
+          (this.capture === Capture.None || this.capture === Capture.DateText) &&
+          value.includes("/aut") &&
+          AUTHOR_HREF.test(value)
+        ) {
+          if (this.authors.length < MAX_CANDIDATES) this.startAuthor(this.level, VISIBLE_GUESS);
         }
         return;
       case "type":
@@ -361,6 +389,10 @@ export class MetadataCollector implements MarkupObserver {
   }
 
   text(data: string): void {
+    if (this.bylineLevel >= 0 && this.byline.length < MAX_TEXT) {
+      this.byline += this.bylineEdge && this.byline.length > 0 ? `\n${data}` : data;
+      this.bylineEdge = false;
+    }
     if (this.capture === Capture.JsonLd) {
       if (this.captured.length < MAX_JSON_LD) this.captured += data;
     } else if (this.captured.length < MAX_TEXT) {
@@ -373,6 +405,14 @@ export class MetadataCollector implements MarkupObserver {
 
   close(level: number): void {
     this.boundary = true;
+    if (this.bylineLevel >= 0) {
+      this.bylineEdge = true;
+      // Only its names: the date capture around it reads the same text as a date.
+      if (level === this.bylineLevel || level === this.captureLevel) {
+        this.offerAuthor(this.byline, this.bylineRank);
+        this.bylineLevel = -1;
+      }
+    }
     if (level !== this.captureLevel) return;
     if (this.pending) this.settle();
     const text = this.captured;
@@ -433,10 +473,19 @@ export class MetadataCollector implements MarkupObserver {
     for (const section of ld.sections) this.addTo("categories", section, JSON_LD);
     for (const keyword of ld.keywords) this.addTo("tags", keyword, JSON_LD);
     if (this.lang.length > 0) out.declaredLang = this.lang;
-    if (this.authors.length > 0) {
+    if (this.authors.length > 0 || blocks !== undefined) {
       const publishers = [v.sitename.value];
       if (ld.publisher !== undefined) publishers.push(ld.publisher);
-      const author = this.bestAuthor(publishers, hostOf(url));
+      let author = this.authors.length > 0 ? this.bestAuthor(publishers, hostOf(url)) : undefined;
+      // The markup offered only what names no one (a role, the site, a date class's text): the
+      // page's lines are read as on a page whose markup says nothing, and further down, where a
+      // byline sits under a long menu.
+      if (author === undefined && blocks !== undefined) {
+        this.authors.length = 0;
+        const n = Math.min(blocks.length, MAX_AUTHOR_BLOCKS);
+        for (let b = 0; b < n; b++) if (blocks[b].text.length <= MAX_LABELLED) this.offerAuthorLine(blocks[b].text);
+        if (this.authors.length > 0) author = this.bestAuthor(publishers, hostOf(url));
+      }
       if (author !== undefined) out.author = author;
     }
     // A JSON-LD WebPage's datePublished is when a CMS first saved the page, which it records for
@@ -475,11 +524,7 @@ export class MetadataCollector implements MarkupObserver {
       if (needDate && /\d/.test(text) && (DATE_LABEL.test(text) || DATE_ONLY.test(text) || isDateLine(text)))
         this.offerDate("date", text, LABELLED_TEXT);
       if (needAuthor) {
-        if (AUTHOR_LABEL.test(text)) this.offerAuthor(text, LABELLED_TEXT);
-        else {
-          const credit = CJK_CREDIT.exec(text);
-          if (credit !== null) this.offerAuthor(credit[1], LABELLED_TEXT);
-        }
+        this.offerAuthorLine(text);
       }
     }
   }
@@ -572,6 +617,17 @@ export class MetadataCollector implements MarkupObserver {
     }
   }
 
+  /** An author's element: captured alone, or beside the date capture of an element around it. */
+  private startAuthor(level: number, rank: number): void {
+    if (this.capture === Capture.None) this.startCapture(Capture.Author, level, rank);
+    else if (this.capture === Capture.DateText && this.bylineLevel < 0) {
+      this.bylineLevel = level;
+      this.bylineRank = rank;
+      this.byline = "";
+      this.bylineEdge = false;
+    }
+  }
+
   private startCapture(kind: Capture, level: number, rank: number): void {
     if (this.capture !== Capture.None) return;
     this.capture = kind;
@@ -600,6 +656,15 @@ export class MetadataCollector implements MarkupObserver {
   private offerDate(field: "date" | "dateModified", value: string, rank: number): void {
     const list = field === "date" ? this.dates : this.modified;
     if (list.length < MAX_CANDIDATES && value.length >= 4 && value.length <= 300) list.push({ value, rank });
+  }
+
+  /** A short line of the page's text that credits its author: "By Jane Roe", "（责任编辑：山石）". */
+  private offerAuthorLine(text: string): void {
+    if (AUTHOR_LABEL.test(text)) this.offerAuthor(text, LABELLED_TEXT);
+    else {
+      const credit = CJK_CREDIT.exec(text);
+      if (credit !== null) this.offerAuthor(credit[1], LABELLED_TEXT);
+    }
   }
 
   private offerAuthor(value: string, rank: number): void {

@@ -41,6 +41,14 @@ const MAX_NAMES = 10;
  */
 const CREDENTIAL = /^(?:m\.?d\.?|ph\.?d\.?|jr\.?|sr\.?|r\.?n\.?|do|mba|msc|bsc|esq\.?|rd|ma|ms|bs|ba|dds|dvm|facp|faclm|[A-Z]{2,6})$/i;
 
+/**
+ * Words of a job, not a name: after a name, "Jane Roe, Staff Writer", "Paul Frew, Home and Digital
+ * Security Expert", "Ben Johnson, Sr. Director of Operations, Atlas Van Lines" say who the person
+ * is, and what follows is theirs (their employer), not another author's.
+ */
+const ROLE =
+  /\b(?:writer|editor|reporter|correspondent|columnist|contributor|expert|director|founder|co-founder|ceo|cto|cfo|manager|specialist|analyst|professor|officer|president|chief|coach|consultant|journalist|photographer|producer|strategist|engineer|scientist|researcher|attorney|lawyer|physician|dietitian|nutritionist|therapist|instructor|teacher|intern|fellow|student)s?\b/i;
+
 /** One candidate part: the name it holds, or "" when it holds none. */
 function nameIn(part: string): string {
   const name = part.replace(/^[\s'’.,:;·–—-]+|[\s'’,:;·–—-]+$/g, "");
@@ -85,6 +93,8 @@ export function authorNames(text: string, whole = false): string[] {
   const out: string[] = [];
   for (const part of s.split(BETWEEN)) {
     if (CREDENTIAL.test(part.trim().replace(/\.+$/, "")) && out.length > 0) continue;
+    // A role alone is left to nameIn: a credit such as "Our Editors" is the page's byline.
+    if (out.length > 0 && ROLE.test(part)) break;
     const name = nameIn(part.replace(LEAD, ""));
     if (whole && cut && name.length > 0 && !CAPITALISED.test(name)) return [];
     if (name.length > 0 && !out.includes(name) && out.length < MAX_NAMES) out.push(name);
