@@ -127,6 +127,15 @@ const DATE_ONLY =
 /** A Chinese credit anywhere in a short block: "（责任编辑：魏喆）", "本报记者 葛灵丹", "作者:孙仲旻". */
 const CJK_CREDIT =
   /(?:责任编辑|編輯|编辑|记者|記者|作者)\s*[:：\s]\s*([\p{Script=Han}·]{2,4}(?:\s[\p{Script=Han}]{2,4})?|[A-Za-z][\w.-]{1,24})(?=$|[\s)）,，。|/])/u;
+/**
+ * Text for screen readers only (Bootstrap's `sr-only` and `visually-hidden`, WordPress's
+ * `screen-reader-text`, XenForo's `u-srOnly`): what an icon or a layout says to the eye, in
+ * words, such as who started a thread.
+ */
+const SCREEN_READER_HINT = /sr|reader|visually/;
+const SCREEN_READER = /(?:^|\s)(?:sr-only|u-srOnly|screen-reader-text|visually-hidden)(?:\s|$)/;
+/** A screen reader's label of the link after it: "Thread starter" (XenForo's threads), "Posted by", "Author". */
+const AUTHOR_LINK_LABEL = /^\s*(?:thread starter|started by|original poster|posted by|written by|author|by)\s*:?\s*$/i;
 const MAX_LABELLED = 160;
 /**
  * How far down the page's lines a byline is looked for when the markup names no one: past a
@@ -181,6 +190,7 @@ const enum Capture {
   Tag,
   Category,
   DateText,
+  Label,
 }
 
 /** The attributes of the element just opened that any rule reads. */
@@ -244,6 +254,7 @@ export class MetadataCollector implements MarkupObserver {
   private timesSeen = 0;
   private twitterAuthorKey = ""; // "twitter:data1" once "twitter:label1" said "Written by"
   private timeDated = false; // the first <time> gave its datetime: its text is not read
+  private authorNext = false; // a screen reader's label said "Thread starter": the next link names them
 
   private lang = "";
   private langRank = NONE;
@@ -277,6 +288,7 @@ export class MetadataCollector implements MarkupObserver {
     this.timesSeen = 0;
     this.twitterAuthorKey = "";
     this.timeDated = false;
+    this.authorNext = false;
     this.lang = "";
     this.langRank = NONE;
     // In place, and nothing allocated for a page that offers none: a run reads pages by the million.
@@ -303,6 +315,10 @@ export class MetadataCollector implements MarkupObserver {
     else if (this.touched) this.clearAttributes();
     this.element = name;
     this.level = level;
+    if (this.authorNext) {
+      this.authorNext = false;
+      if (name === "a" && this.authors.length < MAX_CANDIDATES) this.startAuthor(level, VISIBLE_MARKED);
+    }
     if (name === "time") {
       this.timesSeen++;
       this.startCapture(Capture.Time, level, this.timesSeen === 1 ? VISIBLE_GUESS : NONE);
@@ -322,13 +338,15 @@ export class MetadataCollector implements MarkupObserver {
           !MAY_BE_BYLINE_OR_DATE.test(value) ||
           element === "body" ||
           element === "html"
-        )
+        ) {
+          this.screenReaderLabel(value);
           return;
+        }
         if (mayBeByline(value) && BYLINE_CLASS.test(value) && !NOT_BYLINE_CLASS.test(value)) {
           if (this.authors.length < MAX_CANDIDATES) this.startAuthor(this.level, VISIBLE_GUESS);
         } else if (this.dates.length < MAX_CANDIDATES && mayBeDate(value) && DATE_CLASS.test(value) && !NOT_DATE_CLASS.test(value)) {
           this.startCapture(Capture.DateText, this.level, VISIBLE_TEXT);
-        }
+        } else this.screenReaderLabel(value);
         return;
       case "itemprop":
         a.itemprop = value;
@@ -443,6 +461,9 @@ export class MetadataCollector implements MarkupObserver {
         break;
       case Capture.Category:
         this.addTo("categories", clean(text), rank);
+        break;
+      case Capture.Label:
+        this.authorNext = text.length < 40 && AUTHOR_LINK_LABEL.test(text);
         break;
     }
     this.capture = Capture.None;
@@ -617,6 +638,12 @@ export class MetadataCollector implements MarkupObserver {
     }
   }
 
+  /** A screen reader's text (read only where no byline or date class has the element): what it labels. */
+  private screenReaderLabel(value: string): void {
+    if (this.capture === Capture.None && SCREEN_READER_HINT.test(value) && SCREEN_READER.test(value))
+      this.startCapture(Capture.Label, this.level, NONE);
+  }
+
   /** An author's element: captured alone, or beside the date capture of an element around it. */
   private startAuthor(level: number, rank: number): void {
     if (this.capture === Capture.None) this.startCapture(Capture.Author, level, rank);
@@ -629,7 +656,8 @@ export class MetadataCollector implements MarkupObserver {
   }
 
   private startCapture(kind: Capture, level: number, rank: number): void {
-    if (this.capture !== Capture.None) return;
+    // A screen reader's label gives way to any capture inside it (a <time>, a byline).
+    if (this.capture !== Capture.None && this.capture !== Capture.Label) return;
     this.capture = kind;
     this.capturing = true;
     this.captureLevel = level;
