@@ -231,7 +231,7 @@ describe("authors a corpus builder can trust", () => {
     // ... unless the page names a person elsewhere: the site's name in its meta author gives way.
     const person = `<html><head><meta name="author" content="British Heart Foundation"><meta property="og:site_name" content="British Heart Foundation"></head>
 <body><p class="article-author">by Tracy Parker, Dietitian</p><p>x</p></body></html>`;
-    expect(metadataOf(person).meta.author).toBe("Tracy Parker; Dietitian");
+    expect(metadataOf(person).meta.author).toBe("Tracy Parker");
   });
 
   it("JSON-LD authors: objects and arrays, an organisation left out for the byline's person", () => {
@@ -273,6 +273,48 @@ describe("authors a corpus builder can trust", () => {
   it("names no one for a role: Webmaster, like admin or editor", () => {
     const html = `<html><head><meta name="author" content="Webmaster"></head><body><p>x</p></body></html>`;
     expect(metadataOf(html).meta.author).toBeUndefined();
+  });
+
+  it.each([
+    ["By Paul Frew, Home and Digital Security Expert", "Paul Frew"],
+    ["By: Benjamin Johnson, Sr. Director of Operations, Atlas Van Lines - 10+ Years in the Moving Industry", "Benjamin Johnson"],
+    ["Jane Roe, Staff Writer, and John Doe", "Jane Roe"],
+    ["Our Editors", "Our Editors"],
+  ])("a role after a name ends the names: %s names %s", (byline, expected) => {
+    expect(metadataOf(`<html><body><div class="byline">${byline}</div><p>Body.</p></body></html>`).meta.author).toBe(expected);
+  });
+
+  it("reads a byline inside an element whose class says date (WordPress's status-publish article, a posted-by span)", () => {
+    const html = `<html><body><article class="post-5299 page type-page status-publish hentry"><h1>Telescopes</h1>
+<div class="entry-meta"><span class="posted-by"><span class="meta-label">By</span><span class="author vcard"><a class="url fn n" href="/about/">Trevor Jones</a></span></span></div>
+<p>The best telescope for a beginner is the one that gets used.</p><p>Posted March 4, 2021</p></article></body></html>`;
+    expect(metadataOf(html).meta).toMatchObject({ author: "Trevor Jones" });
+    // The date capture around it reads what it read before: the byline's names are no date.
+    const dated = `<html><body><div class="post-date">March 4, 2021 <span class="author">by Ann Lee</span></div><p>x</p></body></html>`;
+    expect(metadataOf(dated).meta).toMatchObject({ author: "Ann Lee", date: "2021-03-04" });
+  });
+
+  it("reads the page's lines when the markup names no one, down to block 120 (a byline under a long menu)", () => {
+    const menu = Array.from({ length: 100 }, (_, i) => `<li><a href="/c/${i}">Category ${i}</a></li>`).join("");
+    const html = `<html><head><meta name="author" content="Webmaster"></head><body><ul>${menu}</ul><h1>Keyboards</h1>
+<p><time>Apr 17, 2025</time></p><p>By Jerry Chu</p><p>Hot-swappable keyboards let you change switches without solder.</p></body></html>`;
+    const { doc, meta } = metadataOf(html);
+    expect(doc.blocks.findIndex((b) => b.text === "By Jerry Chu")).toBeGreaterThan(80);
+    expect(meta.author).toBe("Jerry Chu");
+  });
+
+  it("names the thread's starter where a screen reader's label says so (XenForo), not the first post's user", () => {
+    const html = `<html><body><h1>Suggestions for a beginner MTB</h1><div class="p-description"><ul class="listInline">
+<li><i class="fa--xf far fa-user" title="Thread starter"></i><span class="u-srOnly">Thread starter</span>
+<a href="/members/kevin.13697/" class="username u-concealed" dir="auto">Kevin</a></li>
+<li><span class="u-srOnly">Start date</span> <time datetime="2024-01-02T10:00:00+0000">Jan 2, 2024</time></li></ul></div>
+<article class="message"><section class="message-user" itemprop="author" itemscope><h4><a href="/members/rick.2/" class="username">Rick-Australia</a></h4></section>
+<div class="message-content"><p>Welcome to the forum, Kevin.</p></div></article></body></html>`;
+    expect(metadataOf(html).meta).toMatchObject({ author: "Kevin", date: "2024-01-02T10:00:00+00:00" });
+    // Any other screen reader's text labels nothing, and gives way to a date inside it.
+    const other = `<html><body><span class="screen-reader-text">Posted on <time datetime="2023-05-06">May 6</time></span>
+<span class="sr-only">Share</span> <a href="/share">Facebook</a><p>x</p></body></html>`;
+    expect(metadataOf(other).meta).toEqual({ date: "2023-05-06" });
   });
 });
 
