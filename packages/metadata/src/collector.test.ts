@@ -303,6 +303,29 @@ describe("authors a corpus builder can trust", () => {
     expect(meta.author).toBe("Jerry Chu");
   });
 
+  it("a listing's filters are no bylines: 'By Category', 'By Use Case'", () => {
+    const html = `<html><body><ul><li>Shop</li><li>By Category</li><li>By Use Case</li><li>By Team Size</li></ul><p>Our products.</p></body></html>`;
+    expect(metadataOf(html).meta.author).toBeUndefined();
+    expect(metadataOf(`<html><body><p>By Jane Price</p><p>x</p></body></html>`).meta.author).toBe("Jane Price");
+  });
+
+  it("an author box longer than a byline: the name on its first line, not the bio", () => {
+    const bio = "is a growth-focused marketing professional specializing in healthcare technology and B2B SaaS. ".repeat(3);
+    const html = `<html><body><p>Text of the post.</p><div class="blog_author-wrapper"><div>Lauren Vetter</div>
+<div>Lauren Vetter ${bio}</div></div></body></html>`;
+    expect(metadataOf(html).meta.author).toBe("Lauren Vetter");
+  });
+
+  it("a forum post's username (phpBB, vBulletin) when nothing else names the page's author", () => {
+    const html = `<html><body><h1>Boot fails after update</h1><div class="post"><dl class="postprofile"><dt>
+<a href="./memberlist.php?mode=viewprofile&amp;u=421190" class="username">b.scherer</a></dt><dd>Posts: 12</dd></dl>
+<div class="content">My laptop stopped booting.</div></div><div class="post"><dl><dt><a class="username" href="./memberlist.php?u=2">helper</a></dt></dl>
+<div class="content">Try the fallback image.</div></div></body></html>`;
+    expect(metadataOf(html).meta.author).toBe("b.scherer");
+    // A byline ranks before it.
+    expect(metadataOf(html.replace("<h1>", '<div class="byline">By Ann Lee</div><h1>')).meta.author).toBe("Ann Lee");
+  });
+
   it("names the thread's starter where a screen reader's label says so (XenForo), not the first post's user", () => {
     const html = `<html><body><h1>Suggestions for a beginner MTB</h1><div class="p-description"><ul class="listInline">
 <li><i class="fa--xf far fa-user" title="Thread starter"></i><span class="u-srOnly">Thread starter</span>

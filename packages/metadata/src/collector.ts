@@ -132,6 +132,11 @@ const CJK_CREDIT =
  * `screen-reader-text`, XenForo's `u-srOnly`): what an icon or a layout says to the eye, in
  * words, such as who started a thread.
  */
+/**
+ * A forum post's poster (phpBB's and XenForo's `username`, vBulletin's `bigusername`): the first
+ * is the thread's starter on its first page; ranked last of the markup, after any byline.
+ */
+const USERNAME_CLASS = /(?:^|\s)(?:big)?username(?:\s|$)/;
 const SCREEN_READER_HINT = /sr|reader|visually/;
 const SCREEN_READER = /(?:^|\s)(?:sr-only|u-srOnly|screen-reader-text|visually-hidden)(?:\s|$)/;
 /** A screen reader's label of the link after it: "Thread starter" (XenForo's threads), "Posted by", "Author". */
@@ -640,8 +645,10 @@ export class MetadataCollector implements MarkupObserver {
 
   /** A screen reader's text (read only where no byline or date class has the element): what it labels. */
   private screenReaderLabel(value: string): void {
-    if (this.capture === Capture.None && SCREEN_READER_HINT.test(value) && SCREEN_READER.test(value))
-      this.startCapture(Capture.Label, this.level, NONE);
+    if (this.capture !== Capture.None) return;
+    if (SCREEN_READER_HINT.test(value) && SCREEN_READER.test(value)) this.startCapture(Capture.Label, this.level, NONE);
+    else if (value.includes("username") && USERNAME_CLASS.test(value) && this.authors.length < MAX_CANDIDATES)
+      this.startCapture(Capture.Author, this.level, VISIBLE_TEXT);
   }
 
   /** An author's element: captured alone, or beside the date capture of an element around it. */

@@ -29,6 +29,12 @@ const NOT_A_NAME =
 /** Alone, these name no one. */
 const NO_NAME =
   /^(?:by|von|par|author|autor|auteur|staff|admin|administrator|webmaster|anonymous|unknown|editor|editors|guest|user|team|redaktion|rédaction)$/i;
+/**
+ * A listing's filters, "By Category", "By Use Case", "Shop by Type": what such a "By" line ends
+ * with is a kind of thing, never a person's name (surnames such as Price or Brand left out).
+ */
+const FACET =
+  /\s?\b(?:categor(?:y|ies)|types?|industry|industries|size|location|topics?|use case|modality|manufacturer|school|department|region|products?|solutions?|services?|roles?|audience|platforms?|format|level|country|state|city|goals?|features?|integrations?)$/i;
 /** Lowercase words that may sit inside a name ("Ludwig van Beethoven", "Oscar de la Hoya"). */
 const PARTICLE = /^(?:van|von|der|den|de|del|della|da|di|du|la|le|bin|ibn|al|el|ter|ten|y|dos|das)$/;
 const SPACES = /\s+/g;
@@ -56,7 +62,7 @@ function nameIn(part: string): string {
     return "";
   }
   const words = name.split(" ");
-  if (words.length > 5) return "";
+  if (words.length > 5 || FACET.test(name)) return "";
   // Chinese and Japanese names are a few characters; more is a phrase.
   if (HAN.test(name) && name.replace(SPACES, "").length > 8) return "";
   // A sentence has lowercase words; a name has at most a particle (usernames are one word).
@@ -76,6 +82,12 @@ function nameIn(part: string): string {
  */
 export function authorNames(text: string, whole = false): string[] {
   let s = joinLines(text);
+  if (s.length > 300 && !whole) {
+    // An author box: the name on its first line, then the bio ("Lauren Vetter | Lauren Vetter is
+    // a growth-focused marketing professional …"); a long text without such a line names no one.
+    const line = s.indexOf(" | ");
+    s = line > 0 && line <= 60 ? s.slice(0, line) : "";
+  }
   if (s.length === 0 || s.length > 300) return [];
   for (let i = 0; i < 2; i++) s = s.replace(LEAD, "");
   let by: RegExpExecArray | null = null;
