@@ -326,6 +326,19 @@ describe("authors a corpus builder can trust", () => {
     expect(metadataOf(html.replace("<h1>", '<div class="byline">By Ann Lee</div><h1>')).meta.author).toBe("Ann Lee");
   });
 
+  it("Chinese credits without a colon, and a writer's credit before an editor's", () => {
+    const reporter =
+      "<html><body><h1>学生近视</h1><p>顶端新闻·河南商报记者马俊峰/文受访者供图</p><p>每天看着孩子们直着脖子。</p></body></html>";
+    expect(metadataOf(reporter).meta.author).toBe("马俊峰");
+    const from = "<html><body><h1>金融改革</h1><p><b>本报记者罗科苏盈发自北京</b></p><p>23日下午，在会上。</p></body></html>";
+    expect(metadataOf(from).meta.author).toBe("罗科苏盈");
+    const closing = "<html><body><p>电价改革的初衷。</p><p>（姚峰 上海报道）</p></body></html>";
+    expect(metadataOf(closing).meta.author).toBe("姚峰");
+    const both =
+      "<html><body><table><tr><td>编辑： 金金</td><td>来源： 21世纪经济报道</td><td>作者：宋怡 杨志华</td></tr></table><p>正文。</p></body></html>";
+    expect(metadataOf(both).meta.author).toBe("宋怡 杨志华");
+  });
+
   it("names the thread's starter where a screen reader's label says so (XenForo), not the first post's user", () => {
     const html = `<html><body><h1>Suggestions for a beginner MTB</h1><div class="p-description"><ul class="listInline">
 <li><i class="fa--xf far fa-user" title="Thread starter"></i><span class="u-srOnly">Thread starter</span>

@@ -26,6 +26,7 @@ const VISIBLE_MARKED = 3; // itemprop="author", <time pubdate>, rel="author"
 const VISIBLE_GUESS = 4; // class="byline", the page's first <time>
 const VISIBLE_TEXT = 5; // the text of an element whose class says date, or of a byline
 const LABELLED_TEXT = 6; // a short block of the page's text that says what it is ("Updated on …", "作者：…")
+const EDITED_TEXT = 7; // a line that credits the page's editor ("编辑：金金"): its author only where no writer is named
 // then a date in the URL path
 const NONE = 99;
 
@@ -126,7 +127,7 @@ const DATE_ONLY =
   /^[\s(（[]*(?:19|20)\d{2}\s*[-/.年]\s*\d{1,2}\s*[-/.月]\s*\d{1,2}\s*日?(?:\s*\d{1,2}:\d{2}(?::\d{2})?(?::\d)?)?[\s)）\]]*$/;
 /** A Chinese credit anywhere in a short block: "（责任编辑：魏喆）", "本报记者 葛灵丹", "作者:孙仲旻". */
 const CJK_CREDIT =
-  /(?:责任编辑|編輯|编辑|记者|記者|作者)\s*[:：\s]\s*([\p{Script=Han}·]{2,4}(?:\s[\p{Script=Han}]{2,4})?|[A-Za-z][\w.-]{1,24})(?=$|[\s)）,，。|/])/u;
+  /(责任编辑|編輯|编辑|记者|記者|作者)\s*[:：\s]\s*([\p{Script=Han}·]{2,4}(?:\s[\p{Script=Han}]{2,4})?|[A-Za-z][\w.-]{1,24})(?=$|[\s)）,，。|/])/u;
 /**
  * Text for screen readers only (Bootstrap's `sr-only` and `visually-hidden`, WordPress's
  * `screen-reader-text`, XenForo's `u-srOnly`): what an icon or a layout says to the eye, in
@@ -141,6 +142,14 @@ const SCREEN_READER_HINT = /sr|reader|visually/;
 const SCREEN_READER = /(?:^|\s)(?:sr-only|u-srOnly|screen-reader-text|visually-hidden)(?:\s|$)/;
 /** A screen reader's label of the link after it: "Thread starter" (XenForo's threads), "Posted by", "Author". */
 const AUTHOR_LINK_LABEL = /^\s*(?:thread starter|started by|original poster|posted by|written by|author|by)\s*:?\s*$/i;
+/**
+ * A reporter credited without a colon: "河南商报记者马俊峰/文", "本报记者罗科苏盈发自北京", and the
+ * closing "（姚峰 上海报道）" (the reporter, then where from).
+ */
+const CJK_REPORTER =
+  /(?:记者|記者)\s*([\p{Script=Han}·]{2,4})(?=\s*(?:[/／]\s*文|发自|發自|报道|報導|摄|攝))|[（(]([\p{Script=Han}]{2,4})\s+[\p{Script=Han}]{0,6}(?:报道|報導)[)）]/u;
+/** An editor's credit ("编辑：金金", "责任编辑：魏喆"): the page's author only where no writer is credited. */
+const EDITOR_CREDIT = /^[\s(（]*(?:责任编辑|編輯|编辑)/;
 const MAX_LABELLED = 160;
 /**
  * How far down the page's lines a byline is looked for when the markup names no one: past a
@@ -695,10 +704,17 @@ export class MetadataCollector implements MarkupObserver {
 
   /** A short line of the page's text that credits its author: "By Jane Roe", "（责任编辑：山石）". */
   private offerAuthorLine(text: string): void {
-    if (AUTHOR_LABEL.test(text)) this.offerAuthor(text, LABELLED_TEXT);
+    if (AUTHOR_LABEL.test(text)) this.offerAuthor(text, EDITOR_CREDIT.test(text) ? EDITED_TEXT : LABELLED_TEXT);
+    else this.offerCjkCredit(text);
+  }
+
+  /** A Chinese credit anywhere in `text`: a writer's, else an editor's (ranked after any writer's). */
+  private offerCjkCredit(text: string): void {
+    const credit = CJK_CREDIT.exec(text);
+    if (credit !== null) this.offerAuthor(credit[2], EDITOR_CREDIT.test(credit[1]) ? EDITED_TEXT : LABELLED_TEXT);
     else {
-      const credit = CJK_CREDIT.exec(text);
-      if (credit !== null) this.offerAuthor(credit[1], LABELLED_TEXT);
+      const reporter = CJK_REPORTER.exec(text);
+      if (reporter !== null) this.offerAuthor(reporter[1] ?? reporter[2], LABELLED_TEXT);
     }
   }
 
