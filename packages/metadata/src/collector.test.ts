@@ -244,6 +244,14 @@ describe("authors a corpus builder can trust", () => {
     expect(metadataOf(organisationOnly).meta.author).toBe("Holly Wilgus");
   });
 
+  it("JSON-LD authors given by @id: the graph's Person of that @id, an Organization of that @id left out", () => {
+    const html = `<html><head><script type="application/ld+json">{"@context":"https://schema.org","@graph":[
+{"@type":"Article","@id":"https://example.org/p/#article","author":[{"@id":"https://example.org/#/schema/person/1"},{"@id":"https://example.org/#org"}],"datePublished":"2025-01-02"},
+{"@type":"Organization","@id":"https://example.org/#org","name":"Acme Media"},
+{"@type":"Person","@id":"https://example.org/#/schema/person/1","name":"Ann Lee"}]}</script></head><body><p>x</p></body></html>`;
+    expect(metadataOf(html).meta.author).toBe("Ann Lee");
+  });
+
   it("takes a JSON-LD WebPage's date only for a page that names who wrote it: a CMS dates every page it saves", () => {
     // A service page: its WebPage says when the page was first saved, and nothing is published.
     const service = `<html><head><script type="application/ld+json">{"@context":"https://schema.org","@graph":[
