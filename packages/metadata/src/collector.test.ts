@@ -244,6 +244,12 @@ describe("authors a corpus builder can trust", () => {
     expect(metadataOf(organisationOnly).meta.author).toBe("Holly Wilgus");
   });
 
+  it("cXense's <meta name=\"cXenseParse:author\">, before a visible guess (a quoted expert's link)", () => {
+    const html = `<html><head><meta name="cXenseParse:author" content="April Fulton"></head><body>
+<p>Says <a href="/people/elizabeth-hoge/author/">Elizabeth Hoge</a>, a psychiatrist.</p></body></html>`;
+    expect(metadataOf(html).meta.author).toBe("April Fulton");
+  });
+
   it("JSON-LD authors given by @id: the graph's Person of that @id, an Organization of that @id left out", () => {
     const html = `<html><head><script type="application/ld+json">{"@context":"https://schema.org","@graph":[
 {"@type":"Article","@id":"https://example.org/p/#article","author":[{"@id":"https://example.org/#/schema/person/1"},{"@id":"https://example.org/#org"}],"datePublished":"2025-01-02"},

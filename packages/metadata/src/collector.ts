@@ -79,6 +79,7 @@ const AUTHOR: Record<string, number> = {
   "article:author": META_MAIN,
   "parsely-author": META_MAIN,
   "sailthru.author": META_MAIN,
+  "cxenseparse:author": META_OTHER, // cXense's page tags (NPR and other publishers' pages)
   "dc.creator": META_OTHER,
   "dcterms.creator": META_OTHER,
   byl: META_OTHER,
