@@ -251,14 +251,16 @@ export class MetadataCollector implements MarkupObserver {
   private captured = "";
   private boundary = false; // an element began or ended inside the capture since the last text
   /**
-   * A byline inside an element captured as a date (WordPress gives every post's `<article>` the
-   * class `status-publish`, and themes wrap bylines in `posted-by`/`entry-date` spans): its own
-   * capture, beside the date's, so the names in it are read. -1: none open.
+   * A second capture beside the first, for what only names: a byline inside an element captured
+   * as a date (WordPress gives every post's `<article>` the class `status-publish`, and themes
+   * wrap bylines in `posted-by` spans), a forum's username, a screen reader's label and the link
+   * it labels. It never keeps the first from starting, so every date is read as before. -1: none.
    */
-  private bylineLevel = -1;
-  private bylineRank = NONE;
-  private byline = "";
-  private bylineEdge = false;
+  private sideLevel = -1;
+  private sideKind = Capture.None;
+  private sideRank = NONE;
+  private side = "";
+  private sideEdge = false;
 
   private element = "";
   private level = 0;
@@ -296,7 +298,7 @@ export class MetadataCollector implements MarkupObserver {
     this.capture = Capture.None;
     this.captureLevel = -1;
     this.captured = "";
-    this.bylineLevel = -1;
+    this.sideLevel = -1;
     this.element = "";
     this.pending = false;
     this.htmlSeen = false;
@@ -325,14 +327,14 @@ export class MetadataCollector implements MarkupObserver {
 
   open(name: string, level: number): boolean {
     if (this.capturing) this.boundary = true;
-    if (this.bylineLevel >= 0) this.bylineEdge = true;
+    if (this.sideLevel >= 0) this.sideEdge = true;
     if (this.pending) this.settle();
     else if (this.touched) this.clearAttributes();
     this.element = name;
     this.level = level;
     if (this.authorNext) {
       this.authorNext = false;
-      if (name === "a" && this.authors.length < MAX_CANDIDATES) this.startAuthor(level, VISIBLE_MARKED);
+      if (name === "a" && this.authors.length < MAX_CANDIDATES) this.startSide(Capture.Author, level, VISIBLE_MARKED);
     }
     if (name === "time") {
       this.timesSeen++;
@@ -422,9 +424,9 @@ export class MetadataCollector implements MarkupObserver {
   }
 
   text(data: string): void {
-    if (this.bylineLevel >= 0 && this.byline.length < MAX_TEXT) {
-      this.byline += this.bylineEdge && this.byline.length > 0 ? `\n${data}` : data;
-      this.bylineEdge = false;
+    if (this.sideLevel >= 0 && this.side.length < MAX_TEXT) {
+      this.side += this.sideEdge && this.side.length > 0 ? `\n${data}` : data;
+      this.sideEdge = false;
     }
     if (this.capture === Capture.JsonLd) {
       if (this.captured.length < MAX_JSON_LD) this.captured += data;
@@ -438,13 +440,9 @@ export class MetadataCollector implements MarkupObserver {
 
   close(level: number): void {
     this.boundary = true;
-    if (this.bylineLevel >= 0) {
-      this.bylineEdge = true;
-      // Only its names: the date capture around it reads the same text as a date.
-      if (level === this.bylineLevel || level === this.captureLevel) {
-        this.offerAuthor(this.byline, this.bylineRank);
-        this.bylineLevel = -1;
-      }
+    if (this.sideLevel >= 0) {
+      this.sideEdge = true;
+      if (level <= this.sideLevel) this.closeSide();
     }
     if (level !== this.captureLevel) return;
     if (this.pending) this.settle();
@@ -477,12 +475,9 @@ export class MetadataCollector implements MarkupObserver {
       case Capture.Category:
         this.addTo("categories", clean(text), rank);
         break;
-      case Capture.Label:
-        this.authorNext = text.length < 40 && AUTHOR_LINK_LABEL.test(text);
-        break;
     }
     this.capture = Capture.None;
-    this.capturing = false;
+    this.capturing = this.sideLevel >= 0;
     this.captureLevel = -1;
     this.captured = "";
   }
@@ -655,26 +650,38 @@ export class MetadataCollector implements MarkupObserver {
 
   /** A screen reader's text (read only where no byline or date class has the element): what it labels. */
   private screenReaderLabel(value: string): void {
-    if (this.capture !== Capture.None) return;
-    if (SCREEN_READER_HINT.test(value) && SCREEN_READER.test(value)) this.startCapture(Capture.Label, this.level, NONE);
+    if (this.sideLevel >= 0 || this.capture === Capture.Author) return;
+    if (SCREEN_READER_HINT.test(value) && SCREEN_READER.test(value)) this.startSide(Capture.Label, this.level, NONE);
     else if (value.includes("username") && USERNAME_CLASS.test(value) && this.authors.length < MAX_CANDIDATES)
-      this.startCapture(Capture.Author, this.level, VISIBLE_TEXT);
+      this.startSide(Capture.Author, this.level, VISIBLE_TEXT);
   }
 
   /** An author's element: captured alone, or beside the date capture of an element around it. */
   private startAuthor(level: number, rank: number): void {
     if (this.capture === Capture.None) this.startCapture(Capture.Author, level, rank);
-    else if (this.capture === Capture.DateText && this.bylineLevel < 0) {
-      this.bylineLevel = level;
-      this.bylineRank = rank;
-      this.byline = "";
-      this.bylineEdge = false;
-    }
+    else if (this.capture === Capture.DateText) this.startSide(Capture.Author, level, rank);
+  }
+
+  private startSide(kind: Capture, level: number, rank: number): void {
+    if (this.sideLevel >= 0) return;
+    this.sideKind = kind;
+    this.sideLevel = level;
+    this.sideRank = rank;
+    this.side = "";
+    this.sideEdge = false;
+    this.capturing = true;
+  }
+
+  /** The side capture's element ended: its names (never a date: the first capture reads dates), or what its label says. */
+  private closeSide(): void {
+    if (this.sideKind === Capture.Author) this.offerAuthor(this.side, this.sideRank);
+    else this.authorNext = this.side.length < 40 && AUTHOR_LINK_LABEL.test(this.side);
+    this.sideLevel = -1;
+    this.capturing = this.capture !== Capture.None;
   }
 
   private startCapture(kind: Capture, level: number, rank: number): void {
-    // A screen reader's label gives way to any capture inside it (a <time>, a byline).
-    if (this.capture !== Capture.None && this.capture !== Capture.Label) return;
+    if (this.capture !== Capture.None) return;
     this.capture = kind;
     this.capturing = true;
     this.captureLevel = level;
