@@ -139,7 +139,8 @@ const CJK_CREDIT =
  * is the thread's starter on its first page; ranked last of the markup, after any byline.
  */
 const USERNAME_CLASS = /(?:^|\s)(?:big)?username(?:\s|$)/;
-const SCREEN_READER_HINT = /sr|reader|visually/;
+/** What SCREEN_READER and USERNAME_CLASS need, in one scan of a class value. */
+const SIDE_HINT = /sr|reader|visually|username/;
 const SCREEN_READER = /(?:^|\s)(?:sr-only|u-srOnly|screen-reader-text|visually-hidden)(?:\s|$)/;
 /** A screen reader's label of the link after it: "Thread starter" (XenForo's threads), "Posted by", "Author". */
 const AUTHOR_LINK_LABEL = /^\s*(?:thread starter|started by|original poster|posted by|written by|author|by)\s*:?\s*$/i;
@@ -149,6 +150,8 @@ const AUTHOR_LINK_LABEL = /^\s*(?:thread starter|started by|original poster|post
  */
 const CJK_REPORTER =
   /(?:记者|記者)\s*([\p{Script=Han}·]{2,4})(?=\s*(?:[/／]\s*文|发自|發自|报道|報導|摄|攝))|[（(]([\p{Script=Han}]{2,4})\s+[\p{Script=Han}]{0,6}(?:报道|報導)[)）]/u;
+/** A character every Chinese credit holds (记者, 编辑, 作者, 报道, and their traditional forms). */
+const CJK_CREDIT_HINT = /[记記编編輯作报報]/;
 /** An editor's credit ("编辑：金金", "责任编辑：魏喆"): the page's author only where no writer is credited. */
 const EDITOR_CREDIT = /^[\s(（]*(?:责任编辑|編輯|编辑)/;
 const MAX_LABELLED = 160;
@@ -493,6 +496,7 @@ export class MetadataCollector implements MarkupObserver {
    */
   finish(url: string, capturedAt: number = NO_BOUND, blocks?: ReadonlyArray<{ readonly text: string }>): PageMetadata {
     if (this.pending) this.settle();
+    const linesRead = this.authors.length === 0 && this.jsonLd.authors.length === 0;
     if (blocks !== undefined) this.readLabelledBlocks(blocks);
     const out: PageMetadata = {};
     const v = this.values;
@@ -514,7 +518,9 @@ export class MetadataCollector implements MarkupObserver {
       if (author === undefined && blocks !== undefined) {
         this.authors.length = 0;
         const n = Math.min(blocks.length, MAX_AUTHOR_BLOCKS);
-        for (let b = 0; b < n; b++) if (blocks[b].text.length <= MAX_LABELLED) this.offerAuthorLine(blocks[b].text);
+        // Where the markup offered nothing, readLabelledBlocks read the first blocks already.
+        for (let b = linesRead ? Math.min(n, MAX_BLOCKS_SCANNED) : 0; b < n; b++)
+          if (blocks[b].text.length <= MAX_LABELLED) this.offerAuthorLine(blocks[b].text);
         if (this.authors.length > 0) author = this.bestAuthor(publishers, hostOf(url));
       }
       if (author !== undefined) out.author = author;
@@ -650,10 +656,12 @@ export class MetadataCollector implements MarkupObserver {
 
   /** A screen reader's text (read only where no byline or date class has the element): what it labels. */
   private screenReaderLabel(value: string): void {
-    if (this.sideLevel >= 0 || this.capture === Capture.Author) return;
-    if (SCREEN_READER_HINT.test(value) && SCREEN_READER.test(value)) this.startSide(Capture.Label, this.level, NONE);
-    else if (value.includes("username") && USERNAME_CLASS.test(value) && this.authors.length < MAX_CANDIDATES)
-      this.startSide(Capture.Author, this.level, VISIBLE_TEXT);
+    // Called for most class values of a page (those no byline or date pattern may match): only a
+    // span's or a link's (what screen reader labels and usernames are) are scanned, once.
+    const element = this.element;
+    if ((element !== "span" && element !== "a") || this.sideLevel >= 0 || this.capture === Capture.Author || !SIDE_HINT.test(value)) return;
+    if (SCREEN_READER.test(value)) this.startSide(Capture.Label, this.level, NONE);
+    else if (USERNAME_CLASS.test(value) && this.authors.length < MAX_CANDIDATES) this.startSide(Capture.Author, this.level, VISIBLE_TEXT);
   }
 
   /** An author's element: captured alone, or beside the date capture of an element around it. */
@@ -718,6 +726,8 @@ export class MetadataCollector implements MarkupObserver {
 
   /** A Chinese credit anywhere in `text`: a writer's, else an editor's (ranked after any writer's). */
   private offerCjkCredit(text: string): void {
+    // Most lines hold none of the credits' characters: one scan, then the patterns.
+    if (!CJK_CREDIT_HINT.test(text)) return;
     const credit = CJK_CREDIT.exec(text);
     if (credit !== null) this.offerAuthor(credit[2], EDITOR_CREDIT.test(credit[1]) ? EDITED_TEXT : LABELLED_TEXT);
     else {
