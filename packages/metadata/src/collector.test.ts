@@ -353,6 +353,14 @@ describe("authors a corpus builder can trust", () => {
     expect(metadataOf(both).meta.author).toBe("宋怡 杨志华");
   });
 
+  it("a forum's username is a handle: digits and lowercase are its own, a role is still no one", () => {
+    const thread = (starter: string) => `<html><body><h1>Living with MND</h1><div class="p-description">
+<span class="u-srOnly">Thread starter</span> <a href="/members/1/" class="username">${starter}</a></div>
+<article class="message"><section itemprop="author" itemscope><a href="/members/2/" class="username">ShiftKicker</a></section><p>Hello.</p></article></body></html>`;
+    expect(metadataOf(thread("lulug30")).meta.author).toBe("lulug30");
+    expect(metadataOf(thread("Guest")).meta.author).toBe("ShiftKicker");
+  });
+
   it("names the thread's starter where a screen reader's label says so (XenForo), not the first post's user", () => {
     const html = `<html><body><h1>Suggestions for a beginner MTB</h1><div class="p-description"><ul class="listInline">
 <li><i class="fa--xf far fa-user" title="Thread starter"></i><span class="u-srOnly">Thread starter</span>

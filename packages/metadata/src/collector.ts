@@ -14,7 +14,7 @@
  */
 import type { MarkupObserver } from "@winnow/segment";
 import { dateInUrl, NO_BOUND, normaliseDate } from "./dates.js";
-import { authorNames, isPublisher, isSiteName } from "./names.js";
+import { authorNames, handleIn, isPublisher, isSiteName } from "./names.js";
 import { type JsonLdFacts, readJsonLd } from "./json-ld.js";
 import type { PageMetadata } from "./types.js";
 
@@ -231,6 +231,10 @@ interface Candidate {
   value: string;
   rank: number;
 }
+/** An author candidate; `handle`: a forum's username, where digits belong to the name ("lulug30"). */
+interface AuthorCandidate extends Candidate {
+  handle: boolean;
+}
 /** Candidates kept per field: a page offers a handful; a page that offers hundreds is not read further. */
 const MAX_CANDIDATES = 32;
 
@@ -262,6 +266,7 @@ export class MetadataCollector implements MarkupObserver {
   private sideLevel = -1;
   private sideKind = Capture.None;
   private sideRank = NONE;
+  private sideHandle = false; // a forum's username: read as a handle (handleIn), not as a byline
   private side = "";
   private sideEdge = false;
 
@@ -285,7 +290,7 @@ export class MetadataCollector implements MarkupObserver {
   };
   private dates: Candidate[] = [];
   private modified: Candidate[] = [];
-  private authors: Candidate[] = [];
+  private authors: AuthorCandidate[] = [];
   /** What each distinct date candidate of the page read as (null: no date): read once, whichever list offers it again. */
   private readings = new Map<string, string | null>();
   private categories: string[] = NO_ENTRIES;
@@ -337,7 +342,7 @@ export class MetadataCollector implements MarkupObserver {
     this.level = level;
     if (this.authorNext) {
       this.authorNext = false;
-      if (name === "a" && this.authors.length < MAX_CANDIDATES) this.startSide(Capture.Author, level, VISIBLE_MARKED);
+      if (name === "a" && this.authors.length < MAX_CANDIDATES) this.startSide(Capture.Author, level, VISIBLE_MARKED, true);
     }
     if (name === "time") {
       this.timesSeen++;
@@ -661,7 +666,8 @@ export class MetadataCollector implements MarkupObserver {
     const element = this.element;
     if ((element !== "span" && element !== "a") || this.sideLevel >= 0 || this.capture === Capture.Author || !SIDE_HINT.test(value)) return;
     if (SCREEN_READER.test(value)) this.startSide(Capture.Label, this.level, NONE);
-    else if (USERNAME_CLASS.test(value) && this.authors.length < MAX_CANDIDATES) this.startSide(Capture.Author, this.level, VISIBLE_TEXT);
+    else if (USERNAME_CLASS.test(value) && this.authors.length < MAX_CANDIDATES)
+      this.startSide(Capture.Author, this.level, VISIBLE_TEXT, true);
   }
 
   /** An author's element: captured alone, or beside the date capture of an element around it. */
@@ -670,9 +676,10 @@ export class MetadataCollector implements MarkupObserver {
     else if (this.capture === Capture.DateText) this.startSide(Capture.Author, level, rank);
   }
 
-  private startSide(kind: Capture, level: number, rank: number): void {
+  private startSide(kind: Capture, level: number, rank: number, handle = false): void {
     if (this.sideLevel >= 0) return;
     this.sideKind = kind;
+    this.sideHandle = handle;
     this.sideLevel = level;
     this.sideRank = rank;
     this.side = "";
@@ -682,7 +689,7 @@ export class MetadataCollector implements MarkupObserver {
 
   /** The side capture's element ended: its names (never a date: the first capture reads dates), or what its label says. */
   private closeSide(): void {
-    if (this.sideKind === Capture.Author) this.offerAuthor(this.side, this.sideRank);
+    if (this.sideKind === Capture.Author) this.offerAuthor(this.side, this.sideRank, this.sideHandle);
     else this.authorNext = this.side.length < 40 && AUTHOR_LINK_LABEL.test(this.side);
     this.sideLevel = -1;
     this.capturing = this.capture !== Capture.None;
@@ -736,8 +743,8 @@ export class MetadataCollector implements MarkupObserver {
     }
   }
 
-  private offerAuthor(value: string, rank: number): void {
-    if (this.authors.length < MAX_CANDIDATES && value.length > 0) this.authors.push({ value, rank });
+  private offerAuthor(value: string, rank: number, handle = false): void {
+    if (this.authors.length < MAX_CANDIDATES && value.length > 0) this.authors.push({ value, rank, handle });
   }
 
   /**
@@ -748,8 +755,10 @@ export class MetadataCollector implements MarkupObserver {
    */
   private bestAuthor(publishers: readonly string[], host: string): string | undefined {
     let sitesOwn: string | undefined;
-    for (const candidate of byRank(this.authors)) {
-      const names = authorNames(candidate.value, candidate.rank === LABELLED_TEXT).filter((name) => !isPublisher(name, publishers, host));
+    for (const candidate of byRank(this.authors) as AuthorCandidate[]) {
+      const names = (candidate.handle ? handleIn(candidate.value) : authorNames(candidate.value, candidate.rank === LABELLED_TEXT)).filter(
+        (name) => !isPublisher(name, publishers, host),
+      );
       if (names.length === 0) continue;
       if (!names.every((name) => isSiteName(name, publishers))) return names.join("; ");
       sitesOwn ??= names.join("; ");

@@ -114,6 +114,23 @@ export function authorNames(text: string, whole = false): string[] {
   return out;
 }
 
+/** What a handle may not hold: markup, an address, a path, a sentence's punctuation. */
+const NOT_A_HANDLE = /[<>{}[\]@/\\|"“”?!:;,]/;
+
+/**
+ * A forum's username (the thread starter's link, a post's `username`): a handle as the forum
+ * shows it ("lulug30", "Ejp55230", "Nikki J"), digits and lowercase included, where a byline's
+ * rules would take the digits for a count. Its first line only (a user block goes on with a
+ * title and counts); [] for a role ("Guest", "admin") or what is no handle.
+ */
+export function handleIn(text: string): string[] {
+  let s = joinLines(text);
+  const line = s.indexOf(" | ");
+  if (line >= 0) s = s.slice(0, line);
+  if (s.length < 2 || s.length > 40 || s.split(" ").length > 3 || NO_NAME.test(s) || NOT_A_HANDLE.test(s)) return [];
+  return [s];
+}
+
 /**
  * The byline's lines (its elements' texts) as one line: "By" + "Jane Doe" + "and" + "Bo Chen"
  * join with spaces, and any other edge becomes " | ", where the names end.
