@@ -361,6 +361,14 @@ describe("authors a corpus builder can trust", () => {
     expect(metadataOf(thread("Guest")).meta.author).toBe("ShiftKicker");
   });
 
+  it("a forum's <link rel=\"author\"> to a user's page names its handle; a blog's author slug does not", () => {
+    const nodebb = `<html><head><link rel="author" href="https://community.example.org/user/luizjr4"></head>
+<body><ul class="posts"><li><a class="author-name" href="/users/suty">Suty</a><p>Reply.</p></li></ul></body></html>`;
+    expect(metadataOf(nodebb).meta.author).toBe("luizjr4");
+    const blog = `<html><head><link rel="author" href="https://blog.example.org/author/jane-doe/"></head><body><p>x</p></body></html>`;
+    expect(metadataOf(blog).meta.author).toBeUndefined();
+  });
+
   it("names the thread's starter where a screen reader's label says so (XenForo), not the first post's user", () => {
     const html = `<html><body><h1>Suggestions for a beginner MTB</h1><div class="p-description"><ul class="listInline">
 <li><i class="fa--xf far fa-user" title="Thread starter"></i><span class="u-srOnly">Thread starter</span>

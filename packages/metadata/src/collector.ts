@@ -154,6 +154,8 @@ const CJK_REPORTER =
 const CJK_CREDIT_HINT = /[记記编編輯作报報]/;
 /** An editor's credit ("编辑：金金", "责任编辑：魏喆"): the page's author only where no writer is credited. */
 const EDITOR_CREDIT = /^[\s(（]*(?:责任编辑|編輯|编辑)/;
+/** A forum user's page ("/user/julian", "/u/Matt_Brooks"): its last segment is the handle; a blog's "/author/jane-doe" slug is no name. */
+const USER_PAGE = /\/(?:user|users|u)\/([^/?#]+)\/?(?:[?#].*)?$/;
 const MAX_LABELLED = 160;
 /**
  * How far down the page's lines a byline is looked for when the markup names no one: past a
@@ -602,6 +604,11 @@ export class MetadataCollector implements MarkupObserver {
     if (element === "link") {
       if (a.href.length > 0 && a.rel.split(" ").includes("canonical")) this.offer("canonical", a.href.trim(), META_MAIN);
       else if (a.itemprop === "author" && a.href.length > 0 && !a.href.includes("/")) this.offerAuthor(a.href, META_OTHER);
+      else if (a.rel === "author" && a.href.includes("/u")) {
+        // NodeBB's and Discourse's <link rel="author" href="…/user/julian">: the thread starter's handle.
+        const user = USER_PAGE.exec(a.href);
+        if (user !== null) this.offerAuthor(safeDecode(user[1]), META_OTHER, true);
+      }
       return;
     }
     // <time datetime>, <span itemprop="datePublished" content=...>
@@ -809,6 +816,14 @@ function isDateLine(text: string): boolean {
   let words = 1;
   for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 32) words++;
   return words <= 5;
+}
+
+function safeDecode(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
 }
 
 function hostOf(url: string): string {
