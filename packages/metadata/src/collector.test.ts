@@ -195,6 +195,7 @@ describe("authors a corpus builder can trust", () => {
     ["Posted by BeauHD on Friday December 19, 2025 @08:00PM", "BeauHD"],
     ["von Erika Mustermann", "Erika Mustermann"],
     ["Doris Munoz-Mantilla, MD", "Doris Munoz-Mantilla"],
+    ["By the Lavazza Team", "the Lavazza Team"],
   ])("the byline %s names %s", (byline, expected) => {
     expect(metadataOf(`<html><body><div class="author-byline">${byline}</div><p>Body.</p></body></html>`).meta.author).toBe(expected);
   });

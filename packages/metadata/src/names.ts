@@ -68,7 +68,11 @@ function nameIn(part: string): string {
   // A sentence has lowercase words; a name has at most a particle (usernames are one word).
   if (words.length > 1) {
     let lower = 0;
-    for (const w of words) if (w[0] !== w[0].toUpperCase() && !PARTICLE.test(w)) lower++;
+    // "By the Lavazza Team": a team's credit begins with a lowercase article.
+    for (let i = 0; i < words.length; i++) {
+      const w = words[i];
+      if (w[0] !== w[0].toUpperCase() && !PARTICLE.test(w) && !(i === 0 && w === "the")) lower++;
+    }
     if (lower > 0) return "";
   }
   return name;
