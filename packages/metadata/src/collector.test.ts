@@ -318,6 +318,24 @@ describe("authors a corpus builder can trust", () => {
     expect(meta.author).toBe("Jerry Chu");
   });
 
+  it.each([
+    ["By Evan Lehmann, Eagle Washington Bureau", "Evan Lehmann"],
+    ["By Ray Chesterton January 18, 2008 12:00am", "Ray Chesterton"],
+    ["By Attorney Ilona Bray, Attorney Richard A. Boswell", "Attorney Ilona Bray; Attorney Richard A. Boswell"],
+    ["By law, children's clothes and upholstery fabric must be given a flame-retardant finish", undefined],
+    ["Author Information", undefined],
+  ])("names, not a bureau, a month, a title's role or a sentence: the line %s names %s", (line, expected) => {
+    expect(metadataOf(`<html><body><h1>News</h1><p>${line}</p><p>Body of the story.</p></body></html>`).meta.author).toBe(expected);
+  });
+
+  it("a post's text wrapped in an author class is no author box", () => {
+    const post = "Koennten Frauen bitte einfach mal ihre Fresse halten? Danke. Posted by in ".repeat(5);
+    expect(
+      metadataOf(`<html><body><div class="author"><p>A long first line of the post, not a name.</p><p>${post}</p></div></body></html>`).meta
+        .author,
+    ).toBeUndefined();
+  });
+
   it("a listing's filters are no bylines: 'By Category', 'By Use Case'", () => {
     const html = `<html><body><ul><li>Shop</li><li>By Category</li><li>By Use Case</li><li>By Team Size</li></ul><p>Our products.</p></body></html>`;
     expect(metadataOf(html).meta.author).toBeUndefined();

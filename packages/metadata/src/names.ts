@@ -25,16 +25,16 @@ const CAPITALISED = /^[\p{Lu}\p{Lo}]/u;
 const BETWEEN = /\s*(?:,\s*(?:and|und|et|y|e|en|og|och|i)\s|;|,|\s&\s|\s(?:and|und|et|y|e|en|og|och|i)\s)\s*/i;
 /** Words that say a part is no name (a count, a role line, a call to action). */
 const NOT_A_NAME =
-  /[，。？！：；、“”]|\b(?:ago|comments?|min(?:ute)?s?|read|share|follow|updated?|published|posted|contributors?|staff writer|newsletter|subscribe|view|profile|more|articles?|posts?|all|home|www|http|click|here)\b|@|\/|[0-9]|[?!:=<>{}[\]"“”]/i;
+  /[，。？！：；、“”]|\b(?:ago|comments?|min(?:ute)?s?|read|share|follow|updated?|published|posted|submitted|contributors?|staff writer|newsletter|subscribe|view|profile|more|articles?|posts?|all|home|www|http|click|here)\b|@|\/|[0-9]|[?!:=<>{}[\]"“”]/i;
 /** Alone, these name no one. */
 const NO_NAME =
-  /^(?:by|von|par|author|autor|auteur|staff|admin|administrator|webmaster|anonymous|unknown|editor|editors|guest|user|team|redaktion|rédaction)$/i;
+  /^(?:by|von|par|author|autor|auteur|information|info|details|bio|biography|staff|admin|administrator|webmaster|anonymous|unknown|editor|editors|guest|user|team|redaktion|rédaction)$/i;
 /**
  * A listing's filters, "By Category", "By Use Case", "Shop by Type": what such a "By" line ends
  * with is a kind of thing, never a person's name (surnames such as Price or Brand left out).
  */
 const FACET =
-  /\s?\b(?:categor(?:y|ies)|types?|industry|industries|size|location|topics?|use case|modality|manufacturer|school|department|region|products?|solutions?|services?|roles?|audience|platforms?|format|level|country|state|city|goals?|features?|integrations?)$/i;
+  /\s?\b(?:categor(?:y|ies)|types?|industry|industries|size|location|topics?|use case|modality|stage|technolog(?:y|ies)|date|manufacturer|school|department|region|products?|solutions?|services?|roles?|audience|platforms?|format|level|country|state|city|goals?|features?|integrations?)$/i;
 /** Lowercase words that may sit inside a name ("Ludwig van Beethoven", "Oscar de la Hoya"). */
 const PARTICLE = /^(?:van|von|der|den|de|del|della|da|di|du|la|le|bin|ibn|al|el|ter|ten|y|dos|das)$/;
 const SPACES = /\s+/g;
@@ -50,10 +50,11 @@ const CREDENTIAL = /^(?:m\.?d\.?|ph\.?d\.?|jr\.?|sr\.?|r\.?n\.?|do|mba|msc|bsc|e
 /**
  * Words of a job, not a name: after a name, "Jane Roe, Staff Writer", "Paul Frew, Home and Digital
  * Security Expert", "Ben Johnson, Sr. Director of Operations, Atlas Van Lines" say who the person
- * is, and what follows is theirs (their employer), not another author's.
+ * is, and what follows is theirs (their employer), not another author's. A role ends its part or
+ * is followed by "of"/"for"/"at": "Attorney Richard A. Boswell" is a name with its title.
  */
 const ROLE =
-  /\b(?:writer|editor|reporter|correspondent|columnist|contributor|expert|director|founder|co-founder|ceo|cto|cfo|manager|specialist|analyst|professor|officer|president|chief|coach|consultant|journalist|photographer|producer|strategist|engineer|scientist|researcher|attorney|lawyer|physician|dietitian|nutritionist|therapist|instructor|teacher|intern|fellow|student)s?\b/i;
+  /\b(?:writer|editor|reporter|correspondent|columnist|contributor|expert|director|founder|co-founder|ceo|cto|cfo|manager|specialist|analyst|professor|officer|president|chief|coach|consultant|journalist|photographer|producer|strategist|engineer|scientist|researcher|attorney|lawyer|physician|dietitian|nutritionist|therapist|instructor|teacher|intern|fellow|student)s?(?:\.?$|\s+(?:of|for|at)\s)/i;
 
 /** One candidate part: the name it holds, or "" when it holds none. */
 function nameIn(part: string): string {
@@ -63,6 +64,8 @@ function nameIn(part: string): string {
   }
   const words = name.split(" ");
   if (words.length > 5 || FACET.test(name)) return "";
+  // "By Ray Chesterton January 18, 2008": the date's month is no part of the name.
+  if (words.length >= 3 && MONTH.test(words[words.length - 1])) return nameIn(words.slice(0, -1).join(" "));
   // Chinese and Japanese names are a few characters; more is a phrase.
   if (HAN.test(name) && name.replace(SPACES, "").length > 8) return "";
   // A sentence has lowercase words; a name has at most a particle (usernames are one word).
@@ -89,8 +92,11 @@ export function authorNames(text: string, whole = false): string[] {
   if (s.length > 300 && !whole) {
     // An author box: the name on its first line, then the bio ("Lauren Vetter | Lauren Vetter is
     // a growth-focused marketing professional …"); a long text without such a line names no one.
+    // The first line must be a displayed name, each word capitalised: a post's text wrapped in an
+    // author class ("Koennten Frauen bitte … Posted by in") is none.
     const line = s.indexOf(" | ");
-    s = line > 0 && line <= 60 ? s.slice(0, line) : "";
+    const first = line > 0 && line <= 60 ? s.slice(0, line) : "";
+    s = first.split(" ").every((w) => CAPITALISED.test(w)) ? first : "";
   }
   if (s.length === 0 || s.length > 300) return [];
   for (let i = 0; i < 2; i++) s = s.replace(LEAD, "");
@@ -110,9 +116,11 @@ export function authorNames(text: string, whole = false): string[] {
   for (const part of s.split(BETWEEN)) {
     if (CREDENTIAL.test(part.trim().replace(/\.+$/, "")) && out.length > 0) continue;
     // A role alone is left to nameIn: a credit such as "Our Editors" is the page's byline.
-    if (out.length > 0 && ROLE.test(part)) break;
+    if (out.length > 0 && ROLE.test(part.trim())) break;
     const name = nameIn(part.replace(LEAD, ""));
     if (whole && cut && name.length > 0 && !CAPITALISED.test(name)) return [];
+    // A line of the page is names to its end: "By law, children's clothes must …" is a sentence.
+    if (whole && name.length === 0 && part.trim().length > 0) return [];
     if (name.length > 0 && !out.includes(name) && out.length < MAX_NAMES) out.push(name);
   }
   return out;
@@ -159,7 +167,7 @@ function joinLines(text: string): string {
  */
 const CJK_ORGANISATION = /(?:集团|日报|晚报|报社|新闻|网|公司|政府|电视台|出版社|频道|中心)$/u;
 const ORGANISATION_WORD =
-  /\b(?:inc|llc|ltd|gmbh|corp|news|press|times|post|journal|magazine|daily|today|tribune|gazette|herald|newsroom|wire|associated)\b\.?/i;
+  /\b(?:inc|llc|ltd|gmbh|corp|news|press|times|post|journal|magazine|daily|today|tribune|gazette|herald|newsroom|wire|associated|bureau)\b\.?/i;
 /** "USA TODAY": a name in capitals is a masthead (initials such as "J. R. R." are short). */
 const SHOUTED = /^[^a-z]*[A-Z]{3,}[^a-z]*\s[^a-z]*[A-Z]{3,}[^a-z]*$/;
 
