@@ -328,6 +328,15 @@ describe("authors a corpus builder can trust", () => {
     expect(metadataOf(`<html><body><h1>News</h1><p>${line}</p><p>Body of the story.</p></body></html>`).meta.author).toBe(expected);
   });
 
+  it("a post whose date-class wrapper holds a class naming its author (Serendipity) is no byline; its 'Posted by' line is", () => {
+    const body = "For Black Friday I got an early Christmas present, a Toshiba Satellite. Its innards are all Intel. ".repeat(12);
+    const html = `<html><body><div class="serendipity_Entry_Date"><h3 class="serendipity_date">Sunday, November 26. 2006</h3>
+<div class="serendipity_entry serendipity_entry_author_Ian-Monroe"><div class="serendipity_entry_body"><h3>Laptop</h3><p>${body}</p></div></div></div>
+<p>Posted by Mark Kretschmann in markey at 05:46 | Comments (0)</p></body></html>`;
+    expect(metadataOf(html).meta.author).toBe("Mark Kretschmann");
+    expect(metadataOf("<html><body><p>Danke. Posted by in</p><p>x</p></body></html>").meta.author).toBeUndefined();
+  });
+
   it("a post's text wrapped in an author class is no author box", () => {
     const post = "I have had a week of freedom from the entanglements of university and it has been great. ".repeat(4);
     const html = `<html><body><div class="author"><p>Danke. Posted by in</p><p>${post}</p></div></body></html>`;

@@ -198,6 +198,7 @@ const JSON_LD_KEYS = /"(?:date(?:Published|Created|Modified)|author|creator|publ
 const ABSOLUTE_HTTP = /^https?:\/\/[^\s]+$/i;
 
 const MAX_TEXT = 300;
+const MAX_SIDE_TEXT = 1000;
 const MAX_JSON_LD = 1 << 20;
 const MAX_FIELD = 1000;
 const MAX_LIST = 50;
@@ -271,6 +272,7 @@ export class MetadataCollector implements MarkupObserver {
   private sideHandle = false; // a forum's username: read as a handle (handleIn), not as a byline
   private side = "";
   private sideEdge = false;
+  private sideSeen = 0; // characters of text in the side capture's element, past MAX_TEXT too
 
   private element = "";
   private level = 0;
@@ -434,9 +436,12 @@ export class MetadataCollector implements MarkupObserver {
   }
 
   text(data: string): void {
-    if (this.sideLevel >= 0 && this.side.length < MAX_TEXT) {
-      this.side += this.sideEdge && this.side.length > 0 ? `\n${data}` : data;
-      this.sideEdge = false;
+    if (this.sideLevel >= 0) {
+      this.sideSeen += data.length;
+      if (this.side.length < MAX_TEXT) {
+        this.side += this.sideEdge && this.side.length > 0 ? `\n${data}` : data;
+        this.sideEdge = false;
+      }
     }
     if (this.capture === Capture.JsonLd) {
       if (this.captured.length < MAX_JSON_LD) this.captured += data;
@@ -691,13 +696,17 @@ export class MetadataCollector implements MarkupObserver {
     this.sideRank = rank;
     this.side = "";
     this.sideEdge = false;
+    this.sideSeen = 0;
     this.capturing = true;
   }
 
   /** The side capture's element ended: its names (never a date: the first capture reads dates), or what its label says. */
   private closeSide(): void {
-    if (this.sideKind === Capture.Author) this.offerAuthor(this.side, this.sideRank, this.sideHandle);
-    else this.authorNext = this.side.length < 40 && AUTHOR_LINK_LABEL.test(this.side);
+    // A byline is a line: an element of more text is a post whose class names its author
+    // (Serendipity's "serendipity_entry_author_Ian-Monroe"), and its first line is its heading.
+    if (this.sideKind === Capture.Author) {
+      if (this.sideSeen <= MAX_SIDE_TEXT) this.offerAuthor(this.side, this.sideRank, this.sideHandle);
+    } else this.authorNext = this.side.length < 40 && AUTHOR_LINK_LABEL.test(this.side);
     this.sideLevel = -1;
     this.capturing = this.capture !== Capture.None;
   }

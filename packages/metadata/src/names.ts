@@ -17,6 +17,12 @@ const END = /\s[|•·–—]\s?|\s-\s|\s*[|•·]|\s+(?:on|at|am|le|el|il|em|in
 /** Two parts of a byline that belong together across an element's edge ("By" + "Jane Doe"). */
 const CONNECTOR = /^(?:and|und|et|y|e|&|,|;)$/i;
 const MONTH = /^(?:(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?\s?)+$/i;
+/**
+ * A month's or a weekday's name, whole or cut short ("January", "Dec.", "Monday"), after a name
+ * where a byline's date begins. Not "May" (Theresa May), nor MONTH's looser prefixes ("Maria").
+ */
+const DATE_WORD =
+  /^(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|(?:mon|tues|wednes|thurs|fri|satur|sun)day|mon|tue|wed|thu|fri|sat)\.?$/i;
 /** A sentence's last word ("privacy."); an initial ("J.") or a title ("Dr.") is short. */
 const SENTENCE_END = /\p{Ll}{3,}\.$/u;
 /** Where a name must begin with a capital: a line of the page's text, not a marked byline. */
@@ -28,7 +34,7 @@ const NOT_A_NAME =
   /[，。？！：；、“”]|\b(?:ago|comments?|min(?:ute)?s?|read|share|follow|updated?|published|posted|submitted|contributors?|staff writer|newsletter|subscribe|view|profile|more|articles?|posts?|all|home|www|http|click|here)\b|@|\/|[0-9]|[?!:=<>{}[\]"“”]/i;
 /** Alone, these name no one. */
 const NO_NAME =
-  /^(?:by|von|par|author|autor|auteur|information|info|details|bio|biography|staff|admin|administrator|webmaster|anonymous|unknown|editor|editors|guest|user|team|redaktion|rédaction)$/i;
+  /^(?:by|von|par|in|on|at|of|to|the|and|for|with|author|autor|auteur|information|info|details|bio|biography|staff|admin|administrator|webmaster|anonymous|unknown|editor|editors|guest|user|team|redaktion|rédaction)$/i;
 /**
  * A listing's filters, "By Category", "By Use Case", "Shop by Type": what such a "By" line ends
  * with is a kind of thing, never a person's name (surnames such as Price or Brand left out).
@@ -65,7 +71,7 @@ function nameIn(part: string): string {
   const words = name.split(" ");
   if (words.length > 5 || FACET.test(name)) return "";
   // "By Ray Chesterton January 18, 2008": the date's month is no part of the name.
-  if (words.length >= 3 && MONTH.test(words[words.length - 1])) return nameIn(words.slice(0, -1).join(" "));
+  if (words.length >= 3 && DATE_WORD.test(words[words.length - 1])) return nameIn(words.slice(0, -1).join(" "));
   // Chinese and Japanese names are a few characters; more is a phrase.
   if (HAN.test(name) && name.replace(SPACES, "").length > 8) return "";
   // A sentence has lowercase words; a name has at most a particle (usernames are one word).
@@ -96,7 +102,9 @@ export function authorNames(text: string, whole = false): string[] {
     // author class ("Koennten Frauen bitte … Posted by in") is none.
     const line = s.indexOf(" | ");
     const first = line > 0 && line <= 60 ? s.slice(0, line) : "";
-    s = first.split(" ").every((w) => CAPITALISED.test(w)) ? first : "";
+    // ("Laptop", a post's heading, is one word: a person's displayed name has two to four).
+    const words = first.split(" ");
+    s = words.length >= 2 && words.length <= 4 && words.every((w) => CAPITALISED.test(w)) ? first : "";
   }
   if (s.length === 0 || s.length > 300) return [];
   for (let i = 0; i < 2; i++) s = s.replace(LEAD, "");
@@ -119,8 +127,9 @@ export function authorNames(text: string, whole = false): string[] {
     if (out.length > 0 && ROLE.test(part.trim())) break;
     const name = nameIn(part.replace(LEAD, ""));
     if (whole && cut && name.length > 0 && !CAPITALISED.test(name)) return [];
-    // A line of the page is names to its end: "By law, children's clothes must …" is a sentence.
-    if (whole && name.length === 0 && part.trim().length > 0) return [];
+    // A line that goes on with words after a name in lowercase is a sentence: "By law, children's
+    // clothes must …" ("By Jerry Bonkowski, Special to Yahoo! Sports" keeps its name).
+    if (whole && name.length === 0 && part.trim().length > 0 && out.some((n) => !CAPITALISED.test(n))) return [];
     if (name.length > 0 && !out.includes(name) && out.length < MAX_NAMES) out.push(name);
   }
   return out;
