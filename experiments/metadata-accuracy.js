@@ -25,7 +25,12 @@
  * Domain folds: each set's pages are split in two by domain (@winnow/evaluation's domainFolds,
  * k=2, seed 1). Rules were tuned looking at fold 0's pages only; fold 1 is the held-out figure.
  *
- *   npx turbo run build --filter=@winnow/metadata... && node experiments/metadata-accuracy.js [--data DIR] [--out FILE] [--show N]
+ * `--show N` prints fold 0's first N wrong, missing and unwanted answers (fold 1 stays unseen);
+ * `--candidates` adds, under each of fold 0's author lines, every author candidate the page
+ * offered (its rank and text, as the collector received it) and where the gold's name first
+ * sits in the page's HTML, to see which rule gave an answer and what a missing one would need.
+ *
+ *   npx turbo run build --filter=@winnow/metadata... && node experiments/metadata-accuracy.js [--data DIR] [--out FILE] [--show N] [--candidates]
  */
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -42,6 +47,7 @@ const root = flags.data ?? new URL("../../shared/data", import.meta.url).pathnam
 const SETS = ["wcxb-dev", "googletrends-2017", "chinese-wce"];
 const BOUND = Date.UTC(2026, 11, 31);
 const SHOW = Number(flags.show ?? 0);
+const CANDIDATES = flags.candidates !== undefined;
 
 /**
  * Case and spaces folded, and the list's own separators: winnow writes several authors with
@@ -85,6 +91,18 @@ function summary(t, field) {
 
 const results = {};
 const collector = new MetadataCollector();
+/** With --candidates: each author candidate of the page being read, as offered (rank, text). */
+const offered = [];
+if (CANDIDATES) {
+  // offerAuthor is the collector's one entry for author candidates (TypeScript-private only).
+  const offerAuthor = collector.offerAuthor;
+  collector.offerAuthor = function (value, rank) {
+    const line = `    candidate rank ${rank}: ${JSON.stringify(value.replace(/\s+/g, " ").trim().slice(0, 160))}`;
+    // A forum's user blocks repeat: each distinct candidate once, at most 12 a page.
+    if (offered.length < 12 && !offered.includes(line)) offered.push(line);
+    return offerAuthor.call(this, value, rank);
+  };
+}
 const started = process.cpuUsage();
 let pagesRead = 0;
 for (const set of SETS) {
@@ -103,6 +121,7 @@ for (const set of SETS) {
     const gold = JSON.parse(readFileSync(join(dir, "ground-truth", `${id}.json`), "utf8"));
     const html = gunzipSync(readFileSync(join(dir, "html", `${id}.html.gz`)));
     const { pieces } = decodeHtmlPieces(html, "");
+    offered.length = 0;
     const doc = segmentHtml(pieces, { observer: collector });
     const meta = collector.finish(gold.url ?? "", BOUND, doc.blocks, doc.title);
     pagesRead++;
@@ -110,7 +129,11 @@ for (const set of SETS) {
     const goldAuthor = gold.ground_truth.author || undefined;
     for (const t of [byFold[folds[index]], byFold[2]]) {
       score(t.date, meta.date, goldDate, (a, g) => a.slice(0, 10) === g, `${set}/${id} f${folds[index]}`);
+      const shown = t.author.examples.length;
       score(t.author, meta.author, goldAuthor, containsEither, `${set}/${id} f${folds[index]}`, sameWords);
+      if (CANDIDATES && folds[index] === 0 && t.author.examples.length > shown) {
+        t.author.examples.push(...offered, ...(goldAuthor === undefined ? [] : whereInHtml(html.toString("utf8"), goldAuthor)));
+      }
     }
   });
   results[set] = Object.fromEntries(
@@ -123,6 +146,15 @@ for (const set of SETS) {
     // Only fold 0's pages are shown: fold 1 stays unseen.
     for (const line of [...byFold[0].date.examples, ...byFold[0].author.examples].slice(0, SHOW)) console.log(line);
   }
+}
+
+/** Where the gold's name (or its first name of a list) first sits in the page's HTML, with some markup around it. */
+function whereInHtml(html, goldAuthor) {
+  const name = goldAuthor.split(/\s*(?:,|;|&|\band\b)\s*/)[0].trim();
+  const at = name.length > 1 ? html.toLowerCase().indexOf(name.toLowerCase()) : -1;
+  if (at < 0) return [`    gold name ${JSON.stringify(name)} not in the HTML`];
+  const count = html.toLowerCase().split(name.toLowerCase()).length - 1;
+  return [`    gold name x${count}, first at ${at}: ${JSON.stringify(html.slice(Math.max(0, at - 250), at + name.length + 80))}`];
 }
 
 function score(t, given, gold, isRight, where, isSame) {

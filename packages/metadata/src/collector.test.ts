@@ -244,6 +244,7 @@ describe("authors a corpus builder can trust", () => {
     ["Posted by BeauHD on Friday December 19, 2025 @08:00PM", "BeauHD"],
     ["von Erika Mustermann", "Erika Mustermann"],
     ["Doris Munoz-Mantilla, MD", "Doris Munoz-Mantilla"],
+    ["By the Lavazza Team", "the Lavazza Team"],
   ])("the byline %s names %s", (byline, expected) => {
     expect(metadataOf(`<html><body><div class="author-byline">${byline}</div><p>Body.</p></body></html>`).meta.author).toBe(expected);
   });
@@ -280,7 +281,7 @@ describe("authors a corpus builder can trust", () => {
     // ... unless the page names a person elsewhere: the site's name in its meta author gives way.
     const person = `<html><head><meta name="author" content="British Heart Foundation"><meta property="og:site_name" content="British Heart Foundation"></head>
 <body><p class="article-author">by Tracy Parker, Dietitian</p><p>x</p></body></html>`;
-    expect(metadataOf(person).meta.author).toBe("Tracy Parker; Dietitian");
+    expect(metadataOf(person).meta.author).toBe("Tracy Parker");
   });
 
   it("JSON-LD authors: objects and arrays, an organisation left out for the byline's person", () => {
@@ -291,6 +292,20 @@ describe("authors a corpus builder can trust", () => {
     const organisationOnly = `<html><head><script type="application/ld+json">{"@type":"Article","author":{"@type":"Organization","name":"Cleveland Clinic"}}</script></head>
 <body><div class="byline">By Holly Wilgus</div><p>x</p></body></html>`;
     expect(metadataOf(organisationOnly).meta.author).toBe("Holly Wilgus");
+  });
+
+  it("cXense's <meta name=\"cXenseParse:author\">, before a visible guess (a quoted expert's link)", () => {
+    const html = `<html><head><meta name="cXenseParse:author" content="April Fulton"></head><body>
+<p>Says <a href="/people/elizabeth-hoge/author/">Elizabeth Hoge</a>, a psychiatrist.</p></body></html>`;
+    expect(metadataOf(html).meta.author).toBe("April Fulton");
+  });
+
+  it("JSON-LD authors given by @id: the graph's Person of that @id, an Organization of that @id left out", () => {
+    const html = `<html><head><script type="application/ld+json">{"@context":"https://schema.org","@graph":[
+{"@type":"Article","@id":"https://example.org/p/#article","author":[{"@id":"https://example.org/#/schema/person/1"},{"@id":"https://example.org/#org"}],"datePublished":"2025-01-02"},
+{"@type":"Organization","@id":"https://example.org/#org","name":"Acme Media"},
+{"@type":"Person","@id":"https://example.org/#/schema/person/1","name":"Ann Lee"}]}</script></head><body><p>x</p></body></html>`;
+    expect(metadataOf(html).meta.author).toBe("Ann Lee");
   });
 
   it("takes a JSON-LD WebPage's date only for a page that names who wrote it: a CMS dates every page it saves", () => {
@@ -322,6 +337,125 @@ describe("authors a corpus builder can trust", () => {
   it("names no one for a role: Webmaster, like admin or editor", () => {
     const html = `<html><head><meta name="author" content="Webmaster"></head><body><p>x</p></body></html>`;
     expect(metadataOf(html).meta.author).toBeUndefined();
+  });
+
+  it.each([
+    ["By Paul Frew, Home and Digital Security Expert", "Paul Frew"],
+    ["By: Benjamin Johnson, Sr. Director of Operations, Atlas Van Lines - 10+ Years in the Moving Industry", "Benjamin Johnson"],
+    ["Jane Roe, Staff Writer, and John Doe", "Jane Roe"],
+    ["Our Editors", "Our Editors"],
+  ])("a role after a name ends the names: %s names %s", (byline, expected) => {
+    expect(metadataOf(`<html><body><div class="byline">${byline}</div><p>Body.</p></body></html>`).meta.author).toBe(expected);
+  });
+
+  it("reads a byline inside an element whose class says date (WordPress's status-publish article, a posted-by span)", () => {
+    const html = `<html><body><article class="post-5299 page type-page status-publish hentry"><h1>Telescopes</h1>
+<div class="entry-meta"><span class="posted-by"><span class="meta-label">By</span><span class="author vcard"><a class="url fn n" href="/about/">Trevor Jones</a></span></span></div>
+<p>The best telescope for a beginner is the one that gets used.</p><p>Posted March 4, 2021</p></article></body></html>`;
+    expect(metadataOf(html).meta).toMatchObject({ author: "Trevor Jones" });
+    // The date capture around it reads what it read before: the byline's names are no date.
+    const dated = `<html><body><div class="post-date">March 4, 2021 <span class="author">by Ann Lee</span></div><p>x</p></body></html>`;
+    expect(metadataOf(dated).meta).toMatchObject({ author: "Ann Lee", date: "2021-03-04" });
+  });
+
+  it("reads the page's lines when the markup names no one, down to block 120 (a byline under a long menu)", () => {
+    const menu = Array.from({ length: 100 }, (_, i) => `<li><a href="/c/${i}">Category ${i}</a></li>`).join("");
+    const html = `<html><head><meta name="author" content="Webmaster"></head><body><ul>${menu}</ul><h1>Keyboards</h1>
+<p><time>Apr 17, 2025</time></p><p>By Jerry Chu</p><p>Hot-swappable keyboards let you change switches without solder.</p></body></html>`;
+    const { doc, meta } = metadataOf(html);
+    expect(doc.blocks.findIndex((b) => b.text === "By Jerry Chu")).toBeGreaterThan(80);
+    expect(meta.author).toBe("Jerry Chu");
+  });
+
+  it.each([
+    ["By Evan Lehmann, Eagle Washington Bureau", "Evan Lehmann"],
+    ["By Ray Chesterton January 18, 2008 12:00am", "Ray Chesterton"],
+    ["By Attorney Ilona Bray, Attorney Richard A. Boswell", "Attorney Ilona Bray; Attorney Richard A. Boswell"],
+    ["By law, children's clothes and upholstery fabric must be given a flame-retardant finish", undefined],
+    ["Author Information", undefined],
+  ])("names, not a bureau, a month, a title's role or a sentence: the line %s names %s", (line, expected) => {
+    expect(metadataOf(`<html><body><h1>News</h1><p>${line}</p><p>Body of the story.</p></body></html>`).meta.author).toBe(expected);
+  });
+
+  it("a post whose date-class wrapper holds a class naming its author (Serendipity) is no byline; its 'Posted by' line is", () => {
+    const body = "For Black Friday I got an early Christmas present, a Toshiba Satellite. Its innards are all Intel. ".repeat(12);
+    const html = `<html><body><div class="serendipity_Entry_Date"><h3 class="serendipity_date">Sunday, November 26. 2006</h3>
+<div class="serendipity_entry serendipity_entry_author_Ian-Monroe"><div class="serendipity_entry_body"><h3>Laptop</h3><p>${body}</p></div></div></div>
+<p>Posted by Mark Kretschmann in markey at 05:46 | Comments (0)</p></body></html>`;
+    expect(metadataOf(html).meta.author).toBe("Mark Kretschmann");
+    expect(metadataOf("<html><body><p>Danke. Posted by in</p><p>x</p></body></html>").meta.author).toBeUndefined();
+  });
+
+  it("a post's text wrapped in an author class is no author box", () => {
+    const post = "I have had a week of freedom from the entanglements of university and it has been great. ".repeat(4);
+    const html = `<html><body><div class="author"><p>Danke. Posted by in</p><p>${post}</p></div></body></html>`;
+    expect(metadataOf(html).meta.author).toBeUndefined();
+  });
+
+  it("a listing's filters are no bylines: 'By Category', 'By Use Case'", () => {
+    const html = `<html><body><ul><li>Shop</li><li>By Category</li><li>By Use Case</li><li>By Team Size</li></ul><p>Our products.</p></body></html>`;
+    expect(metadataOf(html).meta.author).toBeUndefined();
+    expect(metadataOf(`<html><body><p>By Jane Price</p><p>x</p></body></html>`).meta.author).toBe("Jane Price");
+  });
+
+  it("an author box longer than a byline: the name on its first line, not the bio", () => {
+    const bio = "is a growth-focused marketing professional specializing in healthcare technology and B2B SaaS. ".repeat(3);
+    const html = `<html><body><p>Text of the post.</p><div class="blog_author-wrapper"><div>Lauren Vetter</div>
+<div>Lauren Vetter ${bio}</div></div></body></html>`;
+    expect(metadataOf(html).meta.author).toBe("Lauren Vetter");
+  });
+
+  it("a forum post's username (phpBB, vBulletin) when nothing else names the page's author", () => {
+    const html = `<html><body><h1>Boot fails after update</h1><div class="post"><dl class="postprofile"><dt>
+<a href="./memberlist.php?mode=viewprofile&amp;u=421190" class="username">b.scherer</a></dt><dd>Posts: 12</dd></dl>
+<div class="content">My laptop stopped booting.</div></div><div class="post"><dl><dt><a class="username" href="./memberlist.php?u=2">helper</a></dt></dl>
+<div class="content">Try the fallback image.</div></div></body></html>`;
+    expect(metadataOf(html).meta.author).toBe("b.scherer");
+    // A byline ranks before it.
+    expect(metadataOf(html.replace("<h1>", '<div class="byline">By Ann Lee</div><h1>')).meta.author).toBe("Ann Lee");
+  });
+
+  it("Chinese credits without a colon, and a writer's credit before an editor's", () => {
+    const reporter =
+      "<html><body><h1>学生近视</h1><p>顶端新闻·河南商报记者马俊峰/文受访者供图</p><p>每天看着孩子们直着脖子。</p></body></html>";
+    expect(metadataOf(reporter).meta.author).toBe("马俊峰");
+    const from = "<html><body><h1>金融改革</h1><p><b>本报记者罗科苏盈发自北京</b></p><p>23日下午，在会上。</p></body></html>";
+    expect(metadataOf(from).meta.author).toBe("罗科苏盈");
+    const closing = "<html><body><p>电价改革的初衷。</p><p>（姚峰 上海报道）</p></body></html>";
+    expect(metadataOf(closing).meta.author).toBe("姚峰");
+    const both =
+      "<html><body><table><tr><td>编辑： 金金</td><td>来源： 21世纪经济报道</td><td>作者：宋怡 杨志华</td></tr></table><p>正文。</p></body></html>";
+    expect(metadataOf(both).meta.author).toBe("宋怡 杨志华");
+  });
+
+  it("a forum's username is a handle: digits and lowercase are its own, a role is still no one", () => {
+    const thread = (starter: string) => `<html><body><h1>Living with MND</h1><div class="p-description">
+<span class="u-srOnly">Thread starter</span> <a href="/members/1/" class="username">${starter}</a></div>
+<article class="message"><section itemprop="author" itemscope><a href="/members/2/" class="username">ShiftKicker</a></section><p>Hello.</p></article></body></html>`;
+    expect(metadataOf(thread("lulug30")).meta.author).toBe("lulug30");
+    expect(metadataOf(thread("Guest")).meta.author).toBe("ShiftKicker");
+  });
+
+  it("a forum's <link rel=\"author\"> to a user's page names its handle; a blog's author slug does not", () => {
+    const nodebb = `<html><head><link rel="author" href="https://community.example.org/user/luizjr4"></head>
+<body><ul class="posts"><li><a class="author-name" href="/users/suty">Suty</a><p>Reply.</p></li></ul></body></html>`;
+    expect(metadataOf(nodebb).meta.author).toBe("luizjr4");
+    const blog = `<html><head><link rel="author" href="https://blog.example.org/author/jane-doe/"></head><body><p>x</p></body></html>`;
+    expect(metadataOf(blog).meta.author).toBeUndefined();
+  });
+
+  it("names the thread's starter where a screen reader's label says so (XenForo), not the first post's user", () => {
+    const html = `<html><body><h1>Suggestions for a beginner MTB</h1><div class="p-description"><ul class="listInline">
+<li><i class="fa--xf far fa-user" title="Thread starter"></i><span class="u-srOnly">Thread starter</span>
+<a href="/members/kevin.13697/" class="username u-concealed" dir="auto">Kevin</a></li>
+<li><span class="u-srOnly">Start date</span> <time datetime="2024-01-02T10:00:00+0000">Jan 2, 2024</time></li></ul></div>
+<article class="message"><section class="message-user" itemprop="author" itemscope><h4><a href="/members/rick.2/" class="username">Rick-Australia</a></h4></section>
+<div class="message-content"><p>Welcome to the forum, Kevin.</p></div></article></body></html>`;
+    expect(metadataOf(html).meta).toMatchObject({ author: "Kevin", date: "2024-01-02T10:00:00+00:00" });
+    // Any other screen reader's text labels nothing, and gives way to a date inside it.
+    const other = `<html><body><span class="screen-reader-text">Posted on <time datetime="2023-05-06">May 6</time></span>
+<span class="sr-only">Share</span> <a href="/share">Facebook</a><p>x</p></body></html>`;
+    expect(metadataOf(other).meta).toEqual({ date: "2023-05-06" });
   });
 });
 

@@ -14,7 +14,7 @@
  */
 import type { MarkupObserver } from "@winnow/segment";
 import { dateInUrl, NO_BOUND, normaliseDate } from "./dates.js";
-import { authorNames, isPublisher, isSiteName } from "./names.js";
+import { authorNames, handleIn, isPublisher, isSiteName } from "./names.js";
 import { type JsonLdFacts, readJsonLd } from "./json-ld.js";
 import type { PageBlock, PageMetadata } from "./types.js";
 
@@ -26,6 +26,7 @@ const VISIBLE_MARKED = 3; // itemprop="author", <time pubdate>, rel="author"
 const VISIBLE_GUESS = 4; // class="byline", the page's first <time>
 const VISIBLE_TEXT = 5; // the text of an element whose class says date, or of a byline
 const LABELLED_TEXT = 6; // a short block of the page's text that says what it is ("Updated on …", "作者：…")
+const EDITED_TEXT = 7; // a line that credits the page's editor ("编辑：金金"): its author only where no writer is named
 // then a date in the URL path
 const NONE = 99;
 
@@ -78,6 +79,7 @@ const AUTHOR: Record<string, number> = {
   "article:author": META_MAIN,
   "parsely-author": META_MAIN,
   "sailthru.author": META_MAIN,
+  "cxenseparse:author": META_OTHER, // cXense's page tags (NPR and other publishers' pages)
   "dc.creator": META_OTHER,
   "dcterms.creator": META_OTHER,
   byl: META_OTHER,
@@ -126,8 +128,41 @@ const DATE_ONLY =
   /^[\s(（[]*(?:19|20)\d{2}\s*[-/.年]\s*\d{1,2}\s*[-/.月]\s*\d{1,2}\s*日?(?:\s*\d{1,2}:\d{2}(?::\d{2})?(?::\d)?)?[\s)）\]]*$/;
 /** A Chinese credit anywhere in a short block: "（责任编辑：魏喆）", "本报记者 葛灵丹", "作者:孙仲旻". */
 const CJK_CREDIT =
-  /(?:责任编辑|編輯|编辑|记者|記者|作者)\s*[:：\s]\s*([\p{Script=Han}·]{2,4}(?:\s[\p{Script=Han}]{2,4})?|[A-Za-z][\w.-]{1,24})(?=$|[\s)）,，。|/])/u;
+  /(责任编辑|編輯|编辑|记者|記者|作者)\s*[:：\s]\s*([\p{Script=Han}·]{2,4}(?:\s[\p{Script=Han}]{2,4})?|[A-Za-z][\w.-]{1,24})(?=$|[\s)）,，。|/])/u;
+/**
+ * Text for screen readers only (Bootstrap's `sr-only` and `visually-hidden`, WordPress's
+ * `screen-reader-text`, XenForo's `u-srOnly`): what an icon or a layout says to the eye, in
+ * words, such as who started a thread.
+ */
+/**
+ * A forum post's poster (phpBB's and XenForo's `username`, vBulletin's `bigusername`): the first
+ * is the thread's starter on its first page; ranked last of the markup, after any byline.
+ */
+const USERNAME_CLASS = /(?:^|\s)(?:big)?username(?:\s|$)/;
+/** What SCREEN_READER and USERNAME_CLASS need, in one scan of a class value. */
+const SIDE_HINT = /sr|reader|visually|username/;
+const SCREEN_READER = /(?:^|\s)(?:sr-only|u-srOnly|screen-reader-text|visually-hidden)(?:\s|$)/;
+/** A screen reader's label of the link after it: "Thread starter" (XenForo's threads), "Posted by", "Author". */
+const AUTHOR_LINK_LABEL = /^\s*(?:thread starter|started by|original poster|posted by|written by|author|by)\s*:?\s*$/i;
+/**
+ * A reporter credited without a colon: "河南商报记者马俊峰/文", "本报记者罗科苏盈发自北京", and the
+ * closing "（姚峰 上海报道）" (the reporter, then where from).
+ */
+const CJK_REPORTER =
+  /(?:记者|記者)\s*([\p{Script=Han}·]{2,4})(?=\s*(?:[/／]\s*文|发自|發自|报道|報導|摄|攝))|[（(]([\p{Script=Han}]{2,4})\s+[\p{Script=Han}]{0,6}(?:报道|報導)[)）]/u;
+/** A character every Chinese credit holds (记者, 编辑, 作者, 报道, and their traditional forms). */
+const CJK_CREDIT_HINT = /[记記编編輯作报報]/;
+/** An editor's credit ("编辑：金金", "责任编辑：魏喆"): the page's author only where no writer is credited. */
+const EDITOR_CREDIT = /^[\s(（]*(?:责任编辑|編輯|编辑)/;
+/** A forum user's page ("/user/julian", "/u/Matt_Brooks"): its last segment is the handle; a blog's "/author/jane-doe" slug is no name. */
+const USER_PAGE = /\/(?:user|users|u)\/([^/?#]+)\/?(?:[?#].*)?$/;
 const MAX_LABELLED = 160;
+/**
+ * How far down the page's lines a byline is looked for when the markup names no one: past a
+ * long menu, not into a listing's teasers (on WCXB dev's tuning fold, 120 blocks rather than 80:
+ * 4 more right authors, 1 more page given one without gold; 160: 1 more right, 2 more without).
+ */
+const MAX_AUTHOR_BLOCKS = 120;
 const MAX_DATE_LINE = 40;
 /** A reading time at a line's end, after a separator: " ・ 3 min read", " - 11 minutes", " | 5 Min". */
 const READING_TIME = /\s*[-–—|·・•]\s*\d{1,3}\s*(?:min(?:ute)?s?\.?|minuten|minutos)(?:\s+(?:read|reading|de lectura|Lesezeit))?\s*$/i;
@@ -169,6 +204,7 @@ const JSON_LD_KEYS = /"(?:date(?:Published|Created|Modified)|author|creator|publ
 const ABSOLUTE_HTTP = /^https?:\/\/[^\s]+$/i;
 
 const MAX_TEXT = 300;
+const MAX_SIDE_TEXT = 1000;
 const MAX_JSON_LD = 1 << 20;
 const MAX_FIELD = 1000;
 const MAX_LIST = 50;
@@ -181,6 +217,7 @@ const enum Capture {
   Tag,
   Category,
   DateText,
+  Label,
 }
 
 /** The attributes of the element just opened that any rule reads. */
@@ -202,6 +239,10 @@ const clean = (s: string): string => s.replace(SPACES, " ").trim();
 interface Candidate {
   value: string;
   rank: number;
+}
+/** An author candidate; `handle`: a forum's username, where digits belong to the name ("lulug30"). */
+interface AuthorCandidate extends Candidate {
+  handle: boolean;
 }
 /** Candidates kept per field: a page offers a handful; a page that offers hundreds is not read further. */
 const MAX_CANDIDATES = 32;
@@ -225,6 +266,19 @@ export class MetadataCollector implements MarkupObserver {
   private captureRank = NONE;
   private captured = "";
   private boundary = false; // an element began or ended inside the capture since the last text
+  /**
+   * A second capture beside the first, for what only names: a byline inside an element captured
+   * as a date (WordPress gives every post's `<article>` the class `status-publish`, and themes
+   * wrap bylines in `posted-by` spans), a forum's username, a screen reader's label and the link
+   * it labels. It never keeps the first from starting, so every date is read as before. -1: none.
+   */
+  private sideLevel = -1;
+  private sideKind = Capture.None;
+  private sideRank = NONE;
+  private sideHandle = false; // a forum's username: read as a handle (handleIn), not as a byline
+  private side = "";
+  private sideEdge = false;
+  private sideSeen = 0; // characters of text in the side capture's element, past MAX_TEXT too
 
   private element = "";
   private level = 0;
@@ -235,6 +289,7 @@ export class MetadataCollector implements MarkupObserver {
   private timesSeen = 0;
   private twitterAuthorKey = ""; // "twitter:data1" once "twitter:label1" said "Written by"
   private timeDated = false; // the first <time> gave its datetime: its text is not read
+  private authorNext = false; // a screen reader's label said "Thread starter": the next link names them
 
   private lang = "";
   private langRank = NONE;
@@ -245,7 +300,7 @@ export class MetadataCollector implements MarkupObserver {
   };
   private dates: Candidate[] = [];
   private modified: Candidate[] = [];
-  private authors: Candidate[] = [];
+  private authors: AuthorCandidate[] = [];
   /** What each distinct date candidate of the page read as (null: no date): read once, whichever list offers it again. */
   private readings = new Map<string, string | null>();
   private categories: string[] = NO_ENTRIES;
@@ -261,12 +316,14 @@ export class MetadataCollector implements MarkupObserver {
     this.capture = Capture.None;
     this.captureLevel = -1;
     this.captured = "";
+    this.sideLevel = -1;
     this.element = "";
     this.pending = false;
     this.htmlSeen = false;
     this.timesSeen = 0;
     this.twitterAuthorKey = "";
     this.timeDated = false;
+    this.authorNext = false;
     this.lang = "";
     this.langRank = NONE;
     // In place, and nothing allocated for a page that offers none: a run reads pages by the million.
@@ -288,10 +345,15 @@ export class MetadataCollector implements MarkupObserver {
 
   open(name: string, level: number): boolean {
     if (this.capturing) this.boundary = true;
+    if (this.sideLevel >= 0) this.sideEdge = true;
     if (this.pending) this.settle();
     else if (this.touched) this.clearAttributes();
     this.element = name;
     this.level = level;
+    if (this.authorNext) {
+      this.authorNext = false;
+      if (name === "a" && this.authors.length < MAX_CANDIDATES) this.startSide(Capture.Author, level, VISIBLE_MARKED, true);
+    }
     if (name === "time") {
       this.timesSeen++;
       this.startCapture(Capture.Time, level, this.timesSeen === 1 ? VISIBLE_GUESS : NONE);
@@ -306,17 +368,25 @@ export class MetadataCollector implements MarkupObserver {
     const a = this.attrs;
     switch (name) {
       case "class":
-        if (this.capture !== Capture.None || !MAY_BE_BYLINE_OR_DATE.test(value) || element === "body" || element === "html") return;
+        if (
+          (this.capture !== Capture.None && this.capture !== Capture.DateText) ||
+          !MAY_BE_BYLINE_OR_DATE.test(value) ||
+          element === "body" ||
+          element === "html"
+        ) {
+          this.screenReaderLabel(value);
+          return;
+        }
         if (mayBeByline(value) && BYLINE_CLASS.test(value) && !NOT_BYLINE_CLASS.test(value)) {
-          if (this.authors.length < MAX_CANDIDATES) this.startCapture(Capture.Author, this.level, VISIBLE_GUESS);
+          if (this.authors.length < MAX_CANDIDATES) this.startAuthor(this.level, VISIBLE_GUESS);
         } else if (this.dates.length < MAX_CANDIDATES && mayBeDate(value) && DATE_CLASS.test(value) && !NOT_DATE_CLASS.test(value)) {
           this.startCapture(Capture.DateText, this.level, VISIBLE_TEXT);
-        }
+        } else this.screenReaderLabel(value);
         return;
       case "itemprop":
         a.itemprop = value;
         this.pending = this.touched = true;
-        if (value === "author" && element !== "meta" && element !== "link") this.startCapture(Capture.Author, this.level, VISIBLE_MARKED);
+        if (value === "author" && element !== "meta" && element !== "link") this.startAuthor(this.level, VISIBLE_MARKED);
         return;
       case "rel":
         if (element === "link") {
@@ -324,7 +394,7 @@ export class MetadataCollector implements MarkupObserver {
           this.pending = this.touched = true;
         } else if (element === "a") {
           const rel = value.toLowerCase();
-          if (rel === "author") this.startCapture(Capture.Author, this.level, VISIBLE_MARKED);
+          if (rel === "author") this.startAuthor(this.level, VISIBLE_MARKED);
           else if (rel.includes("category")) this.startCapture(Capture.Category, this.level, VISIBLE_MARKED);
           else if (rel === "tag") this.startCapture(Capture.Tag, this.level, VISIBLE_MARKED);
         }
@@ -333,8 +403,13 @@ export class MetadataCollector implements MarkupObserver {
         if (element === "link") {
           a.href = value;
           this.touched = true;
-        } else if (element === "a" && this.capture === Capture.None && value.includes("/aut") && AUTHOR_HREF.test(value)) {
-          if (this.authors.length < MAX_CANDIDATES) this.startCapture(Capture.Author, this.level, VISIBLE_GUESS);
+        } else if (
+          element === "a" &&
+          (this.capture === Capture.None || this.capture === Capture.DateText) &&
+          value.includes("/aut") &&
+          AUTHOR_HREF.test(value)
+        ) {
+          if (this.authors.length < MAX_CANDIDATES) this.startAuthor(this.level, VISIBLE_GUESS);
         }
         return;
       case "type":
@@ -367,6 +442,13 @@ export class MetadataCollector implements MarkupObserver {
   }
 
   text(data: string): void {
+    if (this.sideLevel >= 0) {
+      this.sideSeen += data.length;
+      if (this.side.length < MAX_TEXT) {
+        this.side += this.sideEdge && this.side.length > 0 ? `\n${data}` : data;
+        this.sideEdge = false;
+      }
+    }
     if (this.capture === Capture.JsonLd) {
       if (this.captured.length < MAX_JSON_LD) this.captured += data;
     } else if (this.captured.length < MAX_TEXT) {
@@ -379,6 +461,10 @@ export class MetadataCollector implements MarkupObserver {
 
   close(level: number): void {
     this.boundary = true;
+    if (this.sideLevel >= 0) {
+      this.sideEdge = true;
+      if (level <= this.sideLevel) this.closeSide();
+    }
     if (level !== this.captureLevel) return;
     if (this.pending) this.settle();
     const text = this.captured;
@@ -412,7 +498,7 @@ export class MetadataCollector implements MarkupObserver {
         break;
     }
     this.capture = Capture.None;
-    this.capturing = false;
+    this.capturing = this.sideLevel >= 0;
     this.captureLevel = -1;
     this.captured = "";
   }
@@ -430,6 +516,7 @@ export class MetadataCollector implements MarkupObserver {
    */
   finish(url: string, capturedAt: number = NO_BOUND, blocks?: ReadonlyArray<PageBlock>, title = ""): PageMetadata {
     if (this.pending) this.settle();
+    const linesRead = this.authors.length === 0 && this.jsonLd.authors.length === 0;
     if (blocks !== undefined) this.readLabelledBlocks(blocks);
     const out: PageMetadata = {};
     const v = this.values;
@@ -441,10 +528,21 @@ export class MetadataCollector implements MarkupObserver {
     for (const section of ld.sections) this.addTo("categories", section, JSON_LD);
     for (const keyword of ld.keywords) this.addTo("tags", keyword, JSON_LD);
     if (this.lang.length > 0) out.declaredLang = this.lang;
-    if (this.authors.length > 0) {
+    if (this.authors.length > 0 || blocks !== undefined) {
       const publishers = [v.sitename.value];
       if (ld.publisher !== undefined) publishers.push(ld.publisher);
-      const author = this.bestAuthor(publishers, hostOf(url));
+      let author = this.authors.length > 0 ? this.bestAuthor(publishers, hostOf(url)) : undefined;
+      // The markup offered only what names no one (a role, the site, a date class's text): the
+      // page's lines are read as on a page whose markup says nothing, and further down, where a
+      // byline sits under a long menu.
+      if (author === undefined && blocks !== undefined) {
+        this.authors.length = 0;
+        const n = Math.min(blocks.length, MAX_AUTHOR_BLOCKS);
+        // Where the markup offered nothing, readLabelledBlocks read the first blocks already.
+        for (let b = linesRead ? Math.min(n, MAX_BLOCKS_SCANNED) : 0; b < n; b++)
+          if (blocks[b].text.length <= MAX_LABELLED) this.offerAuthorLine(blocks[b].text);
+        if (this.authors.length > 0) author = this.bestAuthor(publishers, hostOf(url));
+      }
       if (author !== undefined) out.author = author;
     }
     // A JSON-LD WebPage's datePublished is when a CMS first saved the page, which it records for
@@ -499,11 +597,7 @@ export class MetadataCollector implements MarkupObserver {
       if (needDate && /\d/.test(text) && (DATE_LABEL.test(text) || DATE_ONLY.test(text) || isDateLine(text)))
         this.offerDate("date", text, LABELLED_TEXT);
       if (needAuthor) {
-        if (AUTHOR_LABEL.test(text)) this.offerAuthor(text, LABELLED_TEXT);
-        else {
-          const credit = CJK_CREDIT.exec(text);
-          if (credit !== null) this.offerAuthor(credit[1], LABELLED_TEXT);
-        }
+        this.offerAuthorLine(text);
       }
     }
   }
@@ -605,6 +699,11 @@ export class MetadataCollector implements MarkupObserver {
     if (element === "link") {
       if (a.href.length > 0 && a.rel.split(" ").includes("canonical")) this.offer("canonical", a.href.trim(), META_MAIN);
       else if (a.itemprop === "author" && a.href.length > 0 && !a.href.includes("/")) this.offerAuthor(a.href, META_OTHER);
+      else if (a.rel === "author" && a.href.includes("/u")) {
+        // NodeBB's and Discourse's <link rel="author" href="…/user/julian">: the thread starter's handle.
+        const user = USER_PAGE.exec(a.href);
+        if (user !== null) this.offerAuthor(safeDecode(user[1]), META_OTHER, true);
+      }
       return;
     }
     // <time datetime>, <span itemprop="datePublished" content=...>
@@ -662,6 +761,46 @@ export class MetadataCollector implements MarkupObserver {
     }
   }
 
+  /** A screen reader's text (read only where no byline or date class has the element): what it labels. */
+  private screenReaderLabel(value: string): void {
+    // Called for most class values of a page (those no byline or date pattern may match): only a
+    // span's or a link's (what screen reader labels and usernames are) are scanned, once.
+    const element = this.element;
+    if ((element !== "span" && element !== "a") || this.sideLevel >= 0 || this.capture === Capture.Author || !SIDE_HINT.test(value)) return;
+    if (SCREEN_READER.test(value)) this.startSide(Capture.Label, this.level, NONE);
+    else if (USERNAME_CLASS.test(value) && this.authors.length < MAX_CANDIDATES)
+      this.startSide(Capture.Author, this.level, VISIBLE_TEXT, true);
+  }
+
+  /** An author's element: captured alone, or beside the date capture of an element around it. */
+  private startAuthor(level: number, rank: number): void {
+    if (this.capture === Capture.None) this.startCapture(Capture.Author, level, rank);
+    else if (this.capture === Capture.DateText) this.startSide(Capture.Author, level, rank);
+  }
+
+  private startSide(kind: Capture, level: number, rank: number, handle = false): void {
+    if (this.sideLevel >= 0) return;
+    this.sideKind = kind;
+    this.sideHandle = handle;
+    this.sideLevel = level;
+    this.sideRank = rank;
+    this.side = "";
+    this.sideEdge = false;
+    this.sideSeen = 0;
+    this.capturing = true;
+  }
+
+  /** The side capture's element ended: its names (never a date: the first capture reads dates), or what its label says. */
+  private closeSide(): void {
+    // A byline is a line: an element of more text is a post whose class names its author
+    // (Serendipity's "serendipity_entry_author_Ian-Monroe"), and its first line is its heading.
+    if (this.sideKind === Capture.Author) {
+      if (this.sideSeen <= MAX_SIDE_TEXT) this.offerAuthor(this.side, this.sideRank, this.sideHandle);
+    } else this.authorNext = this.side.length < 40 && AUTHOR_LINK_LABEL.test(this.side);
+    this.sideLevel = -1;
+    this.capturing = this.capture !== Capture.None;
+  }
+
   private startCapture(kind: Capture, level: number, rank: number): void {
     if (this.capture !== Capture.None) return;
     this.capture = kind;
@@ -692,8 +831,26 @@ export class MetadataCollector implements MarkupObserver {
     if (list.length < MAX_CANDIDATES && value.length >= 4 && value.length <= 300) list.push({ value, rank });
   }
 
-  private offerAuthor(value: string, rank: number): void {
-    if (this.authors.length < MAX_CANDIDATES && value.length > 0) this.authors.push({ value, rank });
+  /** A short line of the page's text that credits its author: "By Jane Roe", "（责任编辑：山石）". */
+  private offerAuthorLine(text: string): void {
+    if (AUTHOR_LABEL.test(text)) this.offerAuthor(text, EDITOR_CREDIT.test(text) ? EDITED_TEXT : LABELLED_TEXT);
+    else this.offerCjkCredit(text);
+  }
+
+  /** A Chinese credit anywhere in `text`: a writer's, else an editor's (ranked after any writer's). */
+  private offerCjkCredit(text: string): void {
+    // Most lines hold none of the credits' characters: one scan, then the patterns.
+    if (!CJK_CREDIT_HINT.test(text)) return;
+    const credit = CJK_CREDIT.exec(text);
+    if (credit !== null) this.offerAuthor(credit[2], EDITOR_CREDIT.test(credit[1]) ? EDITED_TEXT : LABELLED_TEXT);
+    else {
+      const reporter = CJK_REPORTER.exec(text);
+      if (reporter !== null) this.offerAuthor(reporter[1] ?? reporter[2], LABELLED_TEXT);
+    }
+  }
+
+  private offerAuthor(value: string, rank: number, handle = false): void {
+    if (this.authors.length < MAX_CANDIDATES && value.length > 0) this.authors.push({ value, rank, handle });
   }
 
   /**
@@ -704,8 +861,10 @@ export class MetadataCollector implements MarkupObserver {
    */
   private bestAuthor(publishers: readonly string[], host: string): string | undefined {
     let sitesOwn: string | undefined;
-    for (const candidate of byRank(this.authors)) {
-      const names = authorNames(candidate.value, candidate.rank === LABELLED_TEXT).filter((name) => !isPublisher(name, publishers, host));
+    for (const candidate of byRank(this.authors) as AuthorCandidate[]) {
+      const names = (candidate.handle ? handleIn(candidate.value) : authorNames(candidate.value, candidate.rank === LABELLED_TEXT)).filter(
+        (name) => !isPublisher(name, publishers, host),
+      );
       if (names.length === 0) continue;
       if (!names.every((name) => isSiteName(name, publishers))) return names.join("; ");
       sitesOwn ??= names.join("; ");
@@ -790,6 +949,14 @@ function isDateLine(line: string): boolean {
   let words = 1;
   for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 32) words++;
   return words <= 5;
+}
+
+function safeDecode(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
 }
 
 function hostOf(url: string): string {

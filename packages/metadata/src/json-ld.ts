@@ -47,11 +47,20 @@ function strings(value: Json | undefined): string[] {
 const ORGANISATION =
   /Organization$|^(?:Corporation|NGO|NewsMediaOrganization|EducationalOrganization|GovernmentOrganization|LocalBusiness|Brand|WebSite)$/;
 
-function names(value: Json | undefined): string[] {
+/**
+ * The names of an `author` value. An object that is only a reference (`{"@id": "…#/schema/person/…"}`,
+ * as Yoast writes it) names the graph's member of that `@id`, found among `objects`.
+ */
+function names(value: Json | undefined, objects: ReadonlyArray<Record<string, Json>>): string[] {
   if (value === undefined || value === null) return [];
-  if (Array.isArray(value)) return value.flatMap(names);
+  if (Array.isArray(value)) return value.flatMap((item) => names(item, objects));
   if (typeof value === "string") return [text(value)];
   if (typeof value === "object") {
+    const id = value["@id"];
+    if (value.name === undefined && typeof id === "string") {
+      const member = objects.find((object) => object !== value && object["@id"] === id);
+      if (member !== undefined) value = member;
+    }
     const type = value["@type"];
     if (typeof type === "string" && ORGANISATION.test(type)) return [];
     return strings(value.name);
@@ -114,7 +123,7 @@ export function readJsonLd(text: string, facts: JsonLdFacts): void {
     }
     if (facts.dateModified === undefined && object.dateModified !== undefined) facts.dateModified = firstString(object.dateModified);
     if (facts.authors.length === 0 && (object.author !== undefined || object.creator !== undefined)) {
-      facts.authors = names(object.author ?? object.creator);
+      facts.authors = names(object.author ?? object.creator, objects);
     }
     if (facts.publisher === undefined && object.publisher !== undefined) facts.publisher = strings(object.publisher)[0];
     if (facts.sections.length === 0 && object.articleSection !== undefined) facts.sections = strings(object.articleSection);

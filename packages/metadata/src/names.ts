@@ -17,6 +17,12 @@ const END = /\s[|•·–—]\s?|\s-\s|\s*[|•·]|\s+(?:on|at|am|le|el|il|em|in
 /** Two parts of a byline that belong together across an element's edge ("By" + "Jane Doe"). */
 const CONNECTOR = /^(?:and|und|et|y|e|&|,|;)$/i;
 const MONTH = /^(?:(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?\s?)+$/i;
+/**
+ * A month's or a weekday's name, whole or cut short ("January", "Dec.", "Monday"), after a name
+ * where a byline's date begins. Not "May" (Theresa May), nor MONTH's looser prefixes ("Maria").
+ */
+const DATE_WORD =
+  /^(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|(?:mon|tues|wednes|thurs|fri|satur|sun)day|mon|tue|wed|thu|fri|sat)\.?$/i;
 /** A sentence's last word ("privacy."); an initial ("J.") or a title ("Dr.") is short. */
 const SENTENCE_END = /\p{Ll}{3,}\.$/u;
 /** Where a name must begin with a capital: a line of the page's text, not a marked byline. */
@@ -25,10 +31,16 @@ const CAPITALISED = /^[\p{Lu}\p{Lo}]/u;
 const BETWEEN = /\s*(?:,\s*(?:and|und|et|y|e|en|og|och|i)\s|;|,|\s&\s|\s(?:and|und|et|y|e|en|og|och|i)\s)\s*/i;
 /** Words that say a part is no name (a count, a role line, a call to action). */
 const NOT_A_NAME =
-  /[，。？！：；、“”]|\b(?:ago|comments?|min(?:ute)?s?|read|share|follow|updated?|published|posted|contributors?|staff writer|newsletter|subscribe|view|profile|more|articles?|posts?|all|home|www|http|click|here)\b|@|\/|[0-9]|[?!:=<>{}[\]"“”]/i;
+  /[，。？！：；、“”]|\b(?:ago|comments?|min(?:ute)?s?|read|share|follow|updated?|published|posted|submitted|contributors?|staff writer|newsletter|subscribe|view|profile|more|articles?|posts?|all|home|www|http|click|here)\b|@|\/|[0-9]|[?!:=<>{}[\]"“”]/i;
 /** Alone, these name no one. */
 const NO_NAME =
-  /^(?:by|von|par|author|autor|auteur|staff|admin|administrator|webmaster|anonymous|unknown|editor|editors|guest|user|team|redaktion|rédaction)$/i;
+  /^(?:by|von|par|in|on|at|of|to|the|and|for|with|author|autor|auteur|information|info|details|bio|biography|staff|admin|administrator|webmaster|anonymous|unknown|editor|editors|guest|user|team|redaktion|rédaction)$/i;
+/**
+ * A listing's filters, "By Category", "By Use Case", "Shop by Type": what such a "By" line ends
+ * with is a kind of thing, never a person's name (surnames such as Price or Brand left out).
+ */
+const FACET =
+  /\s?\b(?:categor(?:y|ies)|types?|industry|industries|size|location|topics?|use case|modality|stage|technolog(?:y|ies)|date|manufacturer|school|department|region|products?|solutions?|services?|roles?|audience|platforms?|format|level|country|state|city|goals?|features?|integrations?)$/i;
 /** Lowercase words that may sit inside a name ("Ludwig van Beethoven", "Oscar de la Hoya"). */
 const PARTICLE = /^(?:van|von|der|den|de|del|della|da|di|du|la|le|bin|ibn|al|el|ter|ten|y|dos|das)$/;
 const SPACES = /\s+/g;
@@ -41,6 +53,15 @@ const MAX_NAMES = 10;
  */
 const CREDENTIAL = /^(?:m\.?d\.?|ph\.?d\.?|jr\.?|sr\.?|r\.?n\.?|do|mba|msc|bsc|esq\.?|rd|ma|ms|bs|ba|dds|dvm|facp|faclm|[A-Z]{2,6})$/i;
 
+/**
+ * Words of a job, not a name: after a name, "Jane Roe, Staff Writer", "Paul Frew, Home and Digital
+ * Security Expert", "Ben Johnson, Sr. Director of Operations, Atlas Van Lines" say who the person
+ * is, and what follows is theirs (their employer), not another author's. A role ends its part or
+ * is followed by "of"/"for"/"at": "Attorney Richard A. Boswell" is a name with its title.
+ */
+const ROLE =
+  /\b(?:writer|editor|reporter|correspondent|columnist|contributor|expert|director|founder|co-founder|ceo|cto|cfo|manager|specialist|analyst|professor|officer|president|chief|coach|consultant|journalist|photographer|producer|strategist|engineer|scientist|researcher|attorney|lawyer|physician|dietitian|nutritionist|therapist|instructor|teacher|intern|fellow|student)s?(?:\.?$|\s+(?:of|for|at)\s)/i;
+
 /** One candidate part: the name it holds, or "" when it holds none. */
 function nameIn(part: string): string {
   const name = part.replace(/^[\s'’.,:;·–—-]+|[\s'’,:;·–—-]+$/g, "");
@@ -48,13 +69,19 @@ function nameIn(part: string): string {
     return "";
   }
   const words = name.split(" ");
-  if (words.length > 5) return "";
+  if (words.length > 5 || FACET.test(name)) return "";
+  // "By Ray Chesterton January 18, 2008": the date's month is no part of the name.
+  if (words.length >= 3 && DATE_WORD.test(words[words.length - 1])) return nameIn(words.slice(0, -1).join(" "));
   // Chinese and Japanese names are a few characters; more is a phrase.
   if (HAN.test(name) && name.replace(SPACES, "").length > 8) return "";
   // A sentence has lowercase words; a name has at most a particle (usernames are one word).
   if (words.length > 1) {
     let lower = 0;
-    for (const w of words) if (w[0] !== w[0].toUpperCase() && !PARTICLE.test(w)) lower++;
+    // "By the Lavazza Team": a team's credit begins with a lowercase article.
+    for (let i = 0; i < words.length; i++) {
+      const w = words[i];
+      if (w[0] !== w[0].toUpperCase() && !PARTICLE.test(w) && !(i === 0 && w === "the")) lower++;
+    }
     if (lower > 0) return "";
   }
   return name;
@@ -68,6 +95,17 @@ function nameIn(part: string): string {
  */
 export function authorNames(text: string, whole = false): string[] {
   let s = joinLines(text);
+  if (s.length > 300 && !whole) {
+    // An author box: the name on its first line, then the bio ("Lauren Vetter | Lauren Vetter is
+    // a growth-focused marketing professional …"); a long text without such a line names no one.
+    // The first line must be a displayed name, each word capitalised: a post's text wrapped in an
+    // author class ("Koennten Frauen bitte … Posted by in") is none.
+    const line = s.indexOf(" | ");
+    const first = line > 0 && line <= 60 ? s.slice(0, line) : "";
+    // ("Laptop", a post's heading, is one word: a person's displayed name has two to four).
+    const words = first.split(" ");
+    s = words.length >= 2 && words.length <= 4 && words.every((w) => CAPITALISED.test(w)) ? first : "";
+  }
   if (s.length === 0 || s.length > 300) return [];
   for (let i = 0; i < 2; i++) s = s.replace(LEAD, "");
   let by: RegExpExecArray | null = null;
@@ -85,11 +123,33 @@ export function authorNames(text: string, whole = false): string[] {
   const out: string[] = [];
   for (const part of s.split(BETWEEN)) {
     if (CREDENTIAL.test(part.trim().replace(/\.+$/, "")) && out.length > 0) continue;
+    // A role alone is left to nameIn: a credit such as "Our Editors" is the page's byline.
+    if (out.length > 0 && ROLE.test(part.trim())) break;
     const name = nameIn(part.replace(LEAD, ""));
     if (whole && cut && name.length > 0 && !CAPITALISED.test(name)) return [];
+    // A line that goes on with words after a name in lowercase is a sentence: "By law, children's
+    // clothes must …" ("By Jerry Bonkowski, Special to Yahoo! Sports" keeps its name).
+    if (whole && name.length === 0 && part.trim().length > 0 && out.some((n) => !CAPITALISED.test(n))) return [];
     if (name.length > 0 && !out.includes(name) && out.length < MAX_NAMES) out.push(name);
   }
   return out;
+}
+
+/** What a handle may not hold: markup, an address, a path, a sentence's punctuation. */
+const NOT_A_HANDLE = /[<>{}[\]@/\\|"“”?!:;,]/;
+
+/**
+ * A forum's username (the thread starter's link, a post's `username`): a handle as the forum
+ * shows it ("lulug30", "Ejp55230", "Nikki J"), digits and lowercase included, where a byline's
+ * rules would take the digits for a count. Its first line only (a user block goes on with a
+ * title and counts); [] for a role ("Guest", "admin") or what is no handle.
+ */
+export function handleIn(text: string): string[] {
+  let s = joinLines(text);
+  const line = s.indexOf(" | ");
+  if (line >= 0) s = s.slice(0, line);
+  if (s.length < 2 || s.length > 40 || s.split(" ").length > 3 || NO_NAME.test(s) || NOT_A_HANDLE.test(s)) return [];
+  return [s];
 }
 
 /**
@@ -116,7 +176,7 @@ function joinLines(text: string): string {
  */
 const CJK_ORGANISATION = /(?:集团|日报|晚报|报社|新闻|网|公司|政府|电视台|出版社|频道|中心)$/u;
 const ORGANISATION_WORD =
-  /\b(?:inc|llc|ltd|gmbh|corp|news|press|times|post|journal|magazine|daily|today|tribune|gazette|herald|newsroom|wire|associated)\b\.?/i;
+  /\b(?:inc|llc|ltd|gmbh|corp|news|press|times|post|journal|magazine|daily|today|tribune|gazette|herald|newsroom|wire|associated|bureau)\b\.?/i;
 /** "USA TODAY": a name in capitals is a masthead (initials such as "J. R. R." are short). */
 const SHOUTED = /^[^a-z]*[A-Z]{3,}[^a-z]*\s[^a-z]*[A-Z]{3,}[^a-z]*$/;
 
