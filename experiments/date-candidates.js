@@ -17,28 +17,19 @@
  *
  *   npx turbo run build --filter=@winnow/metadata... && node experiments/date-candidates.js [--data DIR] [--out FILE]
  */
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { decodeHtmlPieces } from "@winnow/archive";
-import { domainFolds } from "@winnow/evaluation";
 import { dateInUrl, MetadataCollector, normaliseDate } from "@winnow/metadata";
 import { segmentHtml } from "@winnow/segment";
 import { parseFlags } from "../benchmarks/lib/common.js";
-import { goldDay } from "./lib/gold-dates.js";
+import { goldDay, setPages } from "./lib/metadata-gold.js";
 
 const flags = parseFlags(process.argv.slice(2), []);
 const dir = join(flags.data ?? new URL("../../shared/data", import.meta.url).pathname, "wcxb-dev");
 const BOUND = Date.UTC(2026, 11, 31);
-const files = JSON.parse(readFileSync(join(dir, "metadata.json"), "utf8")).files;
-const ids = readdirSync(join(dir, "ground-truth"))
-  .sort()
-  .map((f) => f.replace(/\.json$/, ""));
-const folds = domainFolds(
-  ids.map((id) => ({ id, domain: files[id]?.domain ?? "" })),
-  2,
-  1,
-);
+const { ids, folds } = setPages(dir);
 const collector = new MetadataCollector();
 const counts = [0, 1].map(() => ({ gold: 0, right: 0, candidate: 0, modifiedOverPublished: 0, shortBlock: 0, nowhere: 0 }));
 ids.forEach((id, index) => {

@@ -8,7 +8,7 @@
  * record). The upper bound of a date is fixed (2026-12-31), as a record's WARC-Date would be: the
  * figures do not depend on the day the script runs.
  *
- * The gold's dates are read by the experiments' own parser (not winnow's: lib/gold-dates.js).
+ * The gold's dates are read by the experiments' own parser (not winnow's: lib/metadata-gold.js).
  * Relative ones ("7 hours ago", "Yesterday") and a year alone are no day, and those pages count
  * as having no gold date.
  *
@@ -32,15 +32,14 @@
  *
  *   npx turbo run build --filter=@winnow/metadata... && node experiments/metadata-accuracy.js [--data DIR] [--out FILE] [--show N] [--candidates]
  */
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { decodeHtmlPieces } from "@winnow/archive";
-import { domainFolds } from "@winnow/evaluation";
 import { MetadataCollector } from "@winnow/metadata";
 import { segmentHtml } from "@winnow/segment";
 import { parseFlags } from "../benchmarks/lib/common.js";
-import { goldDay } from "./lib/gold-dates.js";
+import { goldDay, setPages } from "./lib/metadata-gold.js";
 
 const flags = parseFlags(process.argv.slice(2), []);
 const root = flags.data ?? new URL("../../shared/data", import.meta.url).pathname;
@@ -107,15 +106,7 @@ const started = process.cpuUsage();
 let pagesRead = 0;
 for (const set of SETS) {
   const dir = join(root, set);
-  const files = JSON.parse(readFileSync(join(dir, "metadata.json"), "utf8")).files;
-  const ids = readdirSync(join(dir, "ground-truth"))
-    .sort()
-    .map((f) => f.replace(/\.json$/, ""));
-  const folds = domainFolds(
-    ids.map((id) => ({ id, domain: files[id]?.domain ?? "" })),
-    2,
-    1,
-  );
+  const { ids, folds } = setPages(dir);
   const byFold = [0, 1, "all"].map(() => ({ date: tally(), author: tally() }));
   ids.forEach((id, index) => {
     const gold = JSON.parse(readFileSync(join(dir, "ground-truth", `${id}.json`), "utf8"));

@@ -1,3 +1,24 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { domainFolds } from "@winnow/evaluation";
+
+/**
+ * A labelled set's pages as the metadata experiments split them: its ids in order, its
+ * metadata.json files, and each page's domain fold (k=2, seed 1), rules being tuned on fold 0.
+ */
+export function setPages(dir) {
+  const files = JSON.parse(readFileSync(join(dir, "metadata.json"), "utf8")).files;
+  const ids = readdirSync(join(dir, "ground-truth"))
+    .sort()
+    .map((f) => f.replace(/\.json$/, ""));
+  const folds = domainFolds(
+    ids.map((id) => ({ id, domain: files[id]?.domain ?? "" })),
+    2,
+    1,
+  );
+  return { files, ids, folds };
+}
+
 /**
  * The gold's publication dates as days, read by the experiments' own parser (not winnow's, which
  * they measure): ISO-like `2005-5-7 21:23:57`, US month/day/year ("9/17/2018", GoogleTrends is
