@@ -17,12 +17,15 @@
  * holding no user comment counted as pages without comments ("read"; the ids are below, 21 of
  * them with under 15 words of comment gold, 18 with more).
  *
+ * --pages prints each page's figures; --dump FILE appends each page's main text and comments field
+ * (JSON lines), to count the pages whose kept text a change moves.
+ *
  * The rule part has no training; a model's comment head is held out only when the model was not
  * trained on the set (--model FILE made without it), which the results file says per row.
  *
- *   npm run build && node experiments/comments-eval.js [--data DIR] [--model NAME|FILE] [--view gold|read] [--json FILE]
+ *   npm run build && node experiments/comments-eval.js [--data DIR] [--model NAME|FILE] [--sets A,B] [--view gold|read] [--json FILE] [--pages] [--dump FILE]
  */
-import { writeFileSync } from "node:fs";
+import { appendFileSync, writeFileSync } from "node:fs";
 import { loadWcxb, wordScores, wordTokens } from "@winnow/evaluation";
 import { loadClassifier } from "@winnow/models";
 import { parseFlags } from "../benchmarks/lib/common.js";
@@ -88,16 +91,19 @@ for (const set of sets) {
       const text = out.ok ? out.blocks.map((b) => b.text).join("\n\n") : "";
       const comments = out.ok ? (out.comments ?? []).map((b) => b.text).join("\n\n") : "";
       r.pages++;
+      if (flags.dump) appendFileSync(flags.dump, `${JSON.stringify({ set, id: p.id, text, comments })}\n`);
       const mainF1 = wordScores(text, p.gold).f1;
       r.mainF1Sum += mainF1;
       if (flags.pages) console.log(`${set} ${p.id} main F1 ${mainF1.toFixed(3)}`);
       if (hasComments(set, p)) {
         r.pagesWithComments++;
-        r.commentWords += wordTokens(p.comments).length;
-        r.commentWordsInMain += commentWordsInMain(text, p.gold, p.comments);
+        const words = wordTokens(p.comments).length;
+        const inMain = commentWordsInMain(text, p.gold, p.comments);
+        r.commentWords += words;
+        r.commentWordsInMain += inMain;
         const f1 = wordScores(comments, p.comments).f1;
         r.f1Sum += f1;
-        if (flags.pages) console.log(`${set} ${p.id} comments F1 ${f1.toFixed(3)}`);
+        if (flags.pages) console.log(`${set} ${p.id} comments F1 ${f1.toFixed(3)}, comment words in main ${inMain} of ${words}`);
       } else {
         r.pagesWithout++;
         if (comments === "") r.emptyWithout++;

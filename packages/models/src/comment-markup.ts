@@ -19,6 +19,18 @@ export const COMMENT_UNKNOWN = 0;
 export const COMMENT_THREAD = 1;
 /** Around the comments (form, policy, counter, button): neither main text nor a comment. */
 export const COMMENT_CHROME = 2;
+/**
+ * A block of a run of signed comments ("Posted by: NAME on DATE" after each): a comment when the
+ * page has an article before the run (see applyCommentMarkup in classifier.ts), whatever the head says.
+ */
+export const COMMENT_SIGNED = 3;
+/**
+ * Outside the comments, a block in forum markup (message, topic, postbody, …): a discussion's
+ * opening post, left to the model, and no article that the thread would be comments on.
+ */
+export const COMMENT_DISCUSSION = 4;
+
+const FORUM = 1 << CLASS_WORD_GROUPS.findIndex(([group]) => group === "forum");
 
 const COMMENTS = 1 << CLASS_WORD_GROUPS.findIndex(([group]) => group === "comments");
 
@@ -86,7 +98,8 @@ const ACTIONS_ONLY =
  * `li.comment`, `comment-body`, `comment-123`), `commentlist`, `individualcomment`,
  * `articlecomment`, `commenttext`, Disqus: a word with "comment" in it that does not name the
  * whole section ("comments", "commentscontainer"), a part of its chrome ("commentsheader",
- * "addcomment", "commentform") or something else ("commented", "commentable", "commentary").
+ * "addcomment", "commentform") or something else ("commented", "commentable", "commentary",
+ * "commentator", Word's "MsoCommentText" style of a reviewer's note in an exported document).
  */
 function isThreadWord(word: string): boolean {
   if (word === "disqus" || word === "dsq") return true;
@@ -94,7 +107,15 @@ function isThreadWord(word: string): boolean {
 }
 
 const NOT_THREAD_WORD =
-  /^(comments|.*comments?(container|wrap|wrapper|area|section|box|block|panel|div|zone)\d*|.*comment(ed|able|ary|aries|ing)|(add|view|post|leave|write|no|read|show|load|more)comments?.*|.*(header|title|heading|count|counter|num|number|form|disclaimer|policy|rules|closed|nav|navigation|pager|paging|link|links|button|btn|notes?|login|register|tools?)\d*)$/;
+  /^(mso.*|comments|.*comments?(container|wrap|wrapper|area|section|box|block|panel|div|zone)\d*|.*comment(ed|able|ary|aries|ing|ator|ators)|(add|view|post|leave|write|no|read|show|load|more)comments?.*|.*(header|title|heading|count|counter|num|number|form|disclaimer|policy|rules|closed|nav|navigation|pager|paging|link|links|button|btn|notes?|login|register|tools?)\d*)$/;
+
+/**
+ * A class name that joins the section's word to a part of each comment: "comments-body",
+ * "comments_post", "comments-text". Split into words, "comments" alone names the whole section and
+ * "body" says nothing, so the joined name is what marks the comments themselves (the section's own
+ * parts are named "comments-area", "comments-head", "comments-form": not in this list).
+ */
+const THREAD_CLASS = /(^|\s)comments?[-_](body|post|posts|text|entry|entries|item|items|content|message|author|list|thread)(\s|$)/;
 
 const WORD = /[a-z0-9]+/g;
 
@@ -118,7 +139,90 @@ export function commentMarkup(doc: SegmentedDocument): Uint8Array | null {
     out ??= new Uint8Array(blocks.length);
     out[i] = role;
   }
+  out = signedRuns(doc, out);
+  if (out !== null)
+    for (let i = 0; i < blocks.length; i++)
+      if (out[i] === COMMENT_UNKNOWN && (blocks[i].classMask & FORUM) !== 0) out[i] = COMMENT_DISCUSSION;
   return out;
+}
+
+/**
+ * "Posted by: Walters on December 29, 2007 01:15 PM", "Posted by: Brad, Glasgow on 11:16am Wed 9
+ * Jan 08", "… Posted by Paul on January 6, 2008 2:09 PM": a comment's signature, a name then a
+ * date or a time, alone in its block or closing it. An article has one byline; a run of these
+ * signatures by different people is a comment thread, on the news sites of 2008 as on
+ * Movable Type and Typepad blogs, most of which name no comment class at all.
+ */
+const SIGNATURE =
+  /(^|[.!?"”)]\s+)posted by:?\s+([^|\n]{1,60}?)\s*(\bon\b|\bat\b|\||,|-|\bposted on:?)\s*[^\n]{0,40}?(\d{1,2}:\d{2}|\b(19|20)\d{2}\b|\b\d{1,2}\/\d{1,2}\/\d{2,4}\b|\b\d{1,2} (jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]* \d{2}\b)/i;
+
+/** How far into a long block a closing signature may start: it closes the block, within its last characters. */
+const SIGNATURE_TAIL = 160;
+
+/** The fewest signatures, and of different names, that make a thread rather than a blog's listing of one author's posts. */
+const MIN_SIGNATURES = 3;
+const MIN_SIGNERS = 2;
+
+/** A block's signature's name, lowercased, or null when the block carries none. */
+function signer(text: string): string | null {
+  const tail = text.length > SIGNATURE_TAIL ? text.slice(text.length - SIGNATURE_TAIL) : text;
+  if (!/posted by/i.test(tail)) return null;
+  const m = SIGNATURE.exec(tail);
+  return m === null ? null : m[2].toLowerCase();
+}
+
+/**
+ * A run of signed comments: from the first signature to the last, every block is the thread's,
+ * and beyond either end, the blocks that look like the comments' text between signatures (same
+ * tag path and class words) and are contiguous with the run, as many as the longest comment
+ * (signatures open a comment on some sites, close it on others). Blocks the markup already called
+ * chrome stay chrome. The head still has the last word (see applyCommentMarkup in classifier.ts):
+ * a forum thread signed the same way is main text.
+ */
+function signedRuns(doc: SegmentedDocument, out: Uint8Array | null): Uint8Array | null {
+  const blocks = doc.blocks;
+  const signed: number[] = [];
+  const names: string[] = [];
+  for (let i = 0; i < blocks.length; i++) {
+    const name = signer(blocks[i].text);
+    if (name === null) continue;
+    signed.push(i);
+    names.push(name);
+  }
+  // The article's own byline ("Posted by paul at 09:39 PM | Permalink"), its trackbacks between it
+  // and the first comment, stands further from the next signature than comments stand apart.
+  const gaps = signed.slice(1).map((at, k) => at - signed[k] - 1);
+  const typical = [...gaps].sort((a, b) => a - b)[gaps.length >> 1] ?? 0;
+  let start = 0;
+  while (start < gaps.length && gaps[start] > 2 * typical + 1) start++;
+  if (signed.length - start < MIN_SIGNATURES || new Set(names.slice(start)).size < MIN_SIGNERS) return out;
+  return markRun(doc, signed.slice(start), out);
+}
+
+function markRun(doc: SegmentedDocument, signed: readonly number[], out: Uint8Array | null): Uint8Array {
+  const blocks = doc.blocks;
+  const first = signed[0];
+  const last = signed[signed.length - 1];
+  const shape = (i: number) => `${blocks[i].pathId} ${blocks[i].classIds}`;
+  const between = new Set<string>();
+  const gaps: number[] = [];
+  for (let k = 1; k < signed.length; k++) {
+    gaps.push(signed[k] - signed[k - 1] - 1);
+    for (let i = signed[k - 1] + 1; i < signed[k]; i++) between.add(shape(i));
+  }
+  // Signatures close each comment where what follows the last one is not a comment's text, else
+  // they open it: the first comment then lies before the first signature, or the last one after
+  // the last. As many blocks as a typical comment, no more: on a blog whose comments are styled
+  // like its article, the article's paragraphs look just like the comments'.
+  const typical = gaps.sort((a, b) => a - b)[gaps.length >> 1];
+  const closing = last + 1 >= blocks.length || !between.has(shape(last + 1));
+  let from = first;
+  while (closing && from > 0 && first - from < typical && between.has(shape(from - 1))) from--;
+  let to = last;
+  while (!closing && to < blocks.length - 1 && to - last < typical && between.has(shape(to + 1))) to++;
+  const roles = out ?? new Uint8Array(blocks.length);
+  for (let i = from; i <= to; i++) if (roles[i] !== COMMENT_CHROME && !CODE_PATH.test(blocks[i].tagPath)) roles[i] = COMMENT_SIGNED;
+  return roles;
 }
 
 /**
@@ -139,6 +243,10 @@ function roleUnderComments(text: string, classIds: string, tagPath: string, head
       if (isThreadWord(w)) thread = true;
     }
   }
+  if (THREAD_CLASS.test(classIds)) thread = true;
+  // A class word that is a comment's own ("articolocommentotesto", "usercomment", "commentsbody")
+  // says the block is in the comments as plainly as the section's word does.
+  if (thread) section = true;
   if (isCommentMarker(text) || COUNT_HEADING.test(text)) return COMMENT_CHROME;
   if (!section) return COMMENT_UNKNOWN;
   if (ACTIONS_ONLY.test(text) || FORM_PATH.test(tagPath) || CHROME_CONTAINER.test(classIds)) return COMMENT_CHROME;
