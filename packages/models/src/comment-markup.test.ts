@@ -1,7 +1,16 @@
 import { readFileSync } from "node:fs";
 import { segmentHtml } from "@winnow/segment";
 import { describe, expect, it } from "vitest";
-import { COMMENT_CHROME, COMMENT_DISCUSSION, COMMENT_SIGNED, COMMENT_THREAD, COMMENT_UNKNOWN, commentMarkup } from "./comment-markup.js";
+import {
+  COMMENT_CHROME,
+  COMMENT_DISCUSSION,
+  COMMENT_SIGNED,
+  COMMENT_THREAD,
+  COMMENT_UNKNOWN,
+  commentMarkup,
+  NO_COMMENTS,
+  settleComments,
+} from "./comment-markup.js";
 
 const fixture = (name: string) => readFileSync(new URL(`../../../fixtures/comments/${name}`, import.meta.url), "utf8");
 
@@ -105,5 +114,54 @@ git init</code></pre><section class="commentary"><p>An opinion column is main te
     const of = (start: string) => [...r].find(([text]) => text.startsWith(start))?.[1];
     expect(of("I have been turning small brass parts")).toBe(COMMENT_DISCUSSION);
     expect(of("Check the bed near the chuck")).toBe(COMMENT_THREAD);
+  });
+});
+
+describe("settleComments", () => {
+  const KEEP = 0.5;
+  /** One page: its roles, block lengths, content scores and a head that calls nothing a comment (a head trained elsewhere). */
+  function settle(roles: number[], chars: number[], content: number[], commentThreshold = 0.9) {
+    const pages = [Float32Array.from(content)];
+    const comments = [new Float32Array(roles.length).fill(0.1)];
+    settleComments(pages, comments, [Uint8Array.from(roles)], [Uint32Array.from(chars)], commentThreshold, KEEP);
+    return { content: [...pages[0]], comments: [...comments[0]] };
+  }
+  const U = COMMENT_UNKNOWN;
+  const T = COMMENT_THREAD;
+  const S = COMMENT_SIGNED;
+  const D = COMMENT_DISCUSSION;
+
+  it("takes a signed run after an article of 600 kept characters out of the main text, the head's say or not", () => {
+    const r = settle([U, U, S, S, S], [400, 300, 2000, 50, 2000], [0.9, 0.9, 0.8, 0.8, 0.8]);
+    expect(r.content).toEqual([expect.closeTo(0.9), expect.closeTo(0.9), 0, 0, 0]);
+    expect(r.comments.slice(2)).toEqual([NO_COMMENTS, NO_COMMENTS, NO_COMMENTS]);
+  });
+
+  it("leaves a signed run to the model where less than 600 characters are kept before it, or only dropped ones", () => {
+    expect(settle([U, S, S, S], [500, 100, 50, 100], [0.9, 0.8, 0.8, 0.8]).content[1]).toBeCloseTo(0.8);
+    expect(settle([U, U, S, S], [500, 500, 100, 50], [0.9, 0.1, 0.8, 0.8]).content[2]).toBeCloseTo(0.8);
+  });
+
+  it("takes a thread in comment markup out only where the article is as long as the thread", () => {
+    expect(settle([U, T, T], [700, 300, 300], [0.9, 0.8, 0.8]).content).toEqual([expect.closeTo(0.9), 0, 0]);
+    expect(settle([U, T, T], [700, 400, 400], [0.9, 0.8, 0.8]).content).toEqual([
+      expect.closeTo(0.9),
+      expect.closeTo(0.8),
+      expect.closeTo(0.8),
+    ]);
+  });
+
+  it("counts no forum post as an article: a discussion's replies stay with the model", () => {
+    expect(settle([D, D, T, T], [800, 800, 100, 100], [0.9, 0.9, 0.8, 0.8]).content.slice(2)).toEqual([
+      expect.closeTo(0.8),
+      expect.closeTo(0.8),
+    ]);
+  });
+
+  it("still follows the head where it calls the thread comments, with no article at all", () => {
+    const pages = [Float32Array.from([0.8, 0.8])];
+    const comments = [Float32Array.from([0.95, 0.95])];
+    settleComments(pages, comments, [Uint8Array.from([T, T])], [Uint32Array.from([100, 100])], 0.9, KEEP);
+    expect([...pages[0]]).toEqual([0, 0]);
   });
 });

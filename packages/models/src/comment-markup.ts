@@ -5,7 +5,7 @@
  * chrome around comments (the reply form, the policy, "12 Comments" counters, "Load comments"
  * buttons, vote counts), or neither. Comment heads trained on page features confuse the two: the
  * form sits under the same class words as the thread. The rule settles what markup settles and
- * leaves the rest to the head.
+ * leaves the rest to the head, and settleComments applies it to a page's scores.
  *
  * Only blocks under comment class words (or whose whole text announces comments) are looked at,
  * so a page without comment markup costs one bit test per block.
@@ -21,7 +21,7 @@ export const COMMENT_THREAD = 1;
 export const COMMENT_CHROME = 2;
 /**
  * A block of a run of signed comments ("Posted by: NAME on DATE" after each): a comment when the
- * page has an article before the run (see applyCommentMarkup in classifier.ts), whatever the head says.
+ * page has an article before the run (see settleComments), whatever the head says.
  */
 export const COMMENT_SIGNED = 3;
 /**
@@ -29,6 +29,9 @@ export const COMMENT_SIGNED = 3;
  * opening post, left to the model, and no article that the thread would be comments on.
  */
 export const COMMENT_DISCUSSION = 4;
+
+/** A comment threshold no score reaches (a head whose file names none finds no comments). */
+export const NO_COMMENTS = 2;
 
 const FORUM = 1 << CLASS_WORD_GROUPS.findIndex(([group]) => group === "forum");
 
@@ -176,7 +179,7 @@ function signer(text: string): string | null {
  * and beyond either end, the blocks that look like the comments' text between signatures (same
  * tag path and class words) and are contiguous with the run, as many as the longest comment
  * (signatures open a comment on some sites, close it on others). Blocks the markup already called
- * chrome stay chrome. The head still has the last word (see applyCommentMarkup in classifier.ts):
+ * chrome stay chrome. The head still has the last word (see settleComments):
  * a forum thread signed the same way is main text.
  */
 function signedRuns(doc: SegmentedDocument, out: Uint8Array | null): Uint8Array | null {
@@ -257,3 +260,71 @@ function roleUnderComments(text: string, classIds: string, tagPath: string, head
   if (!thread) return heading > 0 ? COMMENT_CHROME : COMMENT_UNKNOWN;
   return COMMENT_THREAD;
 }
+
+/**
+ * Where the comment markup is plain, it overrides the head: the form, policy and counters around
+ * comments are neither main text nor comments. A thread is the comments under an article when the
+ * head calls at least half of its text comments (at its comment threshold, or leaning to at 0.5
+ * where that is "never"), or when the page has an article before it: at least ARTICLE_CHARS of
+ * kept text outside comment and forum markup, and, for a thread in comment markup, no less text
+ * than the thread (a run of signed comments needs only the article). Then all of it is (comment
+ * score NO_COMMENTS), never main text, the head's misses filled in by the markup. Otherwise the
+ * page is a discussion (a forum thread, lobste.rs, reddit in comment markup), whose thread is what
+ * the page is for, and the thread is left to the model. A head trained on other sites misses
+ * markup it never saw (L3S-GN1's 2008 threads, held out): the article is what says so there.
+ */
+export function settleComments(
+  pages: Float32Array[],
+  comments: Float32Array[],
+  markup: ReadonlyArray<Uint8Array | null>,
+  texts: ReadonlyArray<Uint32Array | null>,
+  commentThreshold: number,
+  keepThreshold: number,
+): void {
+  const leans = commentThreshold <= 1 ? commentThreshold : HEAD_LEANS;
+  for (let p = 0; p < pages.length; p++) {
+    const roles = markup[p];
+    const chars = texts[p];
+    if (roles === null || chars === null) continue;
+    const content = pages[p];
+    const said = comments[p];
+    let threadChars = 0;
+    let headChars = 0;
+    // The text the model keeps before the first comment, outside comment and forum markup.
+    let articleChars = 0;
+    let threadSeen = false;
+    for (let b = 0; b < roles.length; b++) {
+      if (roles[b] === COMMENT_SIGNED || roles[b] === COMMENT_THREAD) threadSeen = true;
+      else if (!threadSeen && roles[b] === COMMENT_UNKNOWN && content[b] >= keepThreshold) articleChars += chars[b];
+      if (roles[b] !== COMMENT_THREAD && roles[b] !== COMMENT_SIGNED) continue;
+      threadChars += chars[b];
+      if (said[b] >= leans) headChars += chars[b];
+    }
+    const underArticle = headChars >= threadChars * HEAD_SHARE || articleChars >= Math.max(ARTICLE_CHARS, threadChars);
+    const signedUnderArticle = underArticle || articleChars >= ARTICLE_CHARS;
+    for (let b = 0; b < roles.length; b++) {
+      if ((roles[b] === COMMENT_THREAD && underArticle) || (roles[b] === COMMENT_SIGNED && signedUnderArticle)) {
+        content[b] = 0;
+        // Above every comment threshold, "never" (NO_COMMENTS) included: the markup has settled it.
+        said[b] = NO_COMMENTS;
+      } else if (roles[b] === COMMENT_CHROME) {
+        content[b] = 0;
+        said[b] = 0;
+      }
+    }
+  }
+}
+
+/**
+ * Kept text before a thread that makes the page an article with comments: about a hundred words,
+ * more than a forum's title, byline and breadcrumbs, less than the shortest news story.
+ */
+const ARTICLE_CHARS = 600;
+/** Share of a thread's text the head must lean to comments for the thread to be comments (see settleComments). */
+const HEAD_SHARE = 0.5;
+/**
+ * Where the model's comment threshold is "never" (NO_COMMENTS: vetoing did not pay on its
+ * validation pages), the head score at which it still leans to a comment, for the thread
+ * decision: its probability 0.5.
+ */
+const HEAD_LEANS = 0.5;
