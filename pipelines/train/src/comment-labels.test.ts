@@ -43,17 +43,4 @@ describe("comment labels", () => {
     expect(said.filter((t) => BODIES.some((b) => t.startsWith(b)))).toHaveLength(3);
     for (const chrome of FORM) expect(said).not.toContain(chrome);
   });
-
-  it("label a run of signed comments where the set has no comment gold, never the article it follows", () => {
-    const signedHtml = readFileSync(new URL("../../../fixtures/comments/signed-comments.html", import.meta.url), "utf8");
-    const signedDoc = segmentHtml(signedHtml);
-    const signedTexts = signedDoc.blocks.map((b) => b.text);
-    const story = signedTexts.filter((t) => t.startsWith("The harbour ferry") || t.startsWith("Island councillors")).join("\n\n");
-    const news: LabelledPage = { ...page("blogs", ""), doc: signedDoc, gold: story };
-    const data = buildDataset([news], TEXREX_CONTEXT);
-    const said = signedTexts.filter((_, b) => data.comments[b] === 1);
-    expect(said.some((t) => t.startsWith("Four crossings is not a service"))).toBe(true);
-    expect(said).toContain("Posted by: Old Skipper on 11:40am Wed 9 Jan 08");
-    expect(said.some((t) => t.startsWith("The harbour ferry") || t.startsWith("A public meeting"))).toBe(false);
-  });
 });

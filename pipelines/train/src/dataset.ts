@@ -4,7 +4,7 @@
  */
 import { alignBlockLabels, type LabelledPage } from "@winnow/evaluation";
 import { type FeatureSet, titleHeading } from "@winnow/features";
-import { COMMENT_CHROME, COMMENT_SIGNED, COMMENT_THREAD, commentMarkup } from "@winnow/models";
+import { COMMENT_CHROME, COMMENT_THREAD, commentMarkup } from "@winnow/models";
 import { CLASS_WORD_GROUPS } from "@winnow/segment";
 
 const COMMENT_CLASS = 1 << CLASS_WORD_GROUPS.findIndex(([group]) => group === "comments");
@@ -19,8 +19,7 @@ export interface Dataset {
    * 1 for user comments: blocks whose words align with the page's comment gold (and not with its
    * main text), and, where a set has no comment gold, weak labels from markup: the blocks of a
    * comment thread by the comment markup rule (commentMarkup's COMMENT_THREAD: `li.comment`,
-   * `comment-body`, Disqus, ...; and COMMENT_SIGNED, a run of "Posted by: NAME on DATE"
-   * comments), not every block under comment class words, on pages that are
+   * `comment-body`, Disqus, ...), not every block under comment class words, on pages that are
    * not forum threads and that the main-text gold leaves out. Never the chrome around comments
    * (reply form, policy, counters, buttons: COMMENT_CHROME), which some comment gold includes
    * (L3S-GN1's has forms and "No comments submitted yet") and which is neither main text nor a
@@ -109,7 +108,7 @@ export function buildDataset(pages: LabelledPage[], featureSet: FeatureSet, opti
       }
     } else if (markup !== null && !labelsComments.has(pages[p].source) && pages[p].pageType !== "forum" && gold !== "") {
       for (let b = 0; b < texts.length; b++) {
-        if ((markup[b] === COMMENT_THREAD || markup[b] === COMMENT_SIGNED) && labels[firstRow[p] + b] === 0) comments[firstRow[p] + b] = 1;
+        if (markup[b] === COMMENT_THREAD && labels[firstRow[p] + b] === 0) comments[firstRow[p] + b] = 1;
       }
     }
   }
