@@ -79,6 +79,19 @@ git init</code></pre><section class="commentary"><p>An opinion column is main te
     expect(of("Posted by: Dora")).toBe(COMMENT_SIGNED);
   });
 
+  it("leaves out a byline signed like the comments but under other class words, right above them", () => {
+    const comment = (name: string, text: string) =>
+      `<p class="comment-text">${text}</p><span class="comments-sig">Posted by: ${name} on December 29, 2007 01:15 PM</span>`;
+    const html = `<html><body><div class="blogbody"><p>The article's only paragraph, about the caucus polls and who leads them this week.</p>
+<span class="posted">Posted by Eric at December 29, 2007 12:03 PM | Email This</span></div><div class="feedback">
+${comment("Walters", "First reader's view of the polls.")}${comment("Travis", "A second reader disagrees.")}${comment("Bruce", "A third reader sums it up.")}</div></body></html>`;
+    const r = roles(html);
+    expect(r.get("Posted by Eric at December 29, 2007 12:03 PM | Email This")).toBe(COMMENT_UNKNOWN);
+    expect(r.get("The article's only paragraph, about the caucus polls and who leads them this week.")).toBe(COMMENT_UNKNOWN);
+    expect(r.get("First reader's view of the polls.")).toBe(COMMENT_SIGNED);
+    expect(r.get("Posted by: Bruce on December 29, 2007 01:15 PM")).toBe(COMMENT_SIGNED);
+  });
+
   it("needs three signatures by two names: one author's signed posts are not a thread", () => {
     const post = (n: number) =>
       `<div class="post"><p>Entry ${n} of the diary, a paragraph about the garden and the weather this week.</p><p>Posted by Ann on March ${n}, 2005 at 9:0${n} PM</p></div>`;

@@ -192,11 +192,14 @@ function signedRuns(doc: SegmentedDocument, out: Uint8Array | null): Uint8Array 
     signed.push(i);
     names.push(name);
   }
-  // The article's own byline ("Posted by paul at 09:39 PM | Permalink"), its trackbacks between it
-  // and the first comment, stands further from the next signature than comments stand apart.
+  // The article's own byline ("Posted by paul at 09:39 PM | Permalink") is no comment's signature:
+  // it sits under other class words than the comments' signatures do ("blogbody posted" against
+  // "comments-post"), or, styled like them, further from the next signature than comments stand
+  // apart (its trackbacks between).
   const gaps = signed.slice(1).map((at, k) => at - signed[k] - 1);
   const typical = [...gaps].sort((a, b) => a - b)[gaps.length >> 1] ?? 0;
-  let start = 0;
+  const classOf = (k: number) => blocks[signed[k]].classIds;
+  let start = signed.length > 2 && classOf(0) !== classOf(1) && classOf(1) === classOf(2) ? 1 : 0;
   while (start < gaps.length && gaps[start] > 2 * typical + 1) start++;
   if (signed.length - start < MIN_SIGNATURES || new Set(names.slice(start)).size < MIN_SIGNERS) return out;
   return markRun(doc, signed.slice(start), out);
