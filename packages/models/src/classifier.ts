@@ -169,6 +169,7 @@ export async function loadMlpClassifier(path: string | Uint8Array, options: Clas
     // With a comment head: per document, what its comment markup says (null for most pages).
     const markup: Array<Uint8Array | null> = [];
     const markupChars: Array<Uint32Array | null> = [];
+    const markupLinks: Array<Uint32Array | null> = [];
     let done = false;
     const self: ScoreBatch = {
       add(doc) {
@@ -179,6 +180,7 @@ export async function loadMlpClassifier(path: string | Uint8Array, options: Clas
           const roles = commentMarkup(doc);
           markup.push(roles);
           markupChars.push(roles === null ? null : Uint32Array.from(doc.blocks, (b) => b.textChars));
+          markupLinks.push(roles === null ? null : Uint32Array.from(doc.blocks, (b) => b.anchorChars));
         }
       },
       async score() {
@@ -197,7 +199,8 @@ export async function loadMlpClassifier(path: string | Uint8Array, options: Clas
             self.commentScores = splitScores(heads.comments, counts);
           }
           const pages = splitScores(heads.scores, counts);
-          if (self.commentScores !== undefined) settleComments(pages, self.commentScores, markup, markupChars, commentThreshold, threshold);
+          if (self.commentScores !== undefined)
+            settleComments(pages, self.commentScores, markup, markupChars, markupLinks, commentThreshold, threshold);
           if (fallback !== undefined) for (const page of pages) applyEmptyPageFallback(page, threshold, fallback);
           return pages;
         } finally {

@@ -133,10 +133,10 @@ ${comment("Walters", "First reader's view of the polls.")}${comment("Travis", "A
 describe("settleComments", () => {
   const KEEP = 0.5;
   /** One page: its roles, block lengths, content scores and a head that calls nothing a comment (a head trained elsewhere). */
-  function settle(roles: number[], chars: number[], content: number[], commentThreshold = 0.9) {
+  function settle(roles: number[], chars: number[], content: number[], links: number[] = chars.map(() => 0)) {
     const pages = [Float32Array.from(content)];
     const comments = [new Float32Array(roles.length).fill(0.1)];
-    settleComments(pages, comments, [Uint8Array.from(roles)], [Uint32Array.from(chars)], commentThreshold, KEEP);
+    settleComments(pages, comments, [Uint8Array.from(roles)], [Uint32Array.from(chars)], [Uint32Array.from(links)], 0.9, KEEP);
     return { content: [...pages[0]], comments: [...comments[0]] };
   }
   const U = COMMENT_UNKNOWN;
@@ -164,6 +164,12 @@ describe("settleComments", () => {
     ]);
   });
 
+  it("leaves a 'thread' that is mostly links to the model: teasers tagged 'comment', not a discussion", () => {
+    const kept = settle([U, T, T], [900, 100, 100], [0.9, 0.8, 0.8], [0, 90, 20]);
+    expect(kept.content.slice(1)).toEqual([expect.closeTo(0.8), expect.closeTo(0.8)]);
+    expect(settle([U, T, T], [900, 100, 100], [0.9, 0.8, 0.8], [0, 40, 20]).content.slice(1)).toEqual([0, 0]);
+  });
+
   it("counts no forum post as an article: a discussion's replies stay with the model", () => {
     expect(settle([D, D, T, T], [800, 800, 100, 100], [0.9, 0.9, 0.8, 0.8]).content.slice(2)).toEqual([
       expect.closeTo(0.8),
@@ -174,7 +180,7 @@ describe("settleComments", () => {
   it("still follows the head where it calls the thread comments, with no article at all", () => {
     const pages = [Float32Array.from([0.8, 0.8])];
     const comments = [Float32Array.from([0.95, 0.95])];
-    settleComments(pages, comments, [Uint8Array.from([T, T])], [Uint32Array.from([100, 100])], 0.9, KEEP);
+    settleComments(pages, comments, [Uint8Array.from([T, T])], [Uint32Array.from([100, 100])], [new Uint32Array(2)], 0.9, KEEP);
     expect([...pages[0]]).toEqual([0, 0]);
   });
 });

@@ -281,6 +281,7 @@ export function settleComments(
   comments: Float32Array[],
   markup: ReadonlyArray<Uint8Array | null>,
   texts: ReadonlyArray<Uint32Array | null>,
+  links: ReadonlyArray<Uint32Array | null>,
   commentThreshold: number,
   keepThreshold: number,
 ): void {
@@ -292,6 +293,7 @@ export function settleComments(
     const content = pages[p];
     const said = comments[p];
     let threadChars = 0;
+    let threadLinkChars = 0;
     let headChars = 0;
     // The text the model keeps before the first comment, outside comment and forum markup.
     let articleChars = 0;
@@ -301,10 +303,14 @@ export function settleComments(
       else if (!threadSeen && roles[b] === COMMENT_UNKNOWN && content[b] >= keepThreshold) articleChars += chars[b];
       if (roles[b] !== COMMENT_THREAD && roles[b] !== COMMENT_SIGNED) continue;
       threadChars += chars[b];
+      threadLinkChars += links[p]?.[b] ?? 0;
       if (said[b] >= leans) headChars += chars[b];
     }
-    const underArticle = headChars >= threadChars * HEAD_SHARE || articleChars >= Math.max(ARTICLE_CHARS, threadChars);
-    const signedUnderArticle = underArticle || articleChars >= ARTICLE_CHARS;
+    // A thread that is mostly links is a list of teasers tagged "comment" (an opinion section's),
+    // not a discussion: the article does not settle it.
+    const article = threadLinkChars * 2 < threadChars ? articleChars : 0;
+    const underArticle = headChars >= threadChars * HEAD_SHARE || article >= Math.max(ARTICLE_CHARS, threadChars);
+    const signedUnderArticle = underArticle || article >= ARTICLE_CHARS;
     for (let b = 0; b < roles.length; b++) {
       if ((roles[b] === COMMENT_THREAD && underArticle) || (roles[b] === COMMENT_SIGNED && signedUnderArticle)) {
         content[b] = 0;
