@@ -17,12 +17,16 @@
  * holding no user comment counted as pages without comments ("read"; the ids are below, 21 of
  * them with under 15 words of comment gold, 18 with more).
  *
+ * --pages prints each page's figures; --dump FILE appends each page's main text and comments field
+ * (JSON lines); --against FILE, a dump of an earlier build, adds a table of main-text F1 to four
+ * places and the pages whose main text or comments field differ from it, per set.
+ *
  * The rule part has no training; a model's comment head is held out only when the model was not
  * trained on the set (--model FILE made without it), which the results file says per row.
  *
- *   npm run build && node experiments/comments-eval.js [--data DIR] [--model NAME|FILE] [--view gold|read] [--json FILE]
+ *   npm run build && node experiments/comments-eval.js [--data DIR] [--model NAME|FILE] [--sets A,B] [--view gold|read] [--json FILE] [--pages] [--dump FILE] [--against FILE]
  */
-import { writeFileSync } from "node:fs";
+import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
 import { loadWcxb, wordScores, wordTokens } from "@winnow/evaluation";
 import { loadClassifier } from "@winnow/models";
 import { parseFlags } from "../benchmarks/lib/common.js";
@@ -45,6 +49,14 @@ const view = flags.view ?? "gold";
 if (view !== "gold" && view !== "read") throw new Error(`--view is gold or read, not ${view}`);
 const hasComments = (set, page) => page.comments !== "" && !(view === "read" && NO_USER_COMMENTS[set]?.includes(page.id));
 const encoder = new TextEncoder();
+/** --against: the earlier build's output per "set id". */
+const earlier = new Map();
+if (flags.against)
+  for (const line of readFileSync(flags.against, "utf8").split("\n"))
+    if (line !== "") {
+      const o = JSON.parse(line);
+      earlier.set(`${o.set} ${o.id}`, o);
+    }
 
 function bag(text) {
   const m = new Map();
@@ -73,6 +85,8 @@ function emptyTally(set) {
     emptyWithout: 0,
     mainF1Sum: 0,
     pages: 0,
+    textChanged: 0,
+    commentsChanged: 0,
   };
 }
 
@@ -88,16 +102,22 @@ for (const set of sets) {
       const text = out.ok ? out.blocks.map((b) => b.text).join("\n\n") : "";
       const comments = out.ok ? (out.comments ?? []).map((b) => b.text).join("\n\n") : "";
       r.pages++;
+      if (flags.dump) appendFileSync(flags.dump, `${JSON.stringify({ set, id: p.id, text, comments })}\n`);
+      const was = earlier.get(`${set} ${p.id}`);
+      if (was !== undefined && was.text !== text) r.textChanged++;
+      if (was !== undefined && was.comments !== comments) r.commentsChanged++;
       const mainF1 = wordScores(text, p.gold).f1;
       r.mainF1Sum += mainF1;
       if (flags.pages) console.log(`${set} ${p.id} main F1 ${mainF1.toFixed(3)}`);
       if (hasComments(set, p)) {
         r.pagesWithComments++;
-        r.commentWords += wordTokens(p.comments).length;
-        r.commentWordsInMain += commentWordsInMain(text, p.gold, p.comments);
+        const words = wordTokens(p.comments).length;
+        const inMain = commentWordsInMain(text, p.gold, p.comments);
+        r.commentWords += words;
+        r.commentWordsInMain += inMain;
         const f1 = wordScores(comments, p.comments).f1;
         r.f1Sum += f1;
-        if (flags.pages) console.log(`${set} ${p.id} comments F1 ${f1.toFixed(3)}`);
+        if (flags.pages) console.log(`${set} ${p.id} comments F1 ${f1.toFixed(3)}, comment words in main ${inMain} of ${words}`);
       } else {
         r.pagesWithout++;
         if (comments === "") r.emptyWithout++;
@@ -133,5 +153,11 @@ for (const s of summary) {
   console.log(
     `| ${s.set} | ${s.pagesWithComments} | ${s.commentWordsInMain} | ${s.commentsF1} | ${s.pagesWithout} | ${s.emptyWithout} | ${s.mainF1} |`,
   );
+}
+if (flags.against) {
+  console.log("\n| set | pages | main-text F1 | pages whose main text changed | pages whose comments field changed |");
+  console.log("| --- | ---: | ---: | ---: | ---: |");
+  for (const r of rows)
+    console.log(`| ${r.set} | ${r.pages} | ${(r.mainF1Sum / r.pages).toFixed(4)} | ${r.textChanged} | ${r.commentsChanged} |`);
 }
 if (flags.json) writeFileSync(flags.json, `${JSON.stringify(summary, null, 2)}\n`);

@@ -14,11 +14,8 @@ import { OnnxBlockScorer } from "./onnx/scorer.js";
 import type { ModelInfo } from "./types.js";
 import type { ClassifierOptions } from "./classifier-options.js";
 import { applyEmptyPageFallback } from "./fallback.js";
-import { COMMENT_CHROME, COMMENT_THREAD, commentMarkup } from "./comment-markup.js";
+import { commentMarkup, NO_COMMENTS, settleComments } from "./comment-markup.js";
 import { thresholdFor } from "./types.js";
-
-/** A comment threshold no score reaches (a head whose file names none finds no comments). */
-const NO_COMMENTS = 2;
 
 export interface BlockClassifier {
   /** "heuristic", or the model file's name. */
@@ -172,6 +169,7 @@ export async function loadMlpClassifier(path: string | Uint8Array, options: Clas
     // With a comment head: per document, what its comment markup says (null for most pages).
     const markup: Array<Uint8Array | null> = [];
     const markupChars: Array<Uint32Array | null> = [];
+    const markupLinks: Array<Uint32Array | null> = [];
     let done = false;
     const self: ScoreBatch = {
       add(doc) {
@@ -182,6 +180,7 @@ export async function loadMlpClassifier(path: string | Uint8Array, options: Clas
           const roles = commentMarkup(doc);
           markup.push(roles);
           markupChars.push(roles === null ? null : Uint32Array.from(doc.blocks, (b) => b.textChars));
+          markupLinks.push(roles === null ? null : Uint32Array.from(doc.blocks, (b) => b.anchorChars));
         }
       },
       async score() {
@@ -200,7 +199,8 @@ export async function loadMlpClassifier(path: string | Uint8Array, options: Clas
             self.commentScores = splitScores(heads.comments, counts);
           }
           const pages = splitScores(heads.scores, counts);
-          if (self.commentScores !== undefined) applyCommentMarkup(pages, self.commentScores, markup, markupChars, commentThreshold);
+          if (self.commentScores !== undefined)
+            settleComments(pages, self.commentScores, markup, markupChars, markupLinks, commentThreshold, threshold);
           if (fallback !== undefined) for (const page of pages) applyEmptyPageFallback(page, threshold, fallback);
           return pages;
         } finally {
@@ -224,59 +224,6 @@ export async function loadMlpClassifier(path: string | Uint8Array, options: Clas
     close: () => scorer.close(),
   };
 }
-
-/**
- * Where the comment markup is plain, it overrides the head: the form, policy and counters around
- * comments are neither main text nor comments. A thread is the comments under an article when the
- * head calls at least half of its text comments (at its comment threshold, or leaning to at 0.5
- * where that is "never"): then all of it is (comment score NO_COMMENTS), never main
- * text, the head's misses filled in by the markup. Otherwise the page is a discussion (a forum
- * thread, lobste.rs, reddit in comment markup), whose thread is what the page is for, and the
- * thread is left to the model.
- */
-function applyCommentMarkup(
-  pages: Float32Array[],
-  comments: Float32Array[],
-  markup: ReadonlyArray<Uint8Array | null>,
-  texts: ReadonlyArray<Uint32Array | null>,
-  commentThreshold: number,
-): void {
-  const leans = commentThreshold <= 1 ? commentThreshold : HEAD_LEANS;
-  for (let p = 0; p < pages.length; p++) {
-    const roles = markup[p];
-    const chars = texts[p];
-    if (roles === null || chars === null) continue;
-    const content = pages[p];
-    const said = comments[p];
-    let threadChars = 0;
-    let headChars = 0;
-    for (let b = 0; b < roles.length; b++) {
-      if (roles[b] !== COMMENT_THREAD) continue;
-      threadChars += chars[b];
-      if (said[b] >= leans) headChars += chars[b];
-    }
-    const underArticle = headChars >= threadChars * HEAD_SHARE;
-    for (let b = 0; b < roles.length; b++) {
-      if (roles[b] === COMMENT_THREAD && underArticle) {
-        content[b] = 0;
-        // Above every comment threshold, "never" (NO_COMMENTS) included: the markup has settled it.
-        said[b] = NO_COMMENTS;
-      } else if (roles[b] === COMMENT_CHROME) {
-        content[b] = 0;
-        said[b] = 0;
-      }
-    }
-  }
-}
-
-/** Share of a thread's text the head must lean to comments for the thread to be comments (see applyCommentMarkup). */
-const HEAD_SHARE = 0.5;
-/**
- * Where the model's comment threshold is "never" (NO_COMMENTS: vetoing did not pay on its
- * validation pages), the head score at which it still leans to a comment, for the thread
- * decision: its probability 0.5.
- */
-const HEAD_LEANS = 0.5;
 
 /**
  * Loads any winnow model file, MLP or BiLSTM, as the kind its metadata names. Unknown kinds are

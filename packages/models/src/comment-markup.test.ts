@@ -1,7 +1,16 @@
 import { readFileSync } from "node:fs";
 import { segmentHtml } from "@winnow/segment";
 import { describe, expect, it } from "vitest";
-import { COMMENT_CHROME, COMMENT_THREAD, COMMENT_UNKNOWN, commentMarkup } from "./comment-markup.js";
+import {
+  COMMENT_CHROME,
+  COMMENT_DISCUSSION,
+  COMMENT_SIGNED,
+  COMMENT_THREAD,
+  COMMENT_UNKNOWN,
+  commentMarkup,
+  NO_COMMENTS,
+  settleComments,
+} from "./comment-markup.js";
 
 const fixture = (name: string) => readFileSync(new URL(`../../../fixtures/comments/${name}`, import.meta.url), "utf8");
 
@@ -45,5 +54,133 @@ describe("commentMarkup", () => {
 <pre><code><span class="token comment"># initialize the repository</span>
 git init</code></pre><section class="commentary"><p>An opinion column is main text.</p></section></body></html>`;
     expect(commentMarkup(segmentHtml(html))).toBeNull();
+  });
+
+  it("reads a run of 'Posted by: NAME on DATE' signatures as signed comments, the first comment before its signature", () => {
+    const r = roles(fixture("signed-comments.html"));
+    const of = (start: string) => [...r].find(([text]) => text.startsWith(start))?.[1];
+    expect(of("Four crossings is not a service")).toBe(COMMENT_SIGNED);
+    expect(of("Posted by: Islander on 9:14am")).toBe(COMMENT_SIGNED);
+    expect(of("Go to the meeting on Thursday")).toBe(COMMENT_SIGNED);
+    expect(of("I was there the last time")).toBe(COMMENT_SIGNED);
+    expect(of("Posted by: Old Skipper")).toBe(COMMENT_SIGNED);
+    // The article, and what follows the last signature, are not the thread's.
+    expect(of("A public meeting has been called")).toBe(COMMENT_UNKNOWN);
+    expect(of("The harbour ferry will run")).toBe(COMMENT_UNKNOWN);
+    expect(of("Have your say")).toBe(COMMENT_UNKNOWN);
+  });
+
+  it("leaves the article's own 'Posted by' byline, and the paragraphs above it, out of the signed run", () => {
+    const r = roles(fixture("signed-byline.html"));
+    const of = (start: string) => [...r].find(([text]) => text.startsWith(start))?.[1];
+    expect(of("Posted by Nell at 09:39 PM")).toBe(COMMENT_UNKNOWN);
+    expect(of("The first loaf was dense")).toBe(COMMENT_UNKNOWN);
+    expect(of("Rye is the secret")).toBe(COMMENT_SIGNED);
+    expect(of("Posted by: Dora")).toBe(COMMENT_SIGNED);
+  });
+
+  it("leaves out a byline signed like the comments but under other class words, right above them", () => {
+    const comment = (name: string, text: string) =>
+      `<p class="comment-text">${text}</p><span class="comments-sig">Posted by: ${name} on December 29, 2007 01:15 PM</span>`;
+    const html = `<html><body><div class="blogbody"><p>The article's only paragraph, about the caucus polls and who leads them this week.</p>
+<span class="posted">Posted by Eric at December 29, 2007 12:03 PM | Email This</span></div><div class="feedback">
+${comment("Walters", "First reader's view of the polls.")}${comment("Travis", "A second reader disagrees.")}${comment("Bruce", "A third reader sums it up.")}</div></body></html>`;
+    const r = roles(html);
+    expect(r.get("Posted by Eric at December 29, 2007 12:03 PM | Email This")).toBe(COMMENT_UNKNOWN);
+    expect(r.get("The article's only paragraph, about the caucus polls and who leads them this week.")).toBe(COMMENT_UNKNOWN);
+    expect(r.get("First reader's view of the polls.")).toBe(COMMENT_SIGNED);
+    expect(r.get("Posted by: Bruce on December 29, 2007 01:15 PM")).toBe(COMMENT_SIGNED);
+  });
+
+  it("needs three signatures by two names: one author's signed posts are not a thread", () => {
+    const post = (n: number) =>
+      `<div class="post"><p>Entry ${n} of the diary, a paragraph about the garden and the weather this week.</p><p>Posted by Ann on March ${n}, 2005 at 9:0${n} PM</p></div>`;
+    const html = `<html><body>${[1, 2, 3, 4].map(post).join("")}</body></html>`;
+    expect(commentMarkup(segmentHtml(html))).toBeNull();
+  });
+
+  it("reads a class name that joins 'comments' to a part of each comment ('comments-body') as the thread", () => {
+    const r = roles(fixture("comments-body-class.html"));
+    expect(r.get("Comments")).toBe(COMMENT_CHROME);
+    const of = (start: string) => [...r].find(([text]) => text.startsWith(start))?.[1];
+    expect(of("We drive forty minutes")).toBe(COMMENT_THREAD);
+    expect(of("Posted by: Glen")).toBe(COMMENT_THREAD);
+    expect(of("The county library closes on Sundays")).toBe(COMMENT_UNKNOWN);
+  });
+
+  it("reads a class word with 'comment' inside a longer word ('articolocommentotesto') as the thread", () => {
+    const r = roles(fixture("comment-word-class.html"));
+    const of = (start: string) => [...r].find(([text]) => text.startsWith(start))?.[1];
+    expect(of("Marco, Torino")).toBe(COMMENT_THREAD);
+    expect(of("Sara, Milano")).toBe(COMMENT_THREAD);
+    expect(of("Castello went top of the league")).toBe(COMMENT_UNKNOWN);
+  });
+
+  it("leaves 'commentator' and Word's 'MsoCommentText' to the head", () => {
+    const html = `<html><body><div class="commentator-column"><p>A column by our commentator, long enough to be read as prose.</p></div>
+<p class="MsoCommentText">A reviewer's note kept in a document exported from a word processor.</p></body></html>`;
+    expect(commentMarkup(segmentHtml(html))).toBeNull();
+  });
+
+  it("marks a forum's opening post, in forum markup outside the comments, as a discussion's", () => {
+    const r = roles(fixture("forum-thread.html"));
+    const of = (start: string) => [...r].find(([text]) => text.startsWith(start))?.[1];
+    expect(of("I have been turning small brass parts")).toBe(COMMENT_DISCUSSION);
+    expect(of("Check the bed near the chuck")).toBe(COMMENT_THREAD);
+  });
+});
+
+describe("settleComments", () => {
+  const KEEP = 0.5;
+  /** One page: its roles, block lengths, content scores and a head that calls nothing a comment (a head trained elsewhere). */
+  function settle(roles: number[], chars: number[], content: number[], links: number[] = chars.map(() => 0)) {
+    const pages = [Float32Array.from(content)];
+    const comments = [new Float32Array(roles.length).fill(0.1)];
+    settleComments(pages, comments, [Uint8Array.from(roles)], [Uint32Array.from(chars)], [Uint32Array.from(links)], 0.9, KEEP);
+    return { content: [...pages[0]], comments: [...comments[0]] };
+  }
+  const U = COMMENT_UNKNOWN;
+  const T = COMMENT_THREAD;
+  const S = COMMENT_SIGNED;
+  const D = COMMENT_DISCUSSION;
+
+  it("takes a signed run after an article of 600 kept characters out of the main text, the head's say or not", () => {
+    const r = settle([U, U, S, S, S], [400, 300, 2000, 50, 2000], [0.9, 0.9, 0.8, 0.8, 0.8]);
+    expect(r.content).toEqual([expect.closeTo(0.9), expect.closeTo(0.9), 0, 0, 0]);
+    expect(r.comments.slice(2)).toEqual([NO_COMMENTS, NO_COMMENTS, NO_COMMENTS]);
+  });
+
+  it("leaves a signed run to the model where less than 600 characters are kept before it, or only dropped ones", () => {
+    expect(settle([U, S, S, S], [500, 100, 50, 100], [0.9, 0.8, 0.8, 0.8]).content[1]).toBeCloseTo(0.8);
+    expect(settle([U, U, S, S], [500, 500, 100, 50], [0.9, 0.1, 0.8, 0.8]).content[2]).toBeCloseTo(0.8);
+  });
+
+  it("takes a thread in comment markup out only where the article is as long as the thread", () => {
+    expect(settle([U, T, T], [700, 300, 300], [0.9, 0.8, 0.8]).content).toEqual([expect.closeTo(0.9), 0, 0]);
+    expect(settle([U, T, T], [700, 400, 400], [0.9, 0.8, 0.8]).content).toEqual([
+      expect.closeTo(0.9),
+      expect.closeTo(0.8),
+      expect.closeTo(0.8),
+    ]);
+  });
+
+  it("leaves a 'thread' that is mostly links to the model: teasers tagged 'comment', not a discussion", () => {
+    const kept = settle([U, T, T], [900, 100, 100], [0.9, 0.8, 0.8], [0, 90, 20]);
+    expect(kept.content.slice(1)).toEqual([expect.closeTo(0.8), expect.closeTo(0.8)]);
+    expect(settle([U, T, T], [900, 100, 100], [0.9, 0.8, 0.8], [0, 40, 20]).content.slice(1)).toEqual([0, 0]);
+  });
+
+  it("counts no forum post as an article: a discussion's replies stay with the model", () => {
+    expect(settle([D, D, T, T], [800, 800, 100, 100], [0.9, 0.9, 0.8, 0.8]).content.slice(2)).toEqual([
+      expect.closeTo(0.8),
+      expect.closeTo(0.8),
+    ]);
+  });
+
+  it("still follows the head where it calls the thread comments, with no article at all", () => {
+    const pages = [Float32Array.from([0.8, 0.8])];
+    const comments = [Float32Array.from([0.95, 0.95])];
+    settleComments(pages, comments, [Uint8Array.from([T, T])], [Uint32Array.from([100, 100])], [new Uint32Array(2)], 0.9, KEEP);
+    expect([...pages[0]]).toEqual([0, 0]);
   });
 });

@@ -5,7 +5,7 @@
  * chrome around comments (the reply form, the policy, "12 Comments" counters, "Load comments"
  * buttons, vote counts), or neither. Comment heads trained on page features confuse the two: the
  * form sits under the same class words as the thread. The rule settles what markup settles and
- * leaves the rest to the head.
+ * leaves the rest to the head, and settleComments applies it to a page's scores.
  *
  * Only blocks under comment class words (or whose whole text announces comments) are looked at,
  * so a page without comment markup costs one bit test per block.
@@ -19,6 +19,21 @@ export const COMMENT_UNKNOWN = 0;
 export const COMMENT_THREAD = 1;
 /** Around the comments (form, policy, counter, button): neither main text nor a comment. */
 export const COMMENT_CHROME = 2;
+/**
+ * A block of a run of signed comments ("Posted by: NAME on DATE" after each): a comment when the
+ * page has an article before the run (see settleComments), whatever the head says.
+ */
+export const COMMENT_SIGNED = 3;
+/**
+ * Outside the comments, a block in forum markup (message, topic, postbody, …): a discussion's
+ * opening post, left to the model, and no article that the thread would be comments on.
+ */
+export const COMMENT_DISCUSSION = 4;
+
+/** A comment threshold no score reaches (a head whose file names none finds no comments). */
+export const NO_COMMENTS = 2;
+
+const FORUM = 1 << CLASS_WORD_GROUPS.findIndex(([group]) => group === "forum");
 
 const COMMENTS = 1 << CLASS_WORD_GROUPS.findIndex(([group]) => group === "comments");
 
@@ -86,7 +101,8 @@ const ACTIONS_ONLY =
  * `li.comment`, `comment-body`, `comment-123`), `commentlist`, `individualcomment`,
  * `articlecomment`, `commenttext`, Disqus: a word with "comment" in it that does not name the
  * whole section ("comments", "commentscontainer"), a part of its chrome ("commentsheader",
- * "addcomment", "commentform") or something else ("commented", "commentable", "commentary").
+ * "addcomment", "commentform") or something else ("commented", "commentable", "commentary",
+ * "commentator", Word's "MsoCommentText" style of a reviewer's note in an exported document).
  */
 function isThreadWord(word: string): boolean {
   if (word === "disqus" || word === "dsq") return true;
@@ -94,7 +110,15 @@ function isThreadWord(word: string): boolean {
 }
 
 const NOT_THREAD_WORD =
-  /^(comments|.*comments?(container|wrap|wrapper|area|section|box|block|panel|div|zone)\d*|.*comment(ed|able|ary|aries|ing)|(add|view|post|leave|write|no|read|show|load|more)comments?.*|.*(header|title|heading|count|counter|num|number|form|disclaimer|policy|rules|closed|nav|navigation|pager|paging|link|links|button|btn|notes?|login|register|tools?)\d*)$/;
+  /^(mso.*|comments|.*comments?(container|wrap|wrapper|area|section|box|block|panel|div|zone)\d*|.*comment(ed|able|ary|aries|ing|ator|ators)|(add|view|post|leave|write|no|read|show|load|more)comments?.*|.*(header|title|heading|count|counter|num|number|form|disclaimer|policy|rules|closed|nav|navigation|pager|paging|link|links|button|btn|notes?|login|register|tools?)\d*)$/;
+
+/**
+ * A class name that joins the section's word to a part of each comment: "comments-body",
+ * "comments_post", "comments-text". Split into words, "comments" alone names the whole section and
+ * "body" says nothing, so the joined name is what marks the comments themselves (the section's own
+ * parts are named "comments-area", "comments-head", "comments-form": not in this list).
+ */
+const THREAD_CLASS = /(^|\s)comments?[-_](body|post|posts|text|entry|entries|item|items|content|message|author|list|thread)(\s|$)/;
 
 const WORD = /[a-z0-9]+/g;
 
@@ -118,7 +142,93 @@ export function commentMarkup(doc: SegmentedDocument): Uint8Array | null {
     out ??= new Uint8Array(blocks.length);
     out[i] = role;
   }
+  out = signedRuns(doc, out);
+  if (out !== null)
+    for (let i = 0; i < blocks.length; i++)
+      if (out[i] === COMMENT_UNKNOWN && (blocks[i].classMask & FORUM) !== 0) out[i] = COMMENT_DISCUSSION;
   return out;
+}
+
+/**
+ * "Posted by: Walters on December 29, 2007 01:15 PM", "Posted by: Brad, Glasgow on 11:16am Wed 9
+ * Jan 08", "… Posted by Paul on January 6, 2008 2:09 PM": a comment's signature, a name then a
+ * date or a time, alone in its block or closing it. An article has one byline; a run of these
+ * signatures by different people is a comment thread, on the news sites of 2008 as on
+ * Movable Type and Typepad blogs, most of which name no comment class at all.
+ */
+const SIGNATURE =
+  /(^|[.!?"”)]\s+)posted by:?\s+([^|\n]{1,60}?)\s*(\bon\b|\bat\b|\||,|-|\bposted on:?)\s*[^\n]{0,40}?(\d{1,2}:\d{2}|\b(19|20)\d{2}\b|\b\d{1,2}\/\d{1,2}\/\d{2,4}\b|\b\d{1,2} (jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]* \d{2}\b)/i;
+
+/** How far into a long block a closing signature may start: it closes the block, within its last characters. */
+const SIGNATURE_TAIL = 160;
+
+/** The fewest signatures, and of different names, that make a thread rather than a blog's listing of one author's posts. */
+const MIN_SIGNATURES = 3;
+const MIN_SIGNERS = 2;
+
+/** A block's signature's name, lowercased, or null when the block carries none. */
+function signer(text: string): string | null {
+  const tail = text.length > SIGNATURE_TAIL ? text.slice(text.length - SIGNATURE_TAIL) : text;
+  if (!/posted by/i.test(tail)) return null;
+  const m = SIGNATURE.exec(tail);
+  return m === null ? null : m[2].toLowerCase();
+}
+
+/**
+ * A run of signed comments: from the first signature to the last, every block is the thread's,
+ * and beyond either end, the blocks that look like the comments' text between signatures (same
+ * tag path and class words) and are contiguous with the run, as many as the longest comment
+ * (signatures open a comment on some sites, close it on others). Blocks the markup already called
+ * chrome stay chrome. The head still has the last word (see settleComments):
+ * a forum thread signed the same way is main text.
+ */
+function signedRuns(doc: SegmentedDocument, out: Uint8Array | null): Uint8Array | null {
+  const blocks = doc.blocks;
+  const signed: number[] = [];
+  const names: string[] = [];
+  for (let i = 0; i < blocks.length; i++) {
+    const name = signer(blocks[i].text);
+    if (name === null) continue;
+    signed.push(i);
+    names.push(name);
+  }
+  // The article's own byline ("Posted by paul at 09:39 PM | Permalink") is no comment's signature:
+  // it sits under other class words than the comments' signatures do ("blogbody posted" against
+  // "comments-post"), or, styled like them, further from the next signature than comments stand
+  // apart (its trackbacks between).
+  const gaps = signed.slice(1).map((at, k) => at - signed[k] - 1);
+  const typical = [...gaps].sort((a, b) => a - b)[gaps.length >> 1] ?? 0;
+  const classOf = (k: number) => blocks[signed[k]].classIds;
+  let start = signed.length > 2 && classOf(0) !== classOf(1) && classOf(1) === classOf(2) ? 1 : 0;
+  while (start < gaps.length && gaps[start] > 2 * typical + 1) start++;
+  if (signed.length - start < MIN_SIGNATURES || new Set(names.slice(start)).size < MIN_SIGNERS) return out;
+  return markRun(doc, signed.slice(start), out);
+}
+
+function markRun(doc: SegmentedDocument, signed: readonly number[], out: Uint8Array | null): Uint8Array {
+  const blocks = doc.blocks;
+  const first = signed[0];
+  const last = signed[signed.length - 1];
+  const shape = (i: number) => `${blocks[i].pathId} ${blocks[i].classIds}`;
+  const between = new Set<string>();
+  const gaps: number[] = [];
+  for (let k = 1; k < signed.length; k++) {
+    gaps.push(signed[k] - signed[k - 1] - 1);
+    for (let i = signed[k - 1] + 1; i < signed[k]; i++) between.add(shape(i));
+  }
+  // Signatures close each comment where what follows the last one is not a comment's text, else
+  // they open it: the first comment then lies before the first signature, or the last one after
+  // the last. As many blocks as a typical comment, no more: on a blog whose comments are styled
+  // like its article, the article's paragraphs look just like the comments'.
+  const typical = gaps.sort((a, b) => a - b)[gaps.length >> 1];
+  const closing = last + 1 >= blocks.length || !between.has(shape(last + 1));
+  let from = first;
+  while (closing && from > 0 && first - from < typical && between.has(shape(from - 1))) from--;
+  let to = last;
+  while (!closing && to < blocks.length - 1 && to - last < typical && between.has(shape(to + 1))) to++;
+  const roles = out ?? new Uint8Array(blocks.length);
+  for (let i = from; i <= to; i++) if (roles[i] !== COMMENT_CHROME && !CODE_PATH.test(blocks[i].tagPath)) roles[i] = COMMENT_SIGNED;
+  return roles;
 }
 
 /**
@@ -139,6 +249,10 @@ function roleUnderComments(text: string, classIds: string, tagPath: string, head
       if (isThreadWord(w)) thread = true;
     }
   }
+  if (THREAD_CLASS.test(classIds)) thread = true;
+  // A class word that is a comment's own ("articolocommentotesto", "usercomment", "commentsbody")
+  // says the block is in the comments as plainly as the section's word does.
+  if (thread) section = true;
   if (isCommentMarker(text) || COUNT_HEADING.test(text)) return COMMENT_CHROME;
   if (!section) return COMMENT_UNKNOWN;
   if (ACTIONS_ONLY.test(text) || FORM_PATH.test(tagPath) || CHROME_CONTAINER.test(classIds)) return COMMENT_CHROME;
@@ -149,3 +263,77 @@ function roleUnderComments(text: string, classIds: string, tagPath: string, head
   if (!thread) return heading > 0 ? COMMENT_CHROME : COMMENT_UNKNOWN;
   return COMMENT_THREAD;
 }
+
+/**
+ * Where the comment markup is plain, it overrides the head: the form, policy and counters around
+ * comments are neither main text nor comments. A thread is the comments under an article when the
+ * head calls at least half of its text comments (at its comment threshold, or leaning to at 0.5
+ * where that is "never"), or when the page has an article before it: at least ARTICLE_CHARS of
+ * kept text outside comment and forum markup, and, for a thread in comment markup, no less text
+ * than the thread (a run of signed comments needs only the article). Then all of it is (comment
+ * score NO_COMMENTS), never main text, the head's misses filled in by the markup. Otherwise the
+ * page is a discussion (a forum thread, lobste.rs, reddit in comment markup), whose thread is what
+ * the page is for, and the thread is left to the model. A head trained on other sites misses
+ * markup it never saw (L3S-GN1's 2008 threads, held out): the article is what says so there.
+ */
+export function settleComments(
+  pages: Float32Array[],
+  comments: Float32Array[],
+  markup: ReadonlyArray<Uint8Array | null>,
+  texts: ReadonlyArray<Uint32Array | null>,
+  links: ReadonlyArray<Uint32Array | null>,
+  commentThreshold: number,
+  keepThreshold: number,
+): void {
+  const leans = commentThreshold <= 1 ? commentThreshold : HEAD_LEANS;
+  for (let p = 0; p < pages.length; p++) {
+    const roles = markup[p];
+    const chars = texts[p];
+    if (roles === null || chars === null) continue;
+    const content = pages[p];
+    const said = comments[p];
+    let threadChars = 0;
+    let threadLinkChars = 0;
+    let headChars = 0;
+    // The text the model keeps before the first comment, outside comment and forum markup.
+    let articleChars = 0;
+    let threadSeen = false;
+    for (let b = 0; b < roles.length; b++) {
+      if (roles[b] === COMMENT_SIGNED || roles[b] === COMMENT_THREAD) threadSeen = true;
+      else if (!threadSeen && roles[b] === COMMENT_UNKNOWN && content[b] >= keepThreshold) articleChars += chars[b];
+      if (roles[b] !== COMMENT_THREAD && roles[b] !== COMMENT_SIGNED) continue;
+      threadChars += chars[b];
+      threadLinkChars += links[p]?.[b] ?? 0;
+      if (said[b] >= leans) headChars += chars[b];
+    }
+    // A thread that is mostly links is a list of teasers tagged "comment" (an opinion section's),
+    // not a discussion: the article does not settle it.
+    const article = threadLinkChars * 2 < threadChars ? articleChars : 0;
+    const underArticle = headChars >= threadChars * HEAD_SHARE || article >= Math.max(ARTICLE_CHARS, threadChars);
+    const signedUnderArticle = underArticle || article >= ARTICLE_CHARS;
+    for (let b = 0; b < roles.length; b++) {
+      if ((roles[b] === COMMENT_THREAD && underArticle) || (roles[b] === COMMENT_SIGNED && signedUnderArticle)) {
+        content[b] = 0;
+        // Above every comment threshold, "never" (NO_COMMENTS) included: the markup has settled it.
+        said[b] = NO_COMMENTS;
+      } else if (roles[b] === COMMENT_CHROME) {
+        content[b] = 0;
+        said[b] = 0;
+      }
+    }
+  }
+}
+
+/**
+ * Kept text before a thread that makes the page an article with comments: about a hundred words,
+ * more than a forum's title, byline and breadcrumbs, less than the shortest news story.
+ */
+const ARTICLE_CHARS = 600;
+/** Share of a thread's text the head must lean to comments for the thread to be comments (see settleComments). */
+const HEAD_SHARE = 0.5;
+/**
+ * Where the model's comment threshold is "never" (NO_COMMENTS: vetoing did not pay on its
+ * validation pages), the head score at which it still leans to a comment, for the thread
+ * decision: its probability 0.5.
+ */
+const HEAD_LEANS = 0.5;

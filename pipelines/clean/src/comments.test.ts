@@ -98,4 +98,41 @@ describe("comments in a clean run with the shipped model", () => {
     expect(lobsters?.text).toContain("Very interested and curious about the ergonomic ref counting");
     expect(lobsters?.comments ?? "").not.toContain("ergonomic ref counting");
   });
+
+  // Issue 34's held-out pages: the 2008 markup that neither the head nor the class words caught.
+  it("puts a run of signed comments after an article in comments, the head's say or not, and keeps the article", async () => {
+    const [doc] = await clean([page("signed-comments.html")], "signed", true);
+    expect(doc.text).toContain("The harbour ferry will run only four crossings");
+    expect(doc.text).toContain("A public meeting has been called");
+    for (const line of ["Four crossings is not a service", "Posted by: Tam, Portsoy", "Go to the meeting on Thursday"]) {
+      expect(doc.comments).toContain(line);
+      expect(doc.text).not.toContain(line);
+    }
+  });
+
+  it("keeps a blog post's own 'Posted by' byline and last paragraph in the text, its signed comments out", async () => {
+    const [doc] = await clean([page("signed-byline.html")], "byline", true);
+    expect(doc.text).toContain("The first loaf was dense and flat");
+    expect(doc.comments).not.toContain("The first loaf");
+    expect(doc.comments).not.toContain("Posted by Nell");
+    expect(doc.comments).toContain("Rye is the secret");
+    expect(doc.text).not.toContain("Rye is the secret");
+  });
+
+  it("takes a 'comments-body' thread and an 'articolocommentotesto' one out of the text", async () => {
+    const [body, word] = await clean([page("comments-body-class.html"), page("comment-word-class.html")], "classes", true);
+    expect(body.text).toContain("The county library closes on Sundays");
+    expect(body.comments).toContain("We drive forty minutes");
+    expect(body.text).not.toContain("We drive forty minutes");
+    expect(word.text).toContain("Castello went top of the league");
+    expect(word.comments).toContain("What a finish");
+    expect(word.text).not.toContain("What a finish");
+  });
+
+  it("leaves a forum's replies in its main text when its opening post is in forum markup", async () => {
+    const [doc] = await clean([page("forum-thread.html")], "forum", true);
+    expect(doc.text).toContain("I have been turning small brass parts");
+    expect(doc.text).toContain("Check the bed near the chuck");
+    expect(doc.comments ?? "").not.toContain("Check the bed near the chuck");
+  });
 });
