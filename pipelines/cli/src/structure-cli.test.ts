@@ -37,8 +37,8 @@ describe("winnow clean on a streamed page with hidden and repeated text", () => 
 });
 
 describe("--favor without operating points", () => {
-  it("is refused with exit 2 for the shipped BiLSTM and the heuristic, and nothing is written", async () => {
-    for (const model of ["bilstm", "heuristic"]) {
+  it("is refused with exit 2 for the heuristic, and nothing is written", async () => {
+    for (const model of ["heuristic"]) {
       const out = `favor-${model}.jsonl`;
       const result = await runWinnow(["clean", SAMPLE_WARC, "-o", out, "--model", model, "--favor", "precision", "--workers", "1"], dir);
       expect(result.code).toBe(2);

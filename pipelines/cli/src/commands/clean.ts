@@ -199,12 +199,12 @@ export function registerClean(program: Command): void {
     )
     .option(
       "--model <model>",
-      '"heuristic", "mlp" or "bilstm" (the models shipped with winnow; the bilstm trails the mlp on every shared set, by 1.4 to 17 F1 points, see docs/quality.md), or a model file made by winnow train (default: mlp, or the heuristic with a warning when it is not installed); a folder of per-host models goes to --models',
+      '"heuristic", "mlp" or "bilstm" (the models shipped with winnow; the bilstm, slower, scores as the mlp on the shared sets it was trained on and has not been measured on sets it never saw, see docs/quality.md), or a model file made by winnow train (default: mlp, or the heuristic with a warning when it is not installed); a folder of per-host models goes to --models',
     )
     .addOption(
       new Option(
         "--favor <point>",
-        "the model's operating point: precision keeps less (F0.5 best on held-out pages), recall keeps more (F2 best), balanced (F1 best) is the default. A model without operating points (the shipped bilstm, the heuristic) has one threshold: precision and recall are refused for it (exit 2)",
+        "the model's operating point: precision keeps less (F0.5 best on held-out pages), recall keeps more (F2 best), balanced (F1 best) is the default. A model without operating points (the heuristic, a model file trained before 2026-11-26) has one threshold: precision and recall are refused for it (exit 2)",
       )
         .choices(["precision", "balanced", "recall"])
         .default("balanced"),
