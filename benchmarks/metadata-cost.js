@@ -45,7 +45,8 @@ const pages = files.map((f) => {
 const bytes = pages.reduce((n, p) => n + p.reduce((m, s) => m + s.length, 0), 0);
 
 const now = new Segmenter();
-const URL_OF_PAGE = "https://example.org/2021/03/04/x";
+// --url: the pages' URL (a date in it dates every page; "https://example.org/x" leaves the page to date itself).
+const URL_OF_PAGE = flags.url ?? "https://example.org/2021/03/04/x";
 const CAPTURED = Date.UTC(2026, 11, 31);
 let sink = 0;
 const withCollector = (collector) => () => {
