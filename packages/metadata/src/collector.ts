@@ -173,8 +173,7 @@ const YEAR_IN_LINE = /(?:^|\D)(?:19|20)\d{2}(?:\D|$)/;
  * 0.840 right days instead of 0.851, dates where the gold has none 0.284 instead of 0.341).
  */
 const MAX_BLOCKS_SCANNED = 80;
-/** The blocks beside a page's headline where its date is shown: see datedHeadline. */
-const NO_HEADLINES: readonly number[] = [-1, -1];
+/** The blocks beside a page's headline where its date is shown: see headlineDate. */
 const HEADLINE_BEFORE = 3;
 const HEADLINE_AFTER = 20;
 /** Class words of an element that shows the page's date ("post-date", "entry-published", "timestamp"). */
@@ -564,10 +563,7 @@ export class MetadataCollector implements MarkupObserver {
     // its CMS recorded (on WCXB dev's tuning fold: dates where the gold has none 0.224 -> 0.155).
     if (
       date !== undefined &&
-      (out.author !== undefined ||
-        urlDate !== undefined ||
-        this.articleDated(ld) ||
-        this.datedHeadline(blocks, blocks === undefined ? NO_HEADLINES : (headlines ?? headlinesOf(blocks, title)), bound))
+      (out.author !== undefined || urlDate !== undefined || this.articleDated(ld) || this.datedHeadline(blocks, headlines, title, bound))
     )
       out.date = date;
     const modified = bestDate(this.modified, bound, this.lang, this.readings);
@@ -614,33 +610,16 @@ export class MetadataCollector implements MarkupObserver {
   }
 
   /**
-   * Whether a short line beside the page's headline (headlinesOf: from 3 blocks before to 20
-   * after) reads as a date: where an article, a post or a thread shows when it was written.
-   * Service, product, documentation and listing pages carry dates too (a CMS's save date in
-   * their markup, a footer's "last modified", an item's date far down the page), but seldom
-   * next to their headline. On WCXB dev's tuning fold such a line stands beside the `<h1>` on
-   * 263 of the 363 pages whose gold has a publication date and on 12 of the 316 whose gold has
-   * none.
-   */
-  private datedHeadline(blocks: ReadonlyArray<PageBlock> | undefined, headlines: readonly number[], bound: number): boolean {
-    // No headline to judge by: the page is not held to it.
-    if (blocks === undefined || (headlines[0] < 0 && headlines[1] < 0)) return true;
-    for (const headline of headlines) {
-      if (headline < 0) continue;
-      const end = Math.min(blocks.length, headline + HEADLINE_AFTER + 1);
-      for (let b = Math.max(0, headline - HEADLINE_BEFORE); b < end; b++) {
-        const text = blocks[b].text;
-        if (text.length <= MAX_LABELLED && YEAR_IN_LINE.test(text) && this.read(text, bound) !== null) return true;
-      }
-    }
-    return false;
-  }
-
-  /**
-   * A date line beside a headline, for a page whose markup gives no date that reads: the first
-   * short block there that labels a date, is one, or is a line of a few words with a year (the
-   * lines readLabelledBlocks takes from the page's first blocks, wherever the headline sits:
-   * below a long menu, past the first 80 blocks).
+   * The date line beside a headline (from 3 blocks before it to 20 after): the first short block
+   * there that labels a date, is one, or is a line of a few words with a year (the lines
+   * readLabelledBlocks takes from the page's first blocks), wherever the headline sits: below a
+   * long menu, past the first 80 blocks. It dates a page whose markup gives no date that reads,
+   * and it says that a page reads as a publication: articles, posts and threads show when they
+   * were written there. Service, product, documentation and listing pages carry dates too (a
+   * CMS's save date in their markup, a footer's "last modified", an item's date far down the
+   * page), but seldom beside their headline: on WCXB dev's tuning fold a line that reads as a
+   * date stands beside the `<h1>` on 263 of the 363 pages whose gold has a publication date and
+   * on 12 of the 316 whose gold has none.
    */
   private headlineDate(blocks: ReadonlyArray<PageBlock>, headlines: readonly number[], bound: number): string | undefined {
     for (const headline of headlines) {
@@ -648,6 +627,8 @@ export class MetadataCollector implements MarkupObserver {
       const end = Math.min(blocks.length, headline + HEADLINE_AFTER + 1);
       for (let b = Math.max(0, headline - HEADLINE_BEFORE); b < end; b++) {
         const text = blocks[b].text;
+        // Chiefly for cost: a line of another shape is seldom a date, and chrono-node's parsers
+        // were most of what reading every line of the window with a year cost.
         if (text.length > MAX_LABELLED || !YEAR_IN_LINE.test(text)) continue;
         if (!(DATE_LABEL.test(text) || DATE_ONLY.test(text) || isDateLine(text))) continue;
         const iso = this.read(text, bound);
@@ -655,6 +636,19 @@ export class MetadataCollector implements MarkupObserver {
       }
     }
     return undefined;
+  }
+
+  /** Whether a date line stands beside the page's headline (headlineDate); a page with no headline to judge by is not held to it. */
+  private datedHeadline(
+    blocks: ReadonlyArray<PageBlock> | undefined,
+    known: readonly number[] | undefined,
+    title: string,
+    bound: number,
+  ): boolean {
+    if (blocks === undefined) return true;
+    const headlines = known ?? headlinesOf(blocks, title);
+    if (headlines[0] < 0 && headlines[1] < 0) return true;
+    return this.headlineDate(blocks, headlines, bound) !== undefined;
   }
 
   /** What a date string reads as, read once per page whichever list or block offers it. */
