@@ -554,7 +554,7 @@ export class MetadataCollector implements MarkupObserver {
     const urlDate = url.length > 0 ? dateInUrl(url, bound) : undefined;
     // Found only where a rule below needs them: most pages are dated by their markup and name their author.
     let headlines: readonly number[] | undefined;
-    let date = bestDate(this.dates, bound, this.lang, this.readings);
+    let date = this.bestDate(this.dates, bound);
     if (date === undefined && blocks !== undefined) date = this.headlineDate(blocks, (headlines ??= headlinesOf(blocks, title)), bound);
     date ??= urlDate;
     // A publication date only for a page that reads as a publication: one that names who wrote
@@ -566,7 +566,7 @@ export class MetadataCollector implements MarkupObserver {
       (out.author !== undefined || urlDate !== undefined || this.articleDated(ld) || this.datedHeadline(blocks, headlines, title, bound))
     )
       out.date = date;
-    const modified = bestDate(this.modified, bound, this.lang, this.readings);
+    const modified = this.bestDate(this.modified, bound);
     if (modified !== undefined) out.dateModified = modified;
     if (v.sitename.value.length > 0) out.sitename = v.sitename.value;
     if (v.description.value.length > 0) out.description = v.description.value;
@@ -651,7 +651,19 @@ export class MetadataCollector implements MarkupObserver {
     return this.headlineDate(blocks, headlines, bound) !== undefined;
   }
 
-  /** What a date string reads as, read once per page whichever list or block offers it. */
+  /**
+   * The first of the best-ranked date candidates that reads as a date within the bounds. The bound
+   * and the language are the page's, so a string reads the same wherever the page offers it.
+   */
+  private bestDate(candidates: Candidate[], bound: number): string | undefined {
+    for (const candidate of byRank(candidates)) {
+      const iso = this.read(candidate.value, bound);
+      if (iso !== null) return iso;
+    }
+    return undefined;
+  }
+
+  /** What a date string reads as, read once per page whichever list or block offers it (a byline's text is also a date candidate, a footer repeats). */
   private read(value: string, bound: number): string | null {
     const text = clean(value);
     let iso = this.readings.get(text);
@@ -883,24 +895,6 @@ export class MetadataCollector implements MarkupObserver {
 
 function emptyAttributes(): Attributes {
   return { name: "", property: "", content: "", itemprop: "", rel: "", href: "", datetime: "", httpEquiv: "", pubdate: false };
-}
-
-/**
- * The first of the best-ranked date candidates that reads as a date within the bounds. The bound
- * and the language are the page's, so a string reads the same wherever the page offers it:
- * `readings` keeps what each read as (a byline's text is also a date candidate, a footer repeats).
- */
-function bestDate(candidates: Candidate[], bound: number, lang: string, readings: Map<string, string | null>): string | undefined {
-  for (const candidate of byRank(candidates)) {
-    const value = clean(candidate.value);
-    let iso = readings.get(value);
-    if (iso === undefined) {
-      iso = normaliseDate(value, bound, lang) ?? null;
-      readings.set(value, iso);
-    }
-    if (iso !== null) return iso;
-  }
-  return undefined;
 }
 
 /**
