@@ -9,11 +9,12 @@
  *
  * Every method goes through the same reader and decoder (@winnow/archive), so the differences
  * are the extraction itself. --passes reads the same file K times (a longer run without a
- * bigger file to carry).
+ * bigger file to carry; winnow's runs read a copy per pass, since a run reads a file named twice
+ * only once).
  */
-import { createWriteStream, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { copyFileSync, createWriteStream, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { parseFlags, segmentsHtmlparser2 } from "./common.js";
 
 const flags = parseFlags(process.argv.slice(2), ["unordered"]);
@@ -181,13 +182,21 @@ try {
     });
   } else if (method === "heuristic" || method === "mlp" || method === "bilstm") {
     const { runClean } = await import("@winnow/clean");
-    const main0 = mainThreadCpu();
     // bilstm without --model runs the shipped BiLSTM, by its built-in name.
     const model = method === "heuristic" ? "heuristic" : method === "bilstm" ? (flags.model ?? "bilstm") : flags.model;
     if (!model) throw new Error("--method mlp needs --model PATH");
     const workers = Number(flags.workers ?? 0);
+    // runClean reads a file named twice only once (its documents would be written twice), so
+    // each further pass reads its own copy, made before the clock starts.
+    const copies = inputs.map((file, i) => {
+      if (i === 0) return file;
+      const copy = join(outDir, `pass-${i + 1}-${basename(file)}`);
+      copyFileSync(file, copy);
+      return copy;
+    });
+    const main0 = mainThreadCpu();
     const summary = await runClean({
-      inputs,
+      inputs: copies,
       output: join(outDir, "winnow.jsonl"),
       model,
       workers,
