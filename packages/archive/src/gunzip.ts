@@ -13,6 +13,11 @@
 // not fit (whole-file gzip, huge records) go through a zlib stream in slices, so memory stays
 // bounded whatever their size; their output can only be checked once it has gone out, and a
 // failure is then flagged on the gap that follows it (Gap.taints).
+//
+// Members ahead are inflated in parallel off the reading thread (see MemberPrefetch): in a
+// per-record file each member's end is where the next gzip header starts, so the members in view
+// can be handed to zlib's thread pool at once. On 16 cores the reading thread's inflation was what
+// capped the worker pool (598 pages/s at 8 to 16 workers, its thread busy all the time).
 
 import zlib from "node:zlib";
 import { markExclusive } from "./owned.js";
@@ -84,8 +89,16 @@ export class GunzipSource implements PieceSource {
   private readonly starts = new MemberStarts();
   /** Damage not yet reported, merged while it continues. */
   private damage: { offset: number; bytes: number; detail: string } | null = null;
+  /** Members ahead being inflated on zlib's thread pool, or null to inflate each in turn here. */
+  private readonly prefetch: MemberPrefetch | null;
 
-  constructor(private readonly win: InputWindow) {}
+  /** `inflateAhead: false` inflates every member on this thread (tests compare the two ways). */
+  constructor(
+    private readonly win: InputWindow,
+    options: { inflateAhead?: boolean } = {},
+  ) {
+    this.prefetch = options.inflateAhead === false ? null : new MemberPrefetch();
+  }
 
   offsetAt(pos: number): number {
     return this.starts.offsetAt(pos);
@@ -115,6 +128,17 @@ export class GunzipSource implements PieceSource {
         yield gap("truncated", memberOffset, `gzip header at offset ${memberOffset} is cut off`);
         win.advance(view.length);
         break;
+      }
+      this.prefetch?.launch(view, memberOffset);
+      const ahead = this.prefetch?.take(memberOffset);
+      const early = ahead === undefined ? null : await ahead;
+      if (early !== null) {
+        // A whole member, its CRC and size checked by zlib, ending where the next one starts.
+        yield* this.flushDamage();
+        if (early.exclusive) markExclusive(early.out);
+        yield* this.emit(early.out, memberOffset);
+        win.advance(early.length);
+        continue;
       }
       const data = view.subarray(hlen);
       const hint = sizeHint(view, hlen);
@@ -295,6 +319,92 @@ export class GunzipSource implements PieceSource {
     }
     return true;
   }
+}
+
+/** A member inflated ahead: its output and its stored length, header and trailer included. */
+interface EarlyMember {
+  out: Buffer;
+  length: number;
+  /** The output's ArrayBuffer was made for it alone (see markExclusive). */
+  exclusive: boolean;
+}
+
+/** Members inflated ahead at most; zlib's pool has four threads unless UV_THREADPOOL_SIZE says more. */
+const PREFETCH_MEMBERS = 8;
+/** Members whose trailer gives a larger size are left to the reading thread's own paths. */
+const PREFETCH_MAX_OUT = 16 << 20;
+
+/**
+ * Inflates the members of a per-record gzip file ahead of the reader, in parallel on zlib's
+ * thread pool, so the thread reading the input only waits for finished output. A member's end
+ * is taken to be where the next gzip header starts; the guess is checked by zlib (the member's
+ * CRC and size) and by the last four bytes before that header, which must be its size. A wrong
+ * guess (a gzip magic met by chance inside compressed data, damage, padding, a member over
+ * PREFETCH_MAX_OUT) gives null, and the reader
+ * inflates that member itself as before: what comes out is the same either way, only where the
+ * work runs differs.
+ */
+class MemberPrefetch {
+  /** Launched inflations by stored offset, oldest first. */
+  private readonly queue: { offset: number; result: Promise<EarlyMember | null> }[] = [];
+  /** Stored offset up to which the input has been scanned for member starts. */
+  private scannedTo = 0;
+
+  /** The inflation launched for the member at `offset`, if any; forgets those before it. */
+  take(offset: number): Promise<EarlyMember | null> | undefined {
+    const q = this.queue;
+    while (q.length > 0 && q[0].offset < offset) q.shift();
+    return q.length > 0 && q[0].offset === offset ? q.shift()?.result : undefined;
+  }
+
+  /**
+   * Launches inflation of the whole members in `view`, which starts at stored offset `base` with
+   * a member header, up to PREFETCH_MEMBERS in flight.
+   */
+  launch(view: Buffer, base: number): void {
+    let from = Math.max(0, this.scannedTo - base);
+    if (from > 0 && from < view.length && !startsMember(view, from)) from = nextMemberStart(view, from + 1);
+    while (from >= 0 && from < view.length && this.queue.length < PREFETCH_MEMBERS) {
+      // The last member of a file has no header after it and is left to the reader (as are
+      // its bytes, which stay in its last piece: see owned.ts).
+      const next = nextMemberStart(view, from + 1);
+      if (next < 0) break;
+      this.queue.push({ offset: base + from, result: inflateMember(view.subarray(from, next)) });
+      this.scannedTo = base + next;
+      from = next;
+    }
+  }
+}
+
+/** True if a gzip header that reads whole starts at view[at]. */
+function startsMember(view: Buffer, at: number): boolean {
+  return gzipHeaderLength(view.subarray(at, at + 1024)) > 0;
+}
+
+/** Where the next gzip header at or after `from` starts, or -1. */
+function nextMemberStart(view: Buffer, from: number): number {
+  for (let at = view.indexOf(MAGIC, from); at >= 0; at = view.indexOf(MAGIC, at + 1)) {
+    if (startsMember(view, at)) return at;
+  }
+  return -1;
+}
+
+/** Inflates `member` (header to trailer) on zlib's thread pool; null unless it is exactly one whole member. */
+function inflateMember(member: Buffer): Promise<EarlyMember | null> {
+  if (member.length < 18) return Promise.resolve(null);
+  const size = member.readUInt32LE(member.length - 4);
+  const compressed = member.length - TRAILER;
+  // The same bounds as sizeHint: a size deflate could not have made means the guess is wrong.
+  if (size > PREFETCH_MAX_OUT || size * 2 < compressed - 1024 || size > compressed * MAX_DEFLATE_RATIO) return Promise.resolve(null);
+  const chunkSize = Math.max(size + 1, ONE_SHOT_MIN_CHUNK);
+  return new Promise((resolve) => {
+    zlib.gunzip(member, { chunkSize, maxOutputLength: PREFETCH_MAX_OUT }, (err, out) => {
+      // zlib checked the CRC and size of the member it read; the size before the next header
+      // says that member ran to it, with nothing after (a second member or padding) inside.
+      if (err !== null || out.length !== size) resolve(null);
+      else resolve({ out, length: member.length, exclusive: chunkSize >= Buffer.poolSize >>> 1 });
+    });
+  });
 }
 
 /**
