@@ -92,12 +92,12 @@ export class GunzipSource implements PieceSource {
   /** Members ahead being inflated on zlib's thread pool, or null to inflate each in turn here. */
   private readonly prefetch: MemberPrefetch | null;
 
-  /** `inflateAhead: false` inflates every member on this thread (tests compare the two ways). */
+  /** `inflateAhead`: see ReadOptions.inflateAhead (off by default). */
   constructor(
     private readonly win: InputWindow,
     options: { inflateAhead?: boolean } = {},
   ) {
-    this.prefetch = options.inflateAhead === false ? null : new MemberPrefetch();
+    this.prefetch = options.inflateAhead === true ? new MemberPrefetch() : null;
   }
 
   offsetAt(pos: number): number {
@@ -333,6 +333,12 @@ interface EarlyMember {
 const PREFETCH_MEMBERS = 8;
 /** Members whose trailer gives a larger size are left to the reading thread's own paths. */
 const PREFETCH_MAX_OUT = 16 << 20;
+/**
+ * Smaller members are inflated in turn by the reading thread: handing one to zlib's pool costs
+ * about 0.08 ms of CPU (a zlib stream, its state, two thread hand-overs), what inflating 30 KB
+ * costs, so below this the hand-over would cost more CPU than it moves off the reading thread.
+ */
+const PREFETCH_MIN_OUT = 64 << 10;
 
 /**
  * Inflates the members of a per-record gzip file ahead of the reader, in parallel on zlib's
@@ -369,7 +375,8 @@ class MemberPrefetch {
       // its bytes, which stay in its last piece: see owned.ts).
       const next = nextMemberStart(view, from + 1);
       if (next < 0) break;
-      this.queue.push({ offset: base + from, result: inflateMember(view.subarray(from, next)) });
+      const result = inflateMember(view.subarray(from, next));
+      if (result !== null) this.queue.push({ offset: base + from, result });
       this.scannedTo = base + next;
       from = next;
     }
@@ -389,13 +396,17 @@ function nextMemberStart(view: Buffer, from: number): number {
   return -1;
 }
 
-/** Inflates `member` (header to trailer) on zlib's thread pool; null unless it is exactly one whole member. */
-function inflateMember(member: Buffer): Promise<EarlyMember | null> {
-  if (member.length < 18) return Promise.resolve(null);
+/**
+ * Inflates `member` (header to trailer) on zlib's thread pool, resolving to null unless it is
+ * exactly one whole member; null at once for a member not worth handing over.
+ */
+function inflateMember(member: Buffer): Promise<EarlyMember | null> | null {
+  if (member.length < 18) return null;
   const size = member.readUInt32LE(member.length - 4);
   const compressed = member.length - TRAILER;
+  if (size < PREFETCH_MIN_OUT) return null;
   // The same bounds as sizeHint: a size deflate could not have made means the guess is wrong.
-  if (size > PREFETCH_MAX_OUT || size * 2 < compressed - 1024 || size > compressed * MAX_DEFLATE_RATIO) return Promise.resolve(null);
+  if (size > PREFETCH_MAX_OUT || size * 2 < compressed - 1024 || size > compressed * MAX_DEFLATE_RATIO) return null;
   const chunkSize = Math.max(size + 1, ONE_SHOT_MIN_CHUNK);
   return new Promise((resolve) => {
     zlib.gunzip(member, { chunkSize, maxOutputLength: PREFETCH_MAX_OUT }, (err, out) => {

@@ -260,6 +260,9 @@ async function cleanLocked(
     batchSize,
     maxOpenInputs,
     maxPageBytes: options.maxPageBytes,
+    // The reading thread feeds the pool alone: from two workers on, its inflating was what
+    // capped them (docs/speed.md, the 16-core series).
+    inflateAhead: workers >= 2,
     open: options.open,
     ordered: options.unordered !== true,
     inFlight,

@@ -34,6 +34,8 @@ export interface StageParts {
   batchSize: number;
   maxOpenInputs: number;
   maxPageBytes: number | undefined;
+  /** Inflate large gzip members ahead on zlib's threads (ReadOptions.inflateAhead). */
+  inflateAhead: boolean;
   /** Opens remote inputs (see @winnow/archive's ReadOptions.open); local files when absent. */
   open?: InputOpener;
   ordered: boolean;
@@ -164,6 +166,7 @@ export class Stages {
       maxPageBytes: this.#parts.maxPageBytes,
       open: this.#parts.open,
       signal: this.#parts.signal,
+      inflateAhead: this.#parts.inflateAhead,
       onSkip: (event: SkipEvent) => {
         // A remote input closed because the run was told to stop is interrupted, not unreadable.
         if (event.reason === "unreadable" && this.#parts.signal?.aborted === true) return;
