@@ -459,6 +459,22 @@ describe("authors a corpus builder can trust", () => {
   });
 });
 
+describe("authors held out of the last rules (issue 34, second round)", () => {
+  it('an itemprop="author" Person\'s itemprop="name" is the name as marked (element text or <meta content>)', () => {
+    // XenForo's hidden first-post Person: the element's text goes on with the avatar's letter.
+    const hidden = `<html><body><h1>Suggestions for a beginner MTB</h1><div class="hidden"><div itemprop="author" itemscope>
+<span class="username" itemprop="name">Ejp55230</span><meta itemprop="url" content="https://forum.example.org/members/ejp55230.1/">
+<div class="avatar"><span>E</span></div></div></div><p>Which bike?</p></body></html>`;
+    expect(metadataOf(hidden).meta.author).toBe("Ejp55230");
+    const meta = `<html><body><div class="card" itemprop="author" itemscope><meta itemprop="name" content="Tony B">
+<a href="/members/tony-b.5/">Tony B</a> <span>8,415 posts</span></div><p>Reply.</p></body></html>`;
+    expect(metadataOf(meta).meta.author).toBe("Tony B");
+    // A role marked as the name is still no one.
+    const role = `<html><body><div itemprop="author" itemscope><span itemprop="name">admin</span></div><p>x</p></body></html>`;
+    expect(metadataOf(role).meta.author).toBeUndefined();
+  });
+});
+
 describe("normaliseDate", () => {
   it.each([
     ["2021-03-04", "2021-03-04"],

@@ -386,6 +386,10 @@ export class MetadataCollector implements MarkupObserver {
         a.itemprop = value;
         this.pending = this.touched = true;
         if (value === "author" && element !== "meta" && element !== "link") this.startAuthor(this.level, VISIBLE_MARKED);
+        // schema.org's Person inside the author's element: its `name` is the name as the page
+        // marks it ("Ejp55230"), where the element's whole text goes on with an avatar's letter.
+        else if (value === "name" && element !== "meta" && this.inMarkedAuthor())
+          this.startSide(Capture.Author, this.level, VISIBLE_MARKED, true);
         return;
       case "rel":
         if (element === "link") {
@@ -698,7 +702,11 @@ export class MetadataCollector implements MarkupObserver {
       else if (a.content.length > 0) {
         if (a.name.length > 0) this.metaFact(a.name, a.content);
         if (a.property.length > 0 && a.property !== a.name) this.metaFact(a.property, a.content);
-        if (a.itemprop.length > 0) this.metaFact(a.itemprop.toLowerCase(), a.content);
+        if (a.itemprop.length > 0) {
+          // <meta itemprop="name" content="Tony B"> inside the author's element: the Person's name.
+          if (a.itemprop === "name" && this.inMarkedAuthor()) this.offerAuthor(a.content, VISIBLE_MARKED, true);
+          else this.metaFact(a.itemprop.toLowerCase(), a.content);
+        }
       }
       return;
     }
@@ -776,6 +784,11 @@ export class MetadataCollector implements MarkupObserver {
     if (SCREEN_READER.test(value)) this.startSide(Capture.Label, this.level, NONE);
     else if (USERNAME_CLASS.test(value) && this.authors.length < MAX_CANDIDATES)
       this.startSide(Capture.Author, this.level, VISIBLE_TEXT, true);
+  }
+
+  /** Whether an element marked as the author (`itemprop="author"`, `rel="author"`) is being captured. */
+  private inMarkedAuthor(): boolean {
+    return this.capture === Capture.Author && this.captureRank === VISIBLE_MARKED && this.authors.length < MAX_CANDIDATES;
   }
 
   /** An author's element: captured alone, or beside the date capture of an element around it. */
