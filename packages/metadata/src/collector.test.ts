@@ -473,6 +473,22 @@ describe("authors held out of the last rules (issue 34, second round)", () => {
     const role = `<html><body><div itemprop="author" itemscope><span itemprop="name">admin</span></div><p>x</p></body></html>`;
     expect(metadataOf(role).meta.author).toBeUndefined();
   });
+
+  it("a label alone in its block ('Author', 'By', 'Author(s)') names the block(s) after it, past an avatar's initials", () => {
+    const one = `<html><body><h1>AI in medicine</h1><div><h3>Published</h3><p>August 30, 2024</p></div>
+<div><h3>Author</h3><p>Lisa D. Ellis</p></div><div><h3>Related Program</h3><p>AI in Clinical Medicine</p></div></body></html>`;
+    expect(metadataOf(one).meta.author).toBe("Lisa D. Ellis");
+    const initials = `<html><body><h1>Batching</h1><p>Text of the post.</p><div>By</div><div><span>CP</span></div>
+<div>Chengcheng Pei</div><div>Staff Software Engineer</div></body></html>`;
+    expect(metadataOf(initials).meta.author).toBe("Chengcheng Pei");
+    // A plural label: one name a block, up to the first block that names no one.
+    const several = `<html><body><h1>Report</h1><h6>Author(s)</h6><ul><li>John A. Alic</li><li>David C. Mowery</li>
+<li>Edward S. Rubin</li></ul><p>Download pdf</p></body></html>`;
+    expect(metadataOf(several).meta.author).toBe("John A. Alic; David C. Mowery; Edward S. Rubin");
+    // A label followed by a sentence names no one.
+    const sentence = `<html><body><h1>Zero waste</h1><div>Written By</div><p>I dove into the zero waste lifestyle in 2015 and never looked back.</p></body></html>`;
+    expect(metadataOf(sentence).meta.author).toBeUndefined();
+  });
 });
 
 describe("normaliseDate", () => {

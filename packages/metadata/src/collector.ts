@@ -123,6 +123,20 @@ const DATE_LABEL =
 /** A short block that labels its author: "By Jane Roe", "作者：…", "Autor: …", "文/…". */
 const AUTHOR_LABEL =
   /^(?:by|written by|posted by|von|par|por|door|autor(?:in)?|auteur|author)\s*:?\s+\S|^(?:作者|编辑|編輯|记者|記者|文)\s*[:：/]/i;
+/**
+ * A block that is only an author's label ("Author", "Written by", "By", "Von", "Автор"): the
+ * name is the next block (a label in its own `<h3>`, `<dt>`, `<div>`). A plural ("Authors",
+ * "Author(s)") labels the name blocks that follow it, one a block.
+ */
+const AUTHOR_LABEL_ONLY =
+  /^(?:by|written by|posted by|von|par|por|di|door|autor(?:in|en|es)?|auteurs?|authors?|author\(s\)|авторы?|作者|记者|記者)\s*[:：]?$/i;
+const MAX_LABEL_ONLY = 12;
+/** An avatar's initials in place of a portrait: "CP", "E". */
+const INITIALS = /^\p{Lu}{1,3}$/u;
+const PLURAL_LABEL = /s\)?\s*[:：]?$|ы\s*[:：]?$|en\s*[:：]?$/i;
+/** The longest block read as the name after a label alone, and how many a plural label reads. */
+const MAX_LABELLED_NAME = 100;
+const MAX_LABELLED_NAMES = 10;
 /** A short block that is a date and nothing else: "2005-01-14 17:02:30", "(2022/02/13)". */
 const DATE_ONLY =
   /^[\s(（[]*(?:19|20)\d{2}\s*[-/.年]\s*\d{1,2}\s*[-/.月]\s*\d{1,2}\s*日?(?:\s*\d{1,2}:\d{2}(?::\d{2})?(?::\d)?)?[\s)）\]]*$/;
@@ -543,7 +557,7 @@ export class MetadataCollector implements MarkupObserver {
         const n = Math.min(blocks.length, MAX_AUTHOR_BLOCKS);
         // Where the markup offered nothing, readLabelledBlocks read the first blocks already.
         for (let b = linesRead ? Math.min(n, MAX_BLOCKS_SCANNED) : 0; b < n; b++)
-          if (blocks[b].text.length <= MAX_LABELLED) this.offerAuthorLine(blocks[b].text);
+          if (blocks[b].text.length <= MAX_LABELLED) this.offerAuthorBlock(blocks, b);
         if (this.authors.length > 0) author = this.bestAuthor(publishers, hostOf(url));
       }
       if (author !== undefined) out.author = author;
@@ -597,7 +611,7 @@ export class MetadataCollector implements MarkupObserver {
       if (needDate && /\d/.test(text) && (DATE_LABEL.test(text) || DATE_ONLY.test(text) || isDateLine(text)))
         this.offerDate("date", text, LABELLED_TEXT);
       if (needAuthor) {
-        this.offerAuthorLine(text);
+        this.offerAuthorBlock(blocks, b);
       }
     }
   }
@@ -848,6 +862,27 @@ export class MetadataCollector implements MarkupObserver {
   private offerDate(field: "date" | "dateModified", value: string, rank: number): void {
     const list = field === "date" ? this.dates : this.modified;
     if (list.length < MAX_CANDIDATES && value.length >= 4 && value.length <= 300) list.push({ value, rank });
+  }
+
+  /** Block `b` of the page, read as offerAuthorLine reads a line, or as the label of the name(s) after it. */
+  private offerAuthorBlock(blocks: ReadonlyArray<PageBlock>, b: number): void {
+    const text = blocks[b].text;
+    if (text.length > MAX_LABEL_ONLY || !AUTHOR_LABEL_ONLY.test(text)) {
+      this.offerAuthorLine(text);
+      return;
+    }
+    const names: string[] = [];
+    const several = PLURAL_LABEL.test(text);
+    for (let n = b + 1; n < blocks.length && names.length < (several ? MAX_LABELLED_NAMES : 1); n++) {
+      const next = blocks[n].text;
+      // An avatar's initials ("CP") stand between the label and the name they abbreviate.
+      if (INITIALS.test(next)) continue;
+      // Each block after a plural label is one name: the first that names no one ends the list.
+      if (next.length > MAX_LABELLED_NAME || (names.length > 0 && authorNames(next, true).length !== 1)) break;
+      names.push(next);
+    }
+    // The names alone: the label ("Author(s)") is read by no LEAD and would pass for one.
+    if (names.length > 0) this.offerAuthor(names.join(", "), LABELLED_TEXT);
   }
 
   /** A short line of the page's text that credits its author: "By Jane Roe", "（责任编辑：山石）". */
