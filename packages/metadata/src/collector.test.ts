@@ -489,6 +489,25 @@ describe("authors held out of the last rules (issue 34, second round)", () => {
     const sentence = `<html><body><h1>Zero waste</h1><div>Written By</div><p>I dove into the zero waste lifestyle in 2015 and never looked back.</p></body></html>`;
     expect(metadataOf(sentence).meta.author).toBeUndefined();
   });
+
+  it("a listing's teasers, each with its byline, name no author; a page whose writer is named again keeps its byline", () => {
+    const people = ["Marko Zivkovic", "Andrew Orr", "Charles Martin", "Wesley Hilliard", "Malcolm Owen", "William Gallagher"];
+    const teasers = (names: string[]) =>
+      names
+        .map((n, i) => `<article><h2><a href="/p/${i}">Story ${i}</a></h2><span class="byline">By ${n}</span><p>Teaser ${i}.</p></article>`)
+        .join("\n");
+    const listing = `<html><body><h1>Latest news</h1>${teasers(people)}<p>Older posts</p></body></html>`;
+    expect(metadataOf(listing).meta.author).toBeUndefined();
+    // Five people are not yet a listing: related posts under an article.
+    expect(metadataOf(`<html><body><h1>News</h1>${teasers(people.slice(0, 5))}</body></html>`).meta.author).toBe("Marko Zivkovic");
+    // The page's own writer first and again among the related posts' bylines.
+    const article = `<html><body><h1>Review</h1>${teasers(["Ben Kaye", ...people, "Ben Kaye"])}</body></html>`;
+    expect(metadataOf(article).meta.author).toBe("Ben Kaye");
+    // A forum's posters under an author class are handles: the thread's starter.
+    const handles = ["Fitzg", "BMilton", "Napie", "SawdustSteve", "WillGeorge", "Cheatah", "jec"];
+    const forum = `<html><body><h1>Bandsaw</h1>${handles.map((h) => `<div class="post"><div class="author">${h}</div><p>Post by ${h}.</p></div>`).join("")}</body></html>`;
+    expect(metadataOf(forum).meta.author).toBe("Fitzg");
+  });
 });
 
 describe("normaliseDate", () => {

@@ -131,6 +131,11 @@ const AUTHOR_LABEL =
 const AUTHOR_LABEL_ONLY =
   /^(?:by|written by|posted by|von|par|por|di|door|autor(?:in|en|es)?|auteurs?|authors?|author\(s\)|авторы?|作者|记者|記者)\s*[:：]?$/i;
 const MAX_LABEL_ONLY = 12;
+/**
+ * How many different people (full names) a rank's bylines name on a listing (see isListing): on
+ * WCXB dev's tuning fold, 6 rather than 4 or 5 kept every right author (4: 3 lost, 5: 1 lost).
+ */
+const LISTING_NAMES = 6;
 /** An avatar's initials in place of a portrait: "CP", "E". */
 const INITIALS = /^\p{Lu}{1,3}$/u;
 const PLURAL_LABEL = /s\)?\s*[:：]?$|ы\s*[:：]?$|en\s*[:：]?$/i;
@@ -303,6 +308,7 @@ export class MetadataCollector implements MarkupObserver {
   private twitterAuthorKey = ""; // "twitter:data1" once "twitter:label1" said "Written by"
   private timeDated = false; // the first <time> gave its datetime: its text is not read
   private authorNext = false; // a screen reader's label said "Thread starter": the next link names them
+  private listing = false; // bestAuthor found a listing's bylines: the page's lines are not read for a byline
 
   private lang = "";
   private langRank = NONE;
@@ -337,6 +343,7 @@ export class MetadataCollector implements MarkupObserver {
     this.twitterAuthorKey = "";
     this.timeDated = false;
     this.authorNext = false;
+    this.listing = false;
     this.lang = "";
     this.langRank = NONE;
     // In place, and nothing allocated for a page that offers none: a run reads pages by the million.
@@ -552,7 +559,7 @@ export class MetadataCollector implements MarkupObserver {
       // The markup offered only what names no one (a role, the site, a date class's text): the
       // page's lines are read as on a page whose markup says nothing, and further down, where a
       // byline sits under a long menu.
-      if (author === undefined && blocks !== undefined) {
+      if (author === undefined && blocks !== undefined && !this.listing) {
         this.authors.length = 0;
         const n = Math.min(blocks.length, MAX_AUTHOR_BLOCKS);
         // Where the markup offered nothing, readLabelledBlocks read the first blocks already.
@@ -915,15 +922,52 @@ export class MetadataCollector implements MarkupObserver {
    */
   private bestAuthor(publishers: readonly string[], host: string): string | undefined {
     let sitesOwn: string | undefined;
-    for (const candidate of byRank(this.authors) as AuthorCandidate[]) {
-      const names = (candidate.handle ? handleIn(candidate.value) : authorNames(candidate.value, candidate.rank === LABELLED_TEXT)).filter(
-        (name) => !isPublisher(name, publishers, host),
-      );
+    const ranked = byRank(this.authors) as AuthorCandidate[];
+    let listing = NONE; // a rank whose bylines name too many people: a listing's teasers
+    for (let c = 0; c < ranked.length; c++) {
+      const candidate = ranked[c];
+      if (candidate.rank === listing) continue;
+      const names = this.namesOf(candidate).filter((name) => !isPublisher(name, publishers, host));
       if (names.length === 0) continue;
+      if (this.isListing(ranked, c)) {
+        listing = candidate.rank;
+        this.listing = true;
+        continue;
+      }
       if (!names.every((name) => isSiteName(name, publishers))) return names.join("; ");
       sitesOwn ??= names.join("; ");
     }
     return sitesOwn;
+  }
+
+  private namesOf(candidate: AuthorCandidate): string[] {
+    return candidate.handle ? handleIn(candidate.value) : authorNames(candidate.value, candidate.rank === LABELLED_TEXT);
+  }
+
+  /**
+   * Whether the bylines of `ranked[first]`'s rank, from it on, name LISTING_NAMES people or more:
+   * a listing's teasers (a blog's index, a magazine's front page), each with its writer, where
+   * the page has no one writer. Not when the first is named again: a page's own writer is named
+   * in its byline and again (an author box, "more by"), a listing's first teaser's seldom is.
+   * Only a guessed byline's ranks (a byline class, an author's link, a labelled line): a forum's
+   * marked posters are its thread's.
+   */
+  private isListing(ranked: readonly AuthorCandidate[], first: number): boolean {
+    const rank = ranked[first].rank;
+    if (rank !== VISIBLE_GUESS && rank !== LABELLED_TEXT) return false;
+    const seen = new Set<string>();
+    let own = "";
+    let repeated = false;
+    for (let c = first; c < ranked.length && ranked[c].rank === rank; c++) {
+      if (ranked[c].handle) continue;
+      const name = this.namesOf(ranked[c])[0]?.toLowerCase();
+      if (name === undefined) continue;
+      if (own.length === 0) own = name;
+      else if (name === own) repeated = true;
+      // People's full names: a forum's posters, one-word handles, are its thread's.
+      if (name.includes(" ")) seen.add(name);
+    }
+    return seen.size >= LISTING_NAMES && !repeated;
   }
 
   /** Lists take the best rank's entries only, in page order, without duplicates. */
