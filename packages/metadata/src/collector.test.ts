@@ -508,6 +508,13 @@ describe("authors held out of the last rules (issue 34, second round)", () => {
     const forum = `<html><body><h1>Bandsaw</h1>${handles.map((h) => `<div class="post"><div class="author">${h}</div><p>Post by ${h}.</p></div>`).join("")}</body></html>`;
     expect(metadataOf(forum).meta.author).toBe("Fitzg");
   });
+
+  it("a month's name before the day is the date's, after a one-word name too", () => {
+    const html = `<html><body><h1>Boujee</h1><p>A definition.</p><div class="contributor">by Faded_Hazel November 25, 2016</div></body></html>`;
+    expect(metadataOf(html).meta.author).toBe("Faded_Hazel");
+    // Without a day after it, a month's name may be a surname.
+    expect(metadataOf(`<html><body><h1>Film</h1><p>by Ann March</p></body></html>`).meta.author).toBe("Ann March");
+  });
 });
 
 describe("normaliseDate", () => {

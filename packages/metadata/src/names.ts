@@ -119,6 +119,10 @@ export function authorNames(text: string, whole = false): string[] {
     if (whole && !/\d|^\s*[|•·–—-]/.test(s.slice(end.index))) return [];
     s = s.slice(0, end.index);
     cut = true;
+    // "by Faded_Hazel November 25, 2016": a month's name before the day is the date's, after a
+    // name of one word too (nameIn drops it only after two, "Ann March" being a name).
+    const last = s.lastIndexOf(" ");
+    if (last > 0 && /\d/.test(end[0]) && DATE_WORD.test(s.slice(last + 1))) s = s.slice(0, last);
   }
   const out: string[] = [];
   for (const part of s.split(BETWEEN)) {
