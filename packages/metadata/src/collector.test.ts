@@ -509,6 +509,15 @@ describe("authors held out of the last rules (issue 34, second round)", () => {
     expect(metadataOf(forum).meta.author).toBe("Fitzg");
   });
 
+  it("a template's unfilled placeholder in <meta name=author> names no one: the byline does", () => {
+    const html = `<html><head><meta name="author" content="page.head.extra.author"></head><body><h1>Startup lessons</h1>
+<span class="blog-meta-author">Tim Enwall</span><p>Text.</p></body></html>`;
+    expect(metadataOf(html).meta.author).toBe("Tim Enwall");
+    expect(metadataOf(`<html><head><meta name="author" content="J.R.R.Tolkien"></head><body><p>x</p></body></html>`).meta.author).toBe(
+      "J.R.R.Tolkien",
+    );
+  });
+
   it("a month's name before the day is the date's, after a one-word name too", () => {
     const html = `<html><body><h1>Boujee</h1><p>A definition.</p><div class="contributor">by Faded_Hazel November 25, 2016</div></body></html>`;
     expect(metadataOf(html).meta.author).toBe("Faded_Hazel");

@@ -41,6 +41,8 @@ const NO_NAME =
  */
 const FACET =
   /\s?\b(?:categor(?:y|ies)|types?|industry|industries|size|location|topics?|use case|modality|stage|technolog(?:y|ies)|date|manufacturer|school|department|region|products?|solutions?|services?|roles?|audience|platforms?|format|level|country|state|city|goals?|features?|integrations?)$/i;
+/** A template's unfilled placeholder ("page.head.extra.author"): a dotted lowercase path, no name ("J.R.R.Tolkien" is one). */
+const PLACEHOLDER = /^[a-z_][\w-]*(?:\.[a-z_][\w-]*){2,}$/;
 /** Lowercase words that may sit inside a name ("Ludwig van Beethoven", "Oscar de la Hoya"). */
 const PARTICLE = /^(?:van|von|der|den|de|del|della|da|di|du|la|le|bin|ibn|al|el|ter|ten|y|dos|das)$/;
 const SPACES = /\s+/g;
@@ -65,7 +67,15 @@ const ROLE =
 /** One candidate part: the name it holds, or "" when it holds none. */
 function nameIn(part: string): string {
   const name = part.replace(/^[\s'’.,:;·–—-]+|[\s'’,:;·–—-]+$/g, "");
-  if (name.length < 2 || name.length > 60 || NO_NAME.test(name) || NOT_A_NAME.test(name) || MONTH.test(name) || SENTENCE_END.test(name)) {
+  if (
+    name.length < 2 ||
+    name.length > 60 ||
+    NO_NAME.test(name) ||
+    NOT_A_NAME.test(name) ||
+    MONTH.test(name) ||
+    SENTENCE_END.test(name) ||
+    PLACEHOLDER.test(name)
+  ) {
     return "";
   }
   const words = name.split(" ");
