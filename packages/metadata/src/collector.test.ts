@@ -518,6 +518,16 @@ describe("authors held out of the last rules (issue 34, second round)", () => {
     );
   });
 
+  it("a name the markup gives in lowercase is a name; a page's line or a phrase in lowercase is not", () => {
+    const meta = `<html><head><meta name="author" content="annette thurmon"></head><body><h1>Herbs</h1><p>x</p></body></html>`;
+    expect(metadataOf(meta).meta.author).toBe("annette thurmon");
+    const box = `<html><body><h1>E-bikes</h1><a href="/author/crazylennys/" class="elementor-author-box__name">crazy lennys</a><p>x</p></body></html>`;
+    expect(metadataOf(box).meta.author).toBe("crazy lennys");
+    const phrase = `<html><body><h1>Post</h1><div class="author-box">about the author</div><p>x</p></body></html>`;
+    expect(metadataOf(phrase).meta.author).toBeUndefined();
+    expect(metadataOf(`<html><body><h1>Post</h1><p>By crazy lennys</p></body></html>`).meta.author).toBeUndefined();
+  });
+
   it("a month's name before the day is the date's, after a one-word name too", () => {
     const html = `<html><body><h1>Boujee</h1><p>A definition.</p><div class="contributor">by Faded_Hazel November 25, 2016</div></body></html>`;
     expect(metadataOf(html).meta.author).toBe("Faded_Hazel");

@@ -41,6 +41,11 @@ const NO_NAME =
  */
 const FACET =
   /\s?\b(?:categor(?:y|ies)|types?|industry|industries|size|location|topics?|use case|modality|stage|technolog(?:y|ies)|date|manufacturer|school|department|region|products?|solutions?|services?|roles?|audience|platforms?|format|level|country|state|city|goals?|features?|integrations?)$/i;
+/** A word of a name typed in lowercase: letters only ("thurmon", "lennys"). */
+const LOWERCASE_NAME_WORD = /^\p{Ll}{2,}$/u;
+/** Words of a sentence or a call to action, never of a name typed in lowercase ("about the author", "leave a reply"). */
+const FUNCTION_WORD =
+  /^(?:a|an|the|of|and|or|to|in|on|at|by|for|with|from|about|into|is|are|was|be|this|that|these|our|your|my|his|her|its|their|we|you|it|leave|reply|see|go|back|next|previous|top|new|latest|recent|popular|related|written|edited|search|menu|login|sign|up|out)$/;
 /** A template's unfilled placeholder ("page.head.extra.author"): a dotted lowercase path, no name ("J.R.R.Tolkien" is one). */
 const PLACEHOLDER = /^[a-z_][\w-]*(?:\.[a-z_][\w-]*){2,}$/;
 /** Lowercase words that may sit inside a name ("Ludwig van Beethoven", "Oscar de la Hoya"). */
@@ -65,7 +70,7 @@ const ROLE =
   /\b(?:writer|editor|reporter|correspondent|columnist|contributor|expert|director|founder|co-founder|ceo|cto|cfo|manager|specialist|analyst|professor|officer|president|chief|coach|consultant|journalist|photographer|producer|strategist|engineer|scientist|researcher|attorney|lawyer|physician|dietitian|nutritionist|therapist|instructor|teacher|intern|fellow|student)s?(?:\.?$|\s+(?:of|for|at)\s)/i;
 
 /** One candidate part: the name it holds, or "" when it holds none. */
-function nameIn(part: string): string {
+function nameIn(part: string, marked = false): string {
   const name = part.replace(/^[\s'’.,:;·–—-]+|[\s'’,:;·–—-]+$/g, "");
   if (
     name.length < 2 ||
@@ -81,7 +86,7 @@ function nameIn(part: string): string {
   const words = name.split(" ");
   if (words.length > 5 || FACET.test(name)) return "";
   // "By Ray Chesterton January 18, 2008": the date's month is no part of the name.
-  if (words.length >= 3 && DATE_WORD.test(words[words.length - 1])) return nameIn(words.slice(0, -1).join(" "));
+  if (words.length >= 3 && DATE_WORD.test(words[words.length - 1])) return nameIn(words.slice(0, -1).join(" "), marked);
   // Chinese and Japanese names are a few characters; more is a phrase.
   if (HAN.test(name) && name.replace(SPACES, "").length > 8) return "";
   // A sentence has lowercase words; a name has at most a particle (usernames are one word).
@@ -92,7 +97,13 @@ function nameIn(part: string): string {
       const w = words[i];
       if (w[0] !== w[0].toUpperCase() && !PARTICLE.test(w) && !(i === 0 && w === "the")) lower++;
     }
-    if (lower > 0) return "";
+    // A name the markup gives as the author may be written as its owner typed it ("annette
+    // thurmon"): two or three lowercase words, none a sentence's word.
+    if (
+      lower > 0 &&
+      !(marked && lower === words.length && words.length <= 3 && words.every((w) => LOWERCASE_NAME_WORD.test(w) && !FUNCTION_WORD.test(w)))
+    )
+      return "";
   }
   return name;
 }
@@ -139,7 +150,7 @@ export function authorNames(text: string, whole = false): string[] {
     if (CREDENTIAL.test(part.trim().replace(/\.+$/, "")) && out.length > 0) continue;
     // A role alone is left to nameIn: a credit such as "Our Editors" is the page's byline.
     if (out.length > 0 && ROLE.test(part.trim())) break;
-    const name = nameIn(part.replace(LEAD, ""));
+    const name = nameIn(part.replace(LEAD, ""), !whole);
     if (whole && cut && name.length > 0 && !CAPITALISED.test(name)) return [];
     // A line that goes on with words after a name in lowercase is a sentence: "By law, children's
     // clothes must …" ("By Jerry Bonkowski, Special to Yahoo! Sports" keeps its name).
