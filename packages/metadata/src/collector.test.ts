@@ -469,6 +469,10 @@ describe("authors held out of the last rules (issue 34, second round)", () => {
     const meta = `<html><body><div class="card" itemprop="author" itemscope><meta itemprop="name" content="Tony B">
 <a href="/members/tony-b.5/">Tony B</a> <span>8,415 posts</span></div><p>Reply.</p></body></html>`;
     expect(metadataOf(meta).meta.author).toBe("Tony B");
+    // A member's id in hex is no displayed name: the next Person's is.
+    const hex = `<html><body><div itemprop="author" itemscope><meta itemprop="name" content="01fe20bec297"></div>
+<div itemprop="author" itemscope><span itemprop="name">Pete O'Hanlon</span></div><p>x</p></body></html>`;
+    expect(metadataOf(hex).meta.author).toBe("Pete O'Hanlon");
     // A role marked as the name is still no one.
     const role = `<html><body><div itemprop="author" itemscope><span itemprop="name">admin</span></div><p>x</p></body></html>`;
     expect(metadataOf(role).meta.author).toBeUndefined();
@@ -485,6 +489,11 @@ describe("authors held out of the last rules (issue 34, second round)", () => {
     const several = `<html><body><h1>Report</h1><h6>Author(s)</h6><ul><li>John A. Alic</li><li>David C. Mowery</li>
 <li>Edward S. Rubin</li></ul><p>Download pdf</p></body></html>`;
     expect(metadataOf(several).meta.author).toBe("John A. Alic; David C. Mowery; Edward S. Rubin");
+    // A forum table's headers ("Author", "Message") and a menu after a plural label name no one.
+    const table = `<html><body><h1>Thread</h1><table><tr><th>Author</th><th>Message</th></tr></table><p>Text of the post.</p></body></html>`;
+    expect(metadataOf(table).meta.author).toBeUndefined();
+    const menu = `<html><body><h1>Home</h1><div>Authors</div><div>Winners!, My NaNoWriMo, FAQs, The Basics</div><p>x</p></body></html>`;
+    expect(metadataOf(menu).meta.author).toBeUndefined();
     // A label followed by a sentence names no one.
     const sentence = `<html><body><h1>Zero waste</h1><div>Written By</div><p>I dove into the zero waste lifestyle in 2015 and never looked back.</p></body></html>`;
     expect(metadataOf(sentence).meta.author).toBeUndefined();
@@ -526,6 +535,9 @@ describe("authors held out of the last rules (issue 34, second round)", () => {
     const phrase = `<html><body><h1>Post</h1><div class="author-box">about the author</div><p>x</p></body></html>`;
     expect(metadataOf(phrase).meta.author).toBeUndefined();
     expect(metadataOf(`<html><body><h1>Post</h1><p>By crazy lennys</p></body></html>`).meta.author).toBeUndefined();
+    // The host's own name typed in lowercase is the site's.
+    const site = `<html><head><meta name="author" content="winnipeg sun"></head><body><h1>News</h1><p>x</p></body></html>`;
+    expect(metadataOf(site, "https://www.winnipegsun.com/news/story").meta.author).toBeUndefined();
   });
 
   it("a month's name before the day is the date's, after a one-word name too", () => {

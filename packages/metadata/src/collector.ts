@@ -884,8 +884,12 @@ export class MetadataCollector implements MarkupObserver {
       const next = blocks[n].text;
       // An avatar's initials ("CP") stand between the label and the name they abbreviate.
       if (INITIALS.test(next)) continue;
-      // Each block after a plural label is one name: the first that names no one ends the list.
-      if (next.length > MAX_LABELLED_NAME || (names.length > 0 && authorNames(next, true).length !== 1)) break;
+      // A displayed name, two words or more: after "Author", a forum table's next header is one
+      // word ("Message", "Text"). After a plural label, each block is one name, and the first
+      // that is none ends the list (a menu's "Winners!, My NaNoWriMo, …" is none).
+      if (next.length > MAX_LABELLED_NAME || !next.includes(" ")) break;
+      const found = authorNames(next, true).length;
+      if (found === 0 || (several && found !== 1)) break;
       names.push(next);
     }
     // The names alone: the label ("Author(s)") is read by no LEAD and would pass for one.

@@ -160,6 +160,7 @@ export function authorNames(text: string, whole = false): string[] {
   return out;
 }
 
+const HEX_ID = /^[0-9a-f]{8,}$/i;
 /** What a handle may not hold: markup, an address, a path, a sentence's punctuation. */
 const NOT_A_HANDLE = /[<>{}[\]@/\\|"“”?!:;,]/;
 
@@ -174,6 +175,8 @@ export function handleIn(text: string): string[] {
   const line = s.indexOf(" | ");
   if (line >= 0) s = s.slice(0, line);
   if (s.length < 2 || s.length > 40 || s.split(" ").length > 3 || NO_NAME.test(s) || NOT_A_HANDLE.test(s)) return [];
+  // A member's id in hex ("01fe20bec297", CodeProject's hidden Person) is no displayed handle.
+  if (HEX_ID.test(s) && /\d/.test(s)) return [];
   return [s];
 }
 
@@ -223,9 +226,15 @@ export function isPublisher(name: string, publishers: readonly string[], host: s
   if (n.length === 0) return true;
   if (ORGANISATION_WORD.test(name) || SHOUTED.test(name) || CJK_ORGANISATION.test(name)) return true;
   // A site named after its author ("Rick Steves" on ricksteves.com) keeps the name: only a
-  // one-word name that is also the site's or the host's ("Instructables") is the publisher.
-  if (name.includes(" ")) return false;
+  // one-word name that is also the site's or the host's ("Instructables") is the publisher, or
+  // the host's name typed in lowercase in its own markup ("winnipeg sun" on winnipegsun.com).
+  if (name.includes(" ") && (name !== name.toLowerCase() || !hostNamed(n, host))) return false;
   for (const p of publishers) if (fold(p) === n) return true;
+  return hostNamed(n, host);
+}
+
+/** Whether a folded name is one of the host's labels ("instructables" of www.instructables.com). */
+function hostNamed(n: string, host: string): boolean {
   if (host.length > 0 && n.length >= 4) {
     for (const label of host.toLowerCase().split(".")) if (label.length >= 4 && fold(label) === n) return true;
   }
