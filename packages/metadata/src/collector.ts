@@ -133,7 +133,8 @@ const AUTHOR_LABEL_ONLY =
 const MAX_LABEL_ONLY = 12;
 /**
  * How many different people (full names) a rank's bylines name on a listing (see isListing): on
- * WCXB dev's tuning fold, 6 rather than 4 or 5 kept every right author (4: 3 lost, 5: 1 lost).
+ * WCXB dev's tuning fold, 6 rather than 4 or 5 kept every right author (4: 3 lost, 5: 1 lost,
+ * measured before the exception for a first name named again).
  */
 const LISTING_NAMES = 6;
 /** An avatar's initials in place of a portrait: "CP", "E". */
