@@ -95,11 +95,12 @@ const offered = [];
 if (CANDIDATES) {
   // offerAuthor is the collector's one entry for author candidates (TypeScript-private only).
   const offerAuthor = collector.offerAuthor;
-  collector.offerAuthor = function (value, rank) {
-    const line = `    candidate rank ${rank}: ${JSON.stringify(value.replace(/\s+/g, " ").trim().slice(0, 160))}`;
+  collector.offerAuthor = function (value, rank, ...rest) {
+    const line = `    candidate rank ${rank}${rest[0] === true ? " (handle)" : ""}: ${JSON.stringify(value.replace(/\s+/g, " ").trim().slice(0, 160))}`;
     // A forum's user blocks repeat: each distinct candidate once, at most 12 a page.
     if (offered.length < 12 && !offered.includes(line)) offered.push(line);
-    return offerAuthor.call(this, value, rank);
+    // Every argument passed on: a forum's username is offered as a handle (a third argument).
+    return offerAuthor.call(this, value, rank, ...rest);
   };
 }
 const started = process.cpuUsage();

@@ -459,6 +459,95 @@ describe("authors a corpus builder can trust", () => {
   });
 });
 
+describe("authors held out of the last rules (issue 34, second round)", () => {
+  it('an itemprop="author" Person\'s itemprop="name" is the name as marked (element text or <meta content>)', () => {
+    // XenForo's hidden first-post Person: the element's text goes on with the avatar's letter.
+    const hidden = `<html><body><h1>Suggestions for a beginner MTB</h1><div class="hidden"><div itemprop="author" itemscope>
+<span class="username" itemprop="name">Ejp55230</span><meta itemprop="url" content="https://forum.example.org/members/ejp55230.1/">
+<div class="avatar"><span>E</span></div></div></div><p>Which bike?</p></body></html>`;
+    expect(metadataOf(hidden).meta.author).toBe("Ejp55230");
+    const meta = `<html><body><div class="card" itemprop="author" itemscope><meta itemprop="name" content="Tony B">
+<a href="/members/tony-b.5/">Tony B</a> <span>8,415 posts</span></div><p>Reply.</p></body></html>`;
+    expect(metadataOf(meta).meta.author).toBe("Tony B");
+    // A member's id in hex is no displayed name: the next Person's is.
+    const hex = `<html><body><div itemprop="author" itemscope><meta itemprop="name" content="01fe20bec297"></div>
+<div itemprop="author" itemscope><span itemprop="name">Pete O'Hanlon</span></div><p>x</p></body></html>`;
+    expect(metadataOf(hex).meta.author).toBe("Pete O'Hanlon");
+    // A role marked as the name is still no one.
+    const role = `<html><body><div itemprop="author" itemscope><span itemprop="name">admin</span></div><p>x</p></body></html>`;
+    expect(metadataOf(role).meta.author).toBeUndefined();
+  });
+
+  it("a label alone in its block ('Author', 'By', 'Author(s)') names the block(s) after it, past an avatar's initials", () => {
+    const one = `<html><body><h1>AI in medicine</h1><div><h3>Published</h3><p>August 30, 2024</p></div>
+<div><h3>Author</h3><p>Lisa D. Ellis</p></div><div><h3>Related Program</h3><p>AI in Clinical Medicine</p></div></body></html>`;
+    expect(metadataOf(one).meta.author).toBe("Lisa D. Ellis");
+    const initials = `<html><body><h1>Batching</h1><p>Text of the post.</p><div>By</div><div><span>CP</span></div>
+<div>Chengcheng Pei</div><div>Staff Software Engineer</div></body></html>`;
+    expect(metadataOf(initials).meta.author).toBe("Chengcheng Pei");
+    // A plural label: one name a block, up to the first block that names no one.
+    const several = `<html><body><h1>Report</h1><h6>Author(s)</h6><ul><li>John A. Alic</li><li>David C. Mowery</li>
+<li>Edward S. Rubin</li></ul><p>Download pdf</p></body></html>`;
+    expect(metadataOf(several).meta.author).toBe("John A. Alic; David C. Mowery; Edward S. Rubin");
+    // A forum table's headers ("Author", "Message") and a menu after a plural label name no one.
+    const table = `<html><body><h1>Thread</h1><table><tr><th>Author</th><th>Message</th></tr></table><p>Text of the post.</p></body></html>`;
+    expect(metadataOf(table).meta.author).toBeUndefined();
+    const menu = `<html><body><h1>Home</h1><div>Authors</div><div>Winners!, My NaNoWriMo, FAQs, The Basics</div><p>x</p></body></html>`;
+    expect(metadataOf(menu).meta.author).toBeUndefined();
+    // A label followed by a sentence names no one.
+    const sentence = `<html><body><h1>Zero waste</h1><div>Written By</div><p>I dove into the zero waste lifestyle in 2015 and never looked back.</p></body></html>`;
+    expect(metadataOf(sentence).meta.author).toBeUndefined();
+  });
+
+  it("a listing's teasers, each with its byline, name no author; a page whose writer is named again keeps its byline", () => {
+    const people = ["Marko Zivkovic", "Andrew Orr", "Charles Martin", "Wesley Hilliard", "Malcolm Owen", "William Gallagher"];
+    const teasers = (names: string[]) =>
+      names
+        .map((n, i) => `<article><h2><a href="/p/${i}">Story ${i}</a></h2><span class="byline">By ${n}</span><p>Teaser ${i}.</p></article>`)
+        .join("\n");
+    const listing = `<html><body><h1>Latest news</h1>${teasers(people)}<p>Older posts</p></body></html>`;
+    expect(metadataOf(listing).meta.author).toBeUndefined();
+    // Five people are not yet a listing: related posts under an article.
+    expect(metadataOf(`<html><body><h1>News</h1>${teasers(people.slice(0, 5))}</body></html>`).meta.author).toBe("Marko Zivkovic");
+    // The page's own writer first and again among the related posts' bylines.
+    const article = `<html><body><h1>Review</h1>${teasers(["Ben Kaye", ...people, "Ben Kaye"])}</body></html>`;
+    expect(metadataOf(article).meta.author).toBe("Ben Kaye");
+    // A forum's posters under an author class are handles: the thread's starter.
+    const handles = ["Fitzg", "BMilton", "Napie", "SawdustSteve", "WillGeorge", "Cheatah", "jec"];
+    const forum = `<html><body><h1>Bandsaw</h1>${handles.map((h) => `<div class="post"><div class="author">${h}</div><p>Post by ${h}.</p></div>`).join("")}</body></html>`;
+    expect(metadataOf(forum).meta.author).toBe("Fitzg");
+  });
+
+  it("a template's unfilled placeholder in <meta name=author> names no one: the byline does", () => {
+    const html = `<html><head><meta name="author" content="page.head.extra.author"></head><body><h1>Startup lessons</h1>
+<span class="blog-meta-author">Tim Enwall</span><p>Text.</p></body></html>`;
+    expect(metadataOf(html).meta.author).toBe("Tim Enwall");
+    expect(metadataOf(`<html><head><meta name="author" content="J.R.R.Tolkien"></head><body><p>x</p></body></html>`).meta.author).toBe(
+      "J.R.R.Tolkien",
+    );
+  });
+
+  it("a name the markup gives in lowercase is a name; a page's line or a phrase in lowercase is not", () => {
+    const meta = `<html><head><meta name="author" content="annette thurmon"></head><body><h1>Herbs</h1><p>x</p></body></html>`;
+    expect(metadataOf(meta).meta.author).toBe("annette thurmon");
+    const box = `<html><body><h1>E-bikes</h1><a href="/author/crazylennys/" class="elementor-author-box__name">crazy lennys</a><p>x</p></body></html>`;
+    expect(metadataOf(box).meta.author).toBe("crazy lennys");
+    const phrase = `<html><body><h1>Post</h1><div class="author-box">about the author</div><p>x</p></body></html>`;
+    expect(metadataOf(phrase).meta.author).toBeUndefined();
+    expect(metadataOf(`<html><body><h1>Post</h1><p>By crazy lennys</p></body></html>`).meta.author).toBeUndefined();
+    // The host's own name typed in lowercase is the site's.
+    const site = `<html><head><meta name="author" content="winnipeg sun"></head><body><h1>News</h1><p>x</p></body></html>`;
+    expect(metadataOf(site, "https://www.winnipegsun.com/news/story").meta.author).toBeUndefined();
+  });
+
+  it("a month's name before the day is the date's, after a one-word name too", () => {
+    const html = `<html><body><h1>Boujee</h1><p>A definition.</p><div class="contributor">by Faded_Hazel November 25, 2016</div></body></html>`;
+    expect(metadataOf(html).meta.author).toBe("Faded_Hazel");
+    // Without a day after it, a month's name may be a surname.
+    expect(metadataOf(`<html><body><h1>Film</h1><p>by Ann March</p></body></html>`).meta.author).toBe("Ann March");
+  });
+});
+
 describe("normaliseDate", () => {
   it.each([
     ["2021-03-04", "2021-03-04"],

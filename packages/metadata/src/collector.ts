@@ -123,6 +123,26 @@ const DATE_LABEL =
 /** A short block that labels its author: "By Jane Roe", "作者：…", "Autor: …", "文/…". */
 const AUTHOR_LABEL =
   /^(?:by|written by|posted by|von|par|por|door|autor(?:in)?|auteur|author)\s*:?\s+\S|^(?:作者|编辑|編輯|记者|記者|文)\s*[:：/]/i;
+/**
+ * A block that is only an author's label ("Author", "Written by", "By", "Von", "Автор"): the
+ * name is the next block (a label in its own `<h3>`, `<dt>`, `<div>`). A plural ("Authors",
+ * "Author(s)") labels the name blocks that follow it, one a block.
+ */
+const AUTHOR_LABEL_ONLY =
+  /^(?:by|written by|posted by|von|par|por|di|door|autor(?:in|en|es)?|auteurs?|authors?|author\(s\)|авторы?|作者|记者|記者)\s*[:：]?$/i;
+const MAX_LABEL_ONLY = 12;
+/**
+ * How many different people (full names) a rank's bylines name on a listing (see isListing): on
+ * WCXB dev's tuning fold, 6 rather than 4 or 5 kept every right author (4: 3 lost, 5: 1 lost,
+ * measured before the exception for a first name named again).
+ */
+const LISTING_NAMES = 6;
+/** An avatar's initials in place of a portrait: "CP", "E". */
+const INITIALS = /^\p{Lu}{1,3}$/u;
+const PLURAL_LABEL = /s\)?\s*[:：]?$|ы\s*[:：]?$|en\s*[:：]?$/i;
+/** The longest block read as the name after a label alone, and how many a plural label reads. */
+const MAX_LABELLED_NAME = 100;
+const MAX_LABELLED_NAMES = 10;
 /** A short block that is a date and nothing else: "2005-01-14 17:02:30", "(2022/02/13)". */
 const DATE_ONLY =
   /^[\s(（[]*(?:19|20)\d{2}\s*[-/.年]\s*\d{1,2}\s*[-/.月]\s*\d{1,2}\s*日?(?:\s*\d{1,2}:\d{2}(?::\d{2})?(?::\d)?)?[\s)）\]]*$/;
@@ -289,6 +309,7 @@ export class MetadataCollector implements MarkupObserver {
   private twitterAuthorKey = ""; // "twitter:data1" once "twitter:label1" said "Written by"
   private timeDated = false; // the first <time> gave its datetime: its text is not read
   private authorNext = false; // a screen reader's label said "Thread starter": the next link names them
+  private listing = false; // bestAuthor found a listing's bylines: the page's lines are not read for a byline
 
   private lang = "";
   private langRank = NONE;
@@ -323,6 +344,7 @@ export class MetadataCollector implements MarkupObserver {
     this.twitterAuthorKey = "";
     this.timeDated = false;
     this.authorNext = false;
+    this.listing = false;
     this.lang = "";
     this.langRank = NONE;
     // In place, and nothing allocated for a page that offers none: a run reads pages by the million.
@@ -386,6 +408,10 @@ export class MetadataCollector implements MarkupObserver {
         a.itemprop = value;
         this.pending = this.touched = true;
         if (value === "author" && element !== "meta" && element !== "link") this.startAuthor(this.level, VISIBLE_MARKED);
+        // schema.org's Person inside the author's element: its `name` is the name as the page
+        // marks it ("Ejp55230"), where the element's whole text goes on with an avatar's letter.
+        else if (value === "name" && element !== "meta" && this.inMarkedAuthor())
+          this.startSide(Capture.Author, this.level, VISIBLE_MARKED, true);
         return;
       case "rel":
         if (element === "link") {
@@ -534,12 +560,12 @@ export class MetadataCollector implements MarkupObserver {
       // The markup offered only what names no one (a role, the site, a date class's text): the
       // page's lines are read as on a page whose markup says nothing, and further down, where a
       // byline sits under a long menu.
-      if (author === undefined && blocks !== undefined) {
+      if (author === undefined && blocks !== undefined && !this.listing) {
         this.authors.length = 0;
         const n = Math.min(blocks.length, MAX_AUTHOR_BLOCKS);
         // Where the markup offered nothing, readLabelledBlocks read the first blocks already.
         for (let b = linesRead ? Math.min(n, MAX_BLOCKS_SCANNED) : 0; b < n; b++)
-          if (blocks[b].text.length <= MAX_LABELLED) this.offerAuthorLine(blocks[b].text);
+          if (blocks[b].text.length <= MAX_LABELLED) this.offerAuthorBlock(blocks, b);
         if (this.authors.length > 0) author = this.bestAuthor(publishers, hostOf(url));
       }
       if (author !== undefined) out.author = author;
@@ -593,7 +619,7 @@ export class MetadataCollector implements MarkupObserver {
       if (needDate && /\d/.test(text) && (DATE_LABEL.test(text) || DATE_ONLY.test(text) || isDateLine(text)))
         this.offerDate("date", text, LABELLED_TEXT);
       if (needAuthor) {
-        this.offerAuthorLine(text);
+        this.offerAuthorBlock(blocks, b);
       }
     }
   }
@@ -698,7 +724,11 @@ export class MetadataCollector implements MarkupObserver {
       else if (a.content.length > 0) {
         if (a.name.length > 0) this.metaFact(a.name, a.content);
         if (a.property.length > 0 && a.property !== a.name) this.metaFact(a.property, a.content);
-        if (a.itemprop.length > 0) this.metaFact(a.itemprop.toLowerCase(), a.content);
+        if (a.itemprop.length > 0) {
+          // <meta itemprop="name" content="Tony B"> inside the author's element: the Person's name.
+          if (a.itemprop === "name" && this.inMarkedAuthor()) this.offerAuthor(a.content, VISIBLE_MARKED, true);
+          else this.metaFact(a.itemprop.toLowerCase(), a.content);
+        }
       }
       return;
     }
@@ -778,6 +808,11 @@ export class MetadataCollector implements MarkupObserver {
       this.startSide(Capture.Author, this.level, VISIBLE_TEXT, true);
   }
 
+  /** Whether an element marked as the author (`itemprop="author"`, `rel="author"`) is being captured. */
+  private inMarkedAuthor(): boolean {
+    return this.capture === Capture.Author && this.captureRank === VISIBLE_MARKED && this.authors.length < MAX_CANDIDATES;
+  }
+
   /** An author's element: captured alone, or beside the date capture of an element around it. */
   private startAuthor(level: number, rank: number): void {
     if (this.capture === Capture.None) this.startCapture(Capture.Author, level, rank);
@@ -837,6 +872,31 @@ export class MetadataCollector implements MarkupObserver {
     if (list.length < MAX_CANDIDATES && value.length >= 4 && value.length <= 300) list.push({ value, rank });
   }
 
+  /** Block `b` of the page, read as offerAuthorLine reads a line, or as the label of the name(s) after it. */
+  private offerAuthorBlock(blocks: ReadonlyArray<PageBlock>, b: number): void {
+    const text = blocks[b].text;
+    if (text.length > MAX_LABEL_ONLY || !AUTHOR_LABEL_ONLY.test(text)) {
+      this.offerAuthorLine(text);
+      return;
+    }
+    const names: string[] = [];
+    const several = PLURAL_LABEL.test(text);
+    for (let n = b + 1; n < blocks.length && names.length < (several ? MAX_LABELLED_NAMES : 1); n++) {
+      const next = blocks[n].text;
+      // An avatar's initials ("CP") stand between the label and the name they abbreviate.
+      if (INITIALS.test(next)) continue;
+      // A displayed name, two words or more: after "Author", a forum table's next header is one
+      // word ("Message", "Text"). After a plural label, each block is one name, and the first
+      // that is none ends the list (a menu's "Winners!, My NaNoWriMo, …" is none).
+      if (next.length > MAX_LABELLED_NAME || !next.includes(" ")) break;
+      const found = authorNames(next, true).length;
+      if (found === 0 || (several && found !== 1)) break;
+      names.push(next);
+    }
+    // The names alone: the label ("Author(s)") is read by no LEAD and would pass for one.
+    if (names.length > 0) this.offerAuthor(names.join(", "), LABELLED_TEXT);
+  }
+
   /** A short line of the page's text that credits its author: "By Jane Roe", "（责任编辑：山石）". */
   private offerAuthorLine(text: string): void {
     if (AUTHOR_LABEL.test(text)) this.offerAuthor(text, EDITOR_CREDIT.test(text) ? EDITED_TEXT : LABELLED_TEXT);
@@ -867,15 +927,52 @@ export class MetadataCollector implements MarkupObserver {
    */
   private bestAuthor(publishers: readonly string[], host: string): string | undefined {
     let sitesOwn: string | undefined;
-    for (const candidate of byRank(this.authors) as AuthorCandidate[]) {
-      const names = (candidate.handle ? handleIn(candidate.value) : authorNames(candidate.value, candidate.rank === LABELLED_TEXT)).filter(
-        (name) => !isPublisher(name, publishers, host),
-      );
+    const ranked = byRank(this.authors) as AuthorCandidate[];
+    let listing = NONE; // a rank whose bylines name too many people: a listing's teasers
+    for (let c = 0; c < ranked.length; c++) {
+      const candidate = ranked[c];
+      if (candidate.rank === listing) continue;
+      const names = this.namesOf(candidate).filter((name) => !isPublisher(name, publishers, host));
       if (names.length === 0) continue;
+      if (this.isListing(ranked, c)) {
+        listing = candidate.rank;
+        this.listing = true;
+        continue;
+      }
       if (!names.every((name) => isSiteName(name, publishers))) return names.join("; ");
       sitesOwn ??= names.join("; ");
     }
     return sitesOwn;
+  }
+
+  private namesOf(candidate: AuthorCandidate): string[] {
+    return candidate.handle ? handleIn(candidate.value) : authorNames(candidate.value, candidate.rank === LABELLED_TEXT);
+  }
+
+  /**
+   * Whether the bylines of `ranked[first]`'s rank, from it on, name LISTING_NAMES people or more:
+   * a listing's teasers (a blog's index, a magazine's front page), each with its writer, where
+   * the page has no one writer. Not when the first is named again: a page's own writer is named
+   * in its byline and again (an author box, "more by"), a listing's first teaser's seldom is.
+   * Only a guessed byline's ranks (a byline class, an author's link, a labelled line): a forum's
+   * marked posters are its thread's.
+   */
+  private isListing(ranked: readonly AuthorCandidate[], first: number): boolean {
+    const rank = ranked[first].rank;
+    if (rank !== VISIBLE_GUESS && rank !== LABELLED_TEXT) return false;
+    const seen = new Set<string>();
+    let own = "";
+    let repeated = false;
+    for (let c = first; c < ranked.length && ranked[c].rank === rank; c++) {
+      if (ranked[c].handle) continue;
+      const name = this.namesOf(ranked[c])[0]?.toLowerCase();
+      if (name === undefined) continue;
+      if (own.length === 0) own = name;
+      else if (name === own) repeated = true;
+      // People's full names: a forum's posters, one-word handles, are its thread's.
+      if (name.includes(" ")) seen.add(name);
+    }
+    return seen.size >= LISTING_NAMES && !repeated;
   }
 
   /** Lists take the best rank's entries only, in page order, without duplicates. */

@@ -41,6 +41,13 @@ const NO_NAME =
  */
 const FACET =
   /\s?\b(?:categor(?:y|ies)|types?|industry|industries|size|location|topics?|use case|modality|stage|technolog(?:y|ies)|date|manufacturer|school|department|region|products?|solutions?|services?|roles?|audience|platforms?|format|level|country|state|city|goals?|features?|integrations?)$/i;
+/** A word of a name typed in lowercase: letters only ("thurmon", "lennys"). */
+const LOWERCASE_NAME_WORD = /^\p{Ll}{2,}$/u;
+/** Words of a sentence or a call to action, never of a name typed in lowercase ("about the author", "leave a reply"). */
+const FUNCTION_WORD =
+  /^(?:a|an|the|of|and|or|to|in|on|at|by|for|with|from|about|into|is|are|was|be|this|that|these|our|your|my|his|her|its|their|we|you|it|leave|reply|see|go|back|next|previous|top|new|latest|recent|popular|related|written|edited|search|menu|login|sign|up|out)$/;
+/** A template's unfilled placeholder ("page.head.extra.author"): a dotted lowercase path, no name ("J.R.R.Tolkien" is one). */
+const PLACEHOLDER = /^[a-z_][\w-]*(?:\.[a-z_][\w-]*){2,}$/;
 /** Lowercase words that may sit inside a name ("Ludwig van Beethoven", "Oscar de la Hoya"). */
 const PARTICLE = /^(?:van|von|der|den|de|del|della|da|di|du|la|le|bin|ibn|al|el|ter|ten|y|dos|das)$/;
 const SPACES = /\s+/g;
@@ -63,15 +70,23 @@ const ROLE =
   /\b(?:writer|editor|reporter|correspondent|columnist|contributor|expert|director|founder|co-founder|ceo|cto|cfo|manager|specialist|analyst|professor|officer|president|chief|coach|consultant|journalist|photographer|producer|strategist|engineer|scientist|researcher|attorney|lawyer|physician|dietitian|nutritionist|therapist|instructor|teacher|intern|fellow|student)s?(?:\.?$|\s+(?:of|for|at)\s)/i;
 
 /** One candidate part: the name it holds, or "" when it holds none. */
-function nameIn(part: string): string {
+function nameIn(part: string, marked = false): string {
   const name = part.replace(/^[\s'’.,:;·–—-]+|[\s'’,:;·–—-]+$/g, "");
-  if (name.length < 2 || name.length > 60 || NO_NAME.test(name) || NOT_A_NAME.test(name) || MONTH.test(name) || SENTENCE_END.test(name)) {
+  if (
+    name.length < 2 ||
+    name.length > 60 ||
+    NO_NAME.test(name) ||
+    NOT_A_NAME.test(name) ||
+    MONTH.test(name) ||
+    SENTENCE_END.test(name) ||
+    PLACEHOLDER.test(name)
+  ) {
     return "";
   }
   const words = name.split(" ");
   if (words.length > 5 || FACET.test(name)) return "";
   // "By Ray Chesterton January 18, 2008": the date's month is no part of the name.
-  if (words.length >= 3 && DATE_WORD.test(words[words.length - 1])) return nameIn(words.slice(0, -1).join(" "));
+  if (words.length >= 3 && DATE_WORD.test(words[words.length - 1])) return nameIn(words.slice(0, -1).join(" "), marked);
   // Chinese and Japanese names are a few characters; more is a phrase.
   if (HAN.test(name) && name.replace(SPACES, "").length > 8) return "";
   // A sentence has lowercase words; a name has at most a particle (usernames are one word).
@@ -82,7 +97,13 @@ function nameIn(part: string): string {
       const w = words[i];
       if (w[0] !== w[0].toUpperCase() && !PARTICLE.test(w) && !(i === 0 && w === "the")) lower++;
     }
-    if (lower > 0) return "";
+    // A name the markup gives as the author may be written as its owner typed it ("annette
+    // thurmon"): two or three lowercase words, none a sentence's word.
+    if (
+      lower > 0 &&
+      !(marked && lower === words.length && words.length <= 3 && words.every((w) => LOWERCASE_NAME_WORD.test(w) && !FUNCTION_WORD.test(w)))
+    )
+      return "";
   }
   return name;
 }
@@ -119,13 +140,17 @@ export function authorNames(text: string, whole = false): string[] {
     if (whole && !/\d|^\s*[|•·–—-]/.test(s.slice(end.index))) return [];
     s = s.slice(0, end.index);
     cut = true;
+    // "by Faded_Hazel November 25, 2016": a month's name before the day is the date's, after a
+    // name of one word too (nameIn drops it only after two, "Ann March" being a name).
+    const last = s.lastIndexOf(" ");
+    if (last > 0 && /\d/.test(end[0]) && DATE_WORD.test(s.slice(last + 1))) s = s.slice(0, last);
   }
   const out: string[] = [];
   for (const part of s.split(BETWEEN)) {
     if (CREDENTIAL.test(part.trim().replace(/\.+$/, "")) && out.length > 0) continue;
     // A role alone is left to nameIn: a credit such as "Our Editors" is the page's byline.
     if (out.length > 0 && ROLE.test(part.trim())) break;
-    const name = nameIn(part.replace(LEAD, ""));
+    const name = nameIn(part.replace(LEAD, ""), !whole);
     if (whole && cut && name.length > 0 && !CAPITALISED.test(name)) return [];
     // A line that goes on with words after a name in lowercase is a sentence: "By law, children's
     // clothes must …" ("By Jerry Bonkowski, Special to Yahoo! Sports" keeps its name).
@@ -135,6 +160,7 @@ export function authorNames(text: string, whole = false): string[] {
   return out;
 }
 
+const HEX_ID = /^[0-9a-f]{8,}$/i;
 /** What a handle may not hold: markup, an address, a path, a sentence's punctuation. */
 const NOT_A_HANDLE = /[<>{}[\]@/\\|"“”?!:;,]/;
 
@@ -149,6 +175,8 @@ export function handleIn(text: string): string[] {
   const line = s.indexOf(" | ");
   if (line >= 0) s = s.slice(0, line);
   if (s.length < 2 || s.length > 40 || s.split(" ").length > 3 || NO_NAME.test(s) || NOT_A_HANDLE.test(s)) return [];
+  // A member's id in hex ("01fe20bec297", CodeProject's hidden Person) is no displayed handle.
+  if (HEX_ID.test(s) && /\d/.test(s)) return [];
   return [s];
 }
 
@@ -198,9 +226,15 @@ export function isPublisher(name: string, publishers: readonly string[], host: s
   if (n.length === 0) return true;
   if (ORGANISATION_WORD.test(name) || SHOUTED.test(name) || CJK_ORGANISATION.test(name)) return true;
   // A site named after its author ("Rick Steves" on ricksteves.com) keeps the name: only a
-  // one-word name that is also the site's or the host's ("Instructables") is the publisher.
-  if (name.includes(" ")) return false;
+  // one-word name that is also the site's or the host's ("Instructables") is the publisher, or
+  // the host's name typed in lowercase in its own markup ("winnipeg sun" on winnipegsun.com).
+  if (name.includes(" ") && (name !== name.toLowerCase() || !hostNamed(n, host))) return false;
   for (const p of publishers) if (fold(p) === n) return true;
+  return hostNamed(n, host);
+}
+
+/** Whether a folded name is one of the host's labels ("instructables" of www.instructables.com). */
+function hostNamed(n: string, host: string): boolean {
   if (host.length > 0 && n.length >= 4) {
     for (const label of host.toLowerCase().split(".")) if (label.length >= 4 && fold(label) === n) return true;
   }
