@@ -14,10 +14,11 @@
 // bounded whatever their size; their output can only be checked once it has gone out, and a
 // failure is then flagged on the gap that follows it (Gap.taints).
 //
-// Members ahead are inflated in parallel off the reading thread (see MemberPrefetch): in a
-// per-record file each member's end is where the next gzip header starts, so the members in view
-// can be handed to zlib's thread pool at once. On 16 cores the reading thread's inflation was what
-// capped the worker pool (598 pages/s at 8 to 16 workers, its thread busy all the time).
+// With ReadOptions.inflateAhead, large members ahead are inflated in parallel off the reading
+// thread (see MemberPrefetch): in a per-record file each member's end is where the next gzip
+// header starts, so the members in view can be handed to zlib's thread pool at once. On 16 cores
+// the reading thread's inflating was what capped the worker pool (550-600 pages/s from 8 workers
+// on, that thread busy all the time).
 
 import zlib from "node:zlib";
 import { markExclusive } from "./owned.js";
@@ -331,6 +332,8 @@ interface EarlyMember {
 
 /** Members inflated ahead at most; zlib's pool has four threads unless UV_THREADPOOL_SIZE says more. */
 const PREFETCH_MEMBERS = 8;
+/** Inflated bytes held ahead at most, so that eight huge pages do not pile up in memory. */
+const PREFETCH_MAX_HELD = 16 << 20;
 /** Members whose trailer gives a larger size are left to the reading thread's own paths. */
 const PREFETCH_MAX_OUT = 16 << 20;
 /**
@@ -345,38 +348,47 @@ const PREFETCH_MIN_OUT = 64 << 10;
  * thread pool, so the thread reading the input only waits for finished output. A member's end
  * is taken to be where the next gzip header starts; the guess is checked by zlib (the member's
  * CRC and size) and by the last four bytes before that header, which must be its size. A wrong
- * guess (a gzip magic met by chance inside compressed data, damage, padding, a member over
- * PREFETCH_MAX_OUT) gives null, and the reader
- * inflates that member itself as before: what comes out is the same either way, only where the
- * work runs differs.
+ * guess (a gzip magic met by chance inside compressed data, damage, padding) gives null, as do
+ * members under PREFETCH_MIN_OUT or over PREFETCH_MAX_OUT, and the reader inflates that member
+ * itself as before: what comes out is the same either way, only where the work runs differs.
  */
 class MemberPrefetch {
   /** Launched inflations by stored offset, oldest first. */
-  private readonly queue: { offset: number; result: Promise<EarlyMember | null> }[] = [];
+  private readonly queue: { offset: number; size: number; result: Promise<EarlyMember | null> }[] = [];
+  /** Inflated size of the members queued, by their trailers. */
+  private held = 0;
   /** Stored offset up to which the input has been scanned for member starts. */
   private scannedTo = 0;
 
   /** The inflation launched for the member at `offset`, if any; forgets those before it. */
   take(offset: number): Promise<EarlyMember | null> | undefined {
     const q = this.queue;
-    while (q.length > 0 && q[0].offset < offset) q.shift();
-    return q.length > 0 && q[0].offset === offset ? q.shift()?.result : undefined;
+    while (q.length > 0 && q[0].offset < offset) this.held -= (q.shift() as { size: number }).size;
+    if (q.length === 0 || q[0].offset !== offset) return undefined;
+    const taken = q.shift() as { size: number; result: Promise<EarlyMember | null> };
+    this.held -= taken.size;
+    return taken.result;
   }
 
   /**
    * Launches inflation of the whole members in `view`, which starts at stored offset `base` with
-   * a member header, up to PREFETCH_MEMBERS in flight.
+   * a member header, up to PREFETCH_MEMBERS and PREFETCH_MAX_HELD in flight.
    */
   launch(view: Buffer, base: number): void {
     let from = Math.max(0, this.scannedTo - base);
     if (from > 0 && from < view.length && !startsMember(view, from)) from = nextMemberStart(view, from + 1);
-    while (from >= 0 && from < view.length && this.queue.length < PREFETCH_MEMBERS) {
+    while (from >= 0 && from < view.length && this.queue.length < PREFETCH_MEMBERS && this.held < PREFETCH_MAX_HELD) {
       // The last member of a file has no header after it and is left to the reader (as are
       // its bytes, which stay in its last piece: see owned.ts).
       const next = nextMemberStart(view, from + 1);
       if (next < 0) break;
-      const result = inflateMember(view.subarray(from, next));
-      if (result !== null) this.queue.push({ offset: base + from, result });
+      const member = view.subarray(from, next);
+      const result = inflateMember(member);
+      if (result !== null) {
+        const size = member.readUInt32LE(member.length - 4);
+        this.queue.push({ offset: base + from, size, result });
+        this.held += size;
+      }
       this.scannedTo = base + next;
       from = next;
     }
