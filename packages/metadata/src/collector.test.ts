@@ -187,6 +187,20 @@ describe("a publication date only where the page reads as a publication", () => 
     expect(metadataOf(page("").replace(far, marked), "https://example.org/storm").meta.date).toBe("2021-03-04");
   });
 
+  it("a product's release date beside its title is no publication date", () => {
+    const store = (label: string) => `<html><head><title>Star Pilot on the store</title></head><body>${menu(5)}
+<div class="name">Star Pilot</div><p>A space game for up to four players, with a long description of its worlds.</p>
+${label}${paragraphs(8)}</body></html>`;
+    expect(
+      metadataOf(store('<div>Release Date:</div><div class="date">21 Aug, 2012</div>'), "https://example.org/app/7").meta.date,
+    ).toBeUndefined();
+    expect(metadataOf(store("<div>Released 21 Aug, 2012</div>"), "https://example.org/app/7").meta.date).toBeUndefined();
+    // The same line under another label dates the page, as a post's date does.
+    expect(metadataOf(store('<div>Posted:</div><div class="date">21 Aug, 2012</div>'), "https://example.org/app/7").meta.date).toBe(
+      "2012-08-21",
+    );
+  });
+
   it("reads a date line that ends with its reading time", () => {
     const html = `<html><head><title>Token counts</title></head><body><h1>Token counts</h1><p>December 18, 2025 ・ 3 min read</p>${paragraphs(3)}</body></html>`;
     expect(metadataOf(html, "https://example.org/blog/tokens").meta.date).toBe("2025-12-18");

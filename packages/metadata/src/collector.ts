@@ -173,6 +173,15 @@ const YEAR_IN_LINE = /(?:^|\D)(?:19|20)\d{2}(?:\D|$)/;
  * 0.840 right days instead of 0.851, dates where the gold has none 0.284 instead of 0.341).
  */
 const MAX_BLOCKS_SCANNED = 80;
+/**
+ * A date labelled as a release ("Release Date: 21 Aug, 2012", "Released", "Erscheinungsdatum"):
+ * when a game, a film, a record or a program came out, which a store's or a catalogue's page
+ * shows beside its title, not when the page was written. Read only on a date line beside the
+ * headline, and on the short label block just before it.
+ */
+const RELEASE_LABEL =
+  /\b(?:release date|released(?: on)?|date of release|erscheinungsdatum|erschienen|date de sortie|fecha de (?:lanzamiento|estreno)|data di uscita|data de lançamento)\b|発売日|发行日期|發行日期|发售日期|上映日期/i;
+const MAX_LABEL_BLOCK = 30;
 /** The blocks beside a page's headline where its date is shown: see headlineDate. */
 const HEADLINE_BEFORE = 3;
 const HEADLINE_AFTER = 20;
@@ -631,6 +640,9 @@ export class MetadataCollector implements MarkupObserver {
         // were most of what reading every line of the window with a year cost.
         if (text.length > MAX_LABELLED || !YEAR_IN_LINE.test(text)) continue;
         if (!(DATE_LABEL.test(text) || DATE_ONLY.test(text) || isDateLine(text))) continue;
+        // A product's release date is no sign of a publication, nor its date (on WCXB dev's
+        // tuning fold, a store's game pages: 9 of the 50 pages dated without gold).
+        if (isReleaseDate(blocks, b)) continue;
         const iso = this.read(text, bound);
         if (iso !== null) return iso;
       }
@@ -927,6 +939,13 @@ function headlinesOf(blocks: ReadonlyArray<PageBlock>, title: string): [number, 
     }
   }
   return [h1, best];
+}
+
+/** Whether block `b`, a date line, is labelled as a release, in itself or by the short label block before it ("Release Date:"). */
+function isReleaseDate(blocks: ReadonlyArray<PageBlock>, b: number): boolean {
+  if (RELEASE_LABEL.test(blocks[b].text)) return true;
+  const label = b > 0 ? blocks[b - 1].text : "";
+  return label.length > 0 && label.length <= MAX_LABEL_BLOCK && RELEASE_LABEL.test(label);
 }
 
 /** A line of a few words with a year: "October 3, 2024", "30th March 2025, 16:26" (read as a date only if it is one). */
