@@ -553,12 +553,11 @@ export class MetadataCollector implements MarkupObserver {
       }
       if (author !== undefined) out.author = author;
     }
-    // A JSON-LD WebPage's datePublished is when a CMS first saved the page, which it records for
-    // every page, a service's or a product's too: a publication's date only where the page names
-    // who wrote it (a post, a forum thread), ranked as the JSON-LD it is.
-    if (ld.datePublished === undefined && ld.pageDatePublished !== undefined && out.author !== undefined) {
-      this.offerDate("date", ld.pageDatePublished, JSON_LD);
-    }
+    // A JSON-LD WebPage's datePublished (ld.pageDatePublished) is when a CMS first saved the
+    // page, which it records for every page, a service's or a product's too, and is not read: a
+    // page that names its author was still dated by it on service pages ("Enrollment Team") and
+    // before the page's own date line (WCXB dev's tuning fold: it dated 4 pages without gold and
+    // 1 wrongly, and no page on the gold's day that the page's other dates miss).
     const bound = Number.isFinite(capturedAt) ? capturedAt : NO_BOUND;
     const urlDate = url.length > 0 ? dateInUrl(url, bound) : undefined;
     // Found only where a rule below needs them: most pages are dated by their markup and name their author.
