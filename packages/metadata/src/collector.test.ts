@@ -166,12 +166,12 @@ describe("a publication date only where the page reads as a publication", () => 
   it("a service page dated only far from its headline has no date; its modification date stays", () => {
     const html = `<html><head><title>Plumbing services</title><meta property="article:modified_time" content="2025-03-03T10:00:00Z"></head>
 <body><h1>Plumbing services</h1>${paragraphs(30)}<p class="post-date">Updated March 3, 2025</p></body></html>`;
-    const { meta } = metadataOf(html, "https://example.org/services/plumbing");
+    const { meta } = metadataOf(html, "https://example.org/plumbing");
     expect(meta.date).toBeUndefined();
     expect(meta.dateModified).toBe("2025-03-03T10:00:00Z");
     // The same line beside the headline dates the page: that is where an article shows its date.
     const article = html.replace("<h1>Plumbing services</h1>", '<h1>Plumbing services</h1><p class="post-date">Updated March 3, 2025</p>');
-    expect(metadataOf(article, "https://example.org/services/plumbing").meta.date).toBe("2025-03-03");
+    expect(metadataOf(article, "https://example.org/plumbing").meta.date).toBe("2025-03-03");
   });
 
   it("an author, article markup or a date in the URL date a page whatever stands beside its headline", () => {
@@ -199,6 +199,22 @@ ${label}${paragraphs(8)}</body></html>`;
     expect(metadataOf(store('<div>Posted:</div><div class="date">21 Aug, 2012</div>'), "https://example.org/app/7").meta.date).toBe(
       "2012-08-21",
     );
+  });
+
+  it("a page filed under a shop's, a service's or a manual's section has no publication date, unless its URL holds one", () => {
+    const html = `<html><head><title>Ceramic mug</title><meta property="og:type" content="article">
+<meta property="article:published_time" content="2018-12-21T21:10:33+00:00"><meta name="author" content="Jane Roe"></head>
+<body><h1>Ceramic mug</h1><p>Posted on March 4, 2021</p>${paragraphs(5)}</body></html>`;
+    for (const url of [
+      "https://example.org/product/mug/",
+      "https://example.org/eu/products/mug",
+      "https://example.org/docs/18/select.html",
+    ])
+      expect(metadataOf(html, url).meta.date).toBeUndefined();
+    expect(metadataOf(html, "https://example.org/blog/mug?from=/products/").meta.date).toBe("2018-12-21T21:10:33+00:00");
+    expect(metadataOf(html, "https://products.example.org/mug").meta.date).toBe("2018-12-21T21:10:33+00:00");
+    expect(metadataOf(html, "https://example.org/services/2021/03/04/mug").meta.date).toBe("2018-12-21T21:10:33+00:00");
+    expect(metadataOf(html, "").meta.date).toBe("2018-12-21T21:10:33+00:00");
   });
 
   it("reads a date line that ends with its reading time", () => {

@@ -569,9 +569,13 @@ export class MetadataCollector implements MarkupObserver {
     // it, dates itself as an article in its markup or its URL, or shows a date beside its
     // headline. A service's, a product's or a manual's page has no publication date, whatever
     // its CMS recorded (on WCXB dev's tuning fold: dates where the gold has none 0.224 -> 0.155).
+    // Nor does a page whose URL files it under a shop's, a service's or a manual's section,
+    // whatever its markup or its named "author" (see sectionOfNoPublication).
     if (
       date !== undefined &&
-      (out.author !== undefined || urlDate !== undefined || this.articleDated(ld) || this.datedHeadline(blocks, headlines, title, bound))
+      (urlDate !== undefined ||
+        (!sectionOfNoPublication(url) &&
+          (out.author !== undefined || this.articleDated(ld) || this.datedHeadline(blocks, headlines, title, bound))))
     )
       out.date = date;
     const modified = this.bestDate(this.modified, bound);
@@ -938,6 +942,29 @@ function headlinesOf(blocks: ReadonlyArray<PageBlock>, title: string): [number, 
     }
   }
   return [h1, best];
+}
+
+/**
+ * Path segments of a site's sections that publish nothing with a date of its own: products and
+ * shops ("/products/…", "/shop/…", Shopify's "/collections/…"), services, manuals ("/docs/…"),
+ * and the category listings of shops and blogs. Their pages carry dates all the same (Yoast's
+ * `article:published_time` on WooCommerce products, a docs site's build date, an item's date).
+ * On WCXB dev's tuning fold, 61 pages have such a path, none of them with a gold date; winnow
+ * dated 12.
+ */
+const NO_PUBLICATION_SECTION = /\/(?:products?|shop|services?|docs|documentation|categor(?:y|ies)|genre|collections)\//i;
+
+/** Whether the URL's path (not its host, query or fragment) names a section of that kind. */
+function sectionOfNoPublication(url: string): boolean {
+  if (url.length === 0) return false;
+  const start = url.indexOf("/", url.indexOf("://") + 3);
+  if (start < 0) return false;
+  let end = url.length;
+  const query = url.indexOf("?", start);
+  if (query >= 0) end = query;
+  const fragment = url.indexOf("#", start);
+  if (fragment >= 0 && fragment < end) end = fragment;
+  return NO_PUBLICATION_SECTION.test(url.slice(start, end));
 }
 
 /** Whether block `b`, a date line, is labelled as a release, in itself or by the short label block before it ("Release Date:"). */
