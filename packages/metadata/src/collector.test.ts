@@ -338,6 +338,19 @@ describe("authors a corpus builder can trust", () => {
     expect(metadataOf(html).meta.author).toBe("Ann Lee");
   });
 
+  it("takes a JSON-LD datePublished equal to its dateModified (a CMS's save stamp) only where no other source gives another day", () => {
+    const page = (published: string, shown: string) => `<html><head><script type="application/ld+json">{"@type":"Article",
+"datePublished":"${published}","dateModified":"2025-11-13T09:21:40Z","author":{"@type":"Person","name":"Tracy Parker"}}</script></head>
+<body><h1>Eat well</h1>${shown}<p>Text of the article, long enough to be read as text.</p></body></html>`;
+    const stamp = "2025-11-13T09:21:40Z";
+    expect(metadataOf(page(stamp, '<p class="date">12 November 2025</p>')).meta.date).toBe("2025-11-12");
+    // The same day: the stamp's time is kept. No other date: the stamp dates the page.
+    expect(metadataOf(page(stamp, '<p class="date">13 November 2025</p>')).meta.date).toBe(stamp);
+    expect(metadataOf(page(stamp, "")).meta.date).toBe(stamp);
+    // A datePublished of its own is the page's, whatever the page shows.
+    expect(metadataOf(page("2025-10-01T08:00:00Z", '<p class="date">12 November 2025</p>')).meta.date).toBe("2025-10-01T08:00:00Z");
+  });
+
   it("never takes a JSON-LD WebPage's date: a CMS dates every page it saves", () => {
     // A service page: its WebPage says when the page was first saved, and nothing is published.
     const service = `<html><head><script type="application/ld+json">{"@context":"https://schema.org","@graph":[

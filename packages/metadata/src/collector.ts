@@ -529,7 +529,11 @@ export class MetadataCollector implements MarkupObserver {
     const out: PageMetadata = {};
     const v = this.values;
     const ld = this.jsonLd;
-    if (ld.datePublished !== undefined) this.offerDate("date", ld.datePublished, JSON_LD);
+    // JSON-LD whose datePublished is its dateModified, to the letter, is a CMS's stamp of its last
+    // save, written into both: it dates the page only where no other source does, or on the same
+    // day (its time kept). On WCXB dev's tuning fold: 24 such pages, 2 more right days, none lost.
+    const saveStamp = ld.datePublished !== undefined && ld.datePublished === ld.dateModified;
+    if (ld.datePublished !== undefined && !saveStamp) this.offerDate("date", ld.datePublished, JSON_LD);
     if (ld.dateModified !== undefined) this.offerDate("dateModified", ld.dateModified, JSON_LD);
     if (ld.authors.length > 0) this.offerAuthor(ld.authors.join("; "), JSON_LD);
     if (ld.publisher !== undefined) this.offer("sitename", ld.publisher, META_OTHER);
@@ -563,6 +567,10 @@ export class MetadataCollector implements MarkupObserver {
     // Found only where a rule below needs them: most pages are dated by their markup and name their author.
     let headlines: readonly number[] | undefined;
     let date = this.bestDate(this.dates, bound);
+    if (saveStamp) {
+      const stamp = this.read(ld.datePublished as string, bound);
+      if (stamp !== null && (date === undefined || date.slice(0, 10) === stamp.slice(0, 10))) date = stamp;
+    }
     if (date === undefined && blocks !== undefined) date = this.headlineDate(blocks, (headlines ??= headlinesOf(blocks, title)), bound);
     date ??= urlDate;
     // A publication date only for a page that reads as a publication: one that names who wrote
