@@ -217,6 +217,21 @@ ${label}${paragraphs(8)}</body></html>`;
     expect(metadataOf(html, "").meta.date).toBe("2018-12-21T21:10:33+00:00");
   });
 
+  it("a site's front page has no publication date: it lists the site's latest items", () => {
+    const html = `<html><head><title>Tech blog</title><meta property="article:published_time" content="2024-07-23T05:50:32-07:00">
+<meta name="author" content="Man Yue Mo"></head><body><h1>Tech blog</h1><p>Man Yue Mo · March 6, 2026</p>${paragraphs(5)}</body></html>`;
+    for (const url of [
+      "https://blog.example.org/",
+      "https://blog.example.org",
+      "https://example.org/index.php",
+      "https://example.org/?ref=x",
+    ])
+      expect(metadataOf(html, url).meta.date).toBeUndefined();
+    // A query that routes to a thread, or any other path, is no front page.
+    expect(metadataOf(html, "https://example.org/index.php?/topic/2018-ai").meta.date).toBe("2024-07-23T05:50:32-07:00");
+    expect(metadataOf(html, "https://example.org/tech-blog").meta.date).toBe("2024-07-23T05:50:32-07:00");
+  });
+
   it("reads a date line that ends with its reading time", () => {
     const html = `<html><head><title>Token counts</title></head><body><h1>Token counts</h1><p>December 18, 2025 ・ 3 min read</p>${paragraphs(3)}</body></html>`;
     expect(metadataOf(html, "https://example.org/blog/tokens").meta.date).toBe("2025-12-18");

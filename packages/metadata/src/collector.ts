@@ -577,12 +577,12 @@ export class MetadataCollector implements MarkupObserver {
     // it, dates itself as an article in its markup or its URL, or shows a date beside its
     // headline. A service's, a product's or a manual's page has no publication date, whatever
     // its CMS recorded (on WCXB dev's tuning fold: dates where the gold has none 0.224 -> 0.155).
-    // Nor does a page whose URL files it under a shop's, a service's or a manual's section,
-    // whatever its markup or its named "author" (see sectionOfNoPublication).
+    // Nor does a site's front page, or a page whose URL files it under a shop's, a service's or a
+    // manual's section, whatever its markup or its named "author" (see urlOfNoPublication).
     if (
       date !== undefined &&
       (urlDate !== undefined ||
-        (!sectionOfNoPublication(url) &&
+        (!urlOfNoPublication(url) &&
           (out.author !== undefined || this.articleDated(ld) || this.datedHeadline(blocks, headlines, title, bound))))
     )
       out.date = date;
@@ -961,18 +961,23 @@ function headlinesOf(blocks: ReadonlyArray<PageBlock>, title: string): [number, 
  * dated 12.
  */
 const NO_PUBLICATION_SECTION = /\/(?:products?|shop|services?|docs|documentation|categor(?:y|ies)|genre|collections)\//i;
+/** A URL's path and query: "https://example.org/a/b?c#d" gives "/a/b" and "?c". */
+const PATH_AND_QUERY = /^[a-z][a-z\d+.-]*:\/\/[^/?#]*([^?#]*)([^#]*)/i;
+/** A front page's own file ("/index.php", "/default.aspx"), where the query routes nowhere. */
+const FRONT_PAGE_FILE = /^\/(?:index|default|home)\.[a-z]+$/i;
 
-/** Whether the URL's path (not its host, query or fragment) names a section of that kind. */
-function sectionOfNoPublication(url: string): boolean {
-  if (url.length === 0) return false;
-  const start = url.indexOf("/", url.indexOf("://") + 3);
-  if (start < 0) return false;
-  let end = url.length;
-  const query = url.indexOf("?", start);
-  if (query >= 0) end = query;
-  const fragment = url.indexOf("#", start);
-  if (fragment >= 0 && fragment < end) end = fragment;
-  return NO_PUBLICATION_SECTION.test(url.slice(start, end));
+/**
+ * Whether the URL says that the page publishes nothing dated of its own: a site's front page (a
+ * listing of its latest items, or a service's pitch: on WCXB dev's tuning fold 31 pages, one
+ * with a gold date, at "/index.php?/topic/…", which a query routes elsewhere), or a section of
+ * the kinds above. Only the path is read, not the host or the query.
+ */
+function urlOfNoPublication(url: string): boolean {
+  const parts = PATH_AND_QUERY.exec(url);
+  if (parts === null) return false;
+  const path = parts[1];
+  if (path.length <= 1 || (parts[2].length === 0 && FRONT_PAGE_FILE.test(path))) return true;
+  return NO_PUBLICATION_SECTION.test(path);
 }
 
 /** Whether block `b`, a date line, is labelled as a release, in itself or by the short label block before it ("Release Date:"). */
