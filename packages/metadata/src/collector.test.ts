@@ -232,6 +232,16 @@ ${label}${paragraphs(8)}</body></html>`;
     expect(metadataOf(html, "https://example.org/tech-blog").meta.date).toBe("2024-07-23T05:50:32-07:00");
   });
 
+  it("reads the day at the end of a byline beside the headline", () => {
+    const page = (line: string) =>
+      `<html><head><title>Home gym setups</title></head><body>${menu(5)}<h1>Home gym setups</h1><p>${line}</p>${paragraphs(5)}</body></html>`;
+    expect(metadataOf(page("by ALLIN ONE on Jan 22, 2025"), "https://example.org/blogs/news/gym").meta.date).toBe("2025-01-22");
+    expect(
+      metadataOf(page("Reviewed by Justin Roe, Trial Attorney at Roe &amp; Roe, on December 9, 2024"), "https://example.org/blog/gym").meta
+        .date,
+    ).toBe("2024-12-09");
+  });
+
   it("reads a date line that ends with its reading time", () => {
     const html = `<html><head><title>Token counts</title></head><body><h1>Token counts</h1><p>December 18, 2025 ・ 3 min read</p>${paragraphs(3)}</body></html>`;
     expect(metadataOf(html, "https://example.org/blog/tokens").meta.date).toBe("2025-12-18");

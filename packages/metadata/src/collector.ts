@@ -182,6 +182,11 @@ const MAX_BLOCKS_SCANNED = 80;
 const RELEASE_LABEL =
   /\b(?:release date|released(?: on)?|date of release|erscheinungsdatum|erschienen|date de sortie|fecha de (?:lanzamiento|estreno)|data di uscita|data de lançamento)\b|発売日|发行日期|發行日期|发售日期|上映日期/i;
 const MAX_LABEL_BLOCK = 30;
+/**
+ * A byline, which often ends with the day it was written: "by ALLIN ONE on Jan 22, 2025",
+ * "Reviewed by Justin Roe, Trial Attorney, on December 9, 2024".
+ */
+const BYLINE_START = /^\s*(?:(?:written|reviewed|medically reviewed|fact[- ]checked) )?by\s/i;
 /** The blocks beside a page's headline where its date is shown: see headlineDate. */
 const HEADLINE_BEFORE = 3;
 const HEADLINE_AFTER = 20;
@@ -650,7 +655,7 @@ export class MetadataCollector implements MarkupObserver {
         // Chiefly for cost: a line of another shape is seldom a date, and chrono-node's parsers
         // were most of what reading every line of the window with a year cost.
         if (text.length > MAX_LABELLED || !YEAR_IN_LINE.test(text)) continue;
-        if (!(DATE_LABEL.test(text) || DATE_ONLY.test(text) || isDateLine(text))) continue;
+        if (!(DATE_LABEL.test(text) || DATE_ONLY.test(text) || isDateLine(text) || BYLINE_START.test(text))) continue;
         // A product's release date is no sign of a publication, nor its date (on WCXB dev's
         // tuning fold, a store's game pages: 9 of the 50 pages dated without gold).
         if (isReleaseDate(blocks, b)) continue;
