@@ -212,6 +212,7 @@ ${label}${paragraphs(8)}</body></html>`;
     ])
       expect(metadataOf(html, url).meta.date).toBeUndefined();
     expect(metadataOf(html, "https://example.org/blog/mug?from=/products/").meta.date).toBe("2018-12-21T21:10:33+00:00");
+    expect(metadataOf(html, "https://example.org/products/mug?id=7").meta.date).toBe("2018-12-21T21:10:33+00:00");
     expect(metadataOf(html, "https://products.example.org/mug").meta.date).toBe("2018-12-21T21:10:33+00:00");
     expect(metadataOf(html, "https://example.org/services/2021/03/04/mug").meta.date).toBe("2018-12-21T21:10:33+00:00");
     expect(metadataOf(html, "").meta.date).toBe("2018-12-21T21:10:33+00:00");
@@ -220,16 +221,17 @@ ${label}${paragraphs(8)}</body></html>`;
   it("a site's front page has no publication date: it lists the site's latest items", () => {
     const html = `<html><head><title>Tech blog</title><meta property="article:published_time" content="2024-07-23T05:50:32-07:00">
 <meta name="author" content="Man Yue Mo"></head><body><h1>Tech blog</h1><p>Man Yue Mo · March 6, 2026</p>${paragraphs(5)}</body></html>`;
-    for (const url of [
-      "https://blog.example.org/",
-      "https://blog.example.org",
-      "https://example.org/index.php",
-      "https://example.org/?ref=x",
-    ])
+    for (const url of ["https://blog.example.org/", "https://blog.example.org", "https://example.org/index.php"])
       expect(metadataOf(html, url).meta.date).toBeUndefined();
-    // A query that routes to a thread, or any other path, is no front page.
-    expect(metadataOf(html, "https://example.org/index.php?/topic/2018-ai").meta.date).toBe("2024-07-23T05:50:32-07:00");
-    expect(metadataOf(html, "https://example.org/tech-blog").meta.date).toBe("2024-07-23T05:50:32-07:00");
+    // A query or a fragment may route to an article or a thread, and any other path is no front page.
+    for (const url of [
+      "https://example.org/index.php?/topic/2018-ai",
+      "https://example.org/?fArticleId=nw20071231",
+      "https://example.org/#/post?id=1080035365",
+      "https://example.org/category/story.cfm?objectid=10486887",
+      "https://example.org/tech-blog",
+    ])
+      expect(metadataOf(html, url).meta.date).toBe("2024-07-23T05:50:32-07:00");
   });
 
   it("reads the day at the end of a byline beside the headline", () => {
@@ -363,7 +365,7 @@ describe("authors a corpus builder can trust", () => {
     expect(metadataOf(html).meta.author).toBe("Ann Lee");
   });
 
-  it("takes a JSON-LD datePublished equal to its dateModified (a CMS's save stamp) only where no other source gives another day", () => {
+  it("takes the date beside the headline before a JSON-LD datePublished equal to its dateModified (a CMS's save stamp)", () => {
     const page = (published: string, shown: string) => `<html><head><script type="application/ld+json">{"@type":"Article",
 "datePublished":"${published}","dateModified":"2025-11-13T09:21:40Z","author":{"@type":"Person","name":"Tracy Parker"}}</script></head>
 <body><h1>Eat well</h1>${shown}<p>Text of the article, long enough to be read as text.</p></body></html>`;
@@ -372,6 +374,9 @@ describe("authors a corpus builder can trust", () => {
     // The same day: the stamp's time is kept. No other date: the stamp dates the page.
     expect(metadataOf(page(stamp, '<p class="date">13 November 2025</p>')).meta.date).toBe(stamp);
     expect(metadataOf(page(stamp, "")).meta.date).toBe(stamp);
+    // A date elsewhere on the page (a teaser's, a masthead's today) is not the page's own.
+    const teaser = `${"<p>Another paragraph of the article, long enough to be text.</p>".repeat(30)}<p class="date">1 May 2025</p>`;
+    expect(metadataOf(page(stamp, teaser)).meta.date).toBe(stamp);
     // A datePublished of its own is the page's, whatever the page shows.
     expect(metadataOf(page("2025-10-01T08:00:00Z", '<p class="date">12 November 2025</p>')).meta.date).toBe("2025-10-01T08:00:00Z");
   });

@@ -535,10 +535,11 @@ export class MetadataCollector implements MarkupObserver {
     const v = this.values;
     const ld = this.jsonLd;
     // JSON-LD whose datePublished is its dateModified, to the letter, is a CMS's stamp of its last
-    // save, written into both: it dates the page only where no other source does, or on the same
-    // day (its time kept). On WCXB dev's tuning fold: 24 such pages, 2 more right days, none lost.
+    // save, written into both: a date shown beside the headline on another day goes before it
+    // (on WCXB dev's tuning fold: 24 such pages, 2 more right days, none lost). Only that line:
+    // a page's other dates (a masthead's today, a teaser's) are not its own.
     const saveStamp = ld.datePublished !== undefined && ld.datePublished === ld.dateModified;
-    if (ld.datePublished !== undefined && !saveStamp) this.offerDate("date", ld.datePublished, JSON_LD);
+    if (ld.datePublished !== undefined) this.offerDate("date", ld.datePublished, JSON_LD);
     if (ld.dateModified !== undefined) this.offerDate("dateModified", ld.dateModified, JSON_LD);
     if (ld.authors.length > 0) this.offerAuthor(ld.authors.join("; "), JSON_LD);
     if (ld.publisher !== undefined) this.offer("sitename", ld.publisher, META_OTHER);
@@ -572,9 +573,9 @@ export class MetadataCollector implements MarkupObserver {
     // Found only where a rule below needs them: most pages are dated by their markup and name their author.
     let headlines: readonly number[] | undefined;
     let date = this.bestDate(this.dates, bound);
-    if (saveStamp) {
-      const stamp = this.read(ld.datePublished as string, bound);
-      if (stamp !== null && (date === undefined || date.slice(0, 10) === stamp.slice(0, 10))) date = stamp;
+    if (saveStamp && date !== undefined && blocks !== undefined) {
+      const shown = this.headlineDate(blocks, (headlines ??= headlinesOf(blocks, title)), bound);
+      if (shown !== undefined && shown.slice(0, 10) !== date.slice(0, 10)) date = shown;
     }
     if (date === undefined && blocks !== undefined) date = this.headlineDate(blocks, (headlines ??= headlinesOf(blocks, title)), bound);
     date ??= urlDate;
@@ -966,23 +967,23 @@ function headlinesOf(blocks: ReadonlyArray<PageBlock>, title: string): [number, 
  * dated 12.
  */
 const NO_PUBLICATION_SECTION = /\/(?:products?|shop|services?|docs|documentation|categor(?:y|ies)|genre|collections)\//i;
-/** A URL's path and query: "https://example.org/a/b?c#d" gives "/a/b" and "?c". */
-const PATH_AND_QUERY = /^[a-z][a-z\d+.-]*:\/\/[^/?#]*([^?#]*)([^#]*)/i;
-/** A front page's own file ("/index.php", "/default.aspx"), where the query routes nowhere. */
+/** A URL's path, and whether anything follows it: "https://example.org/a/b?c#d" gives "/a/b" and "?c#d". */
+const PATH_AND_REST = /^[a-z][a-z\d+.-]*:\/\/[^/?#]*([^?#]*)(.*)$/i;
+/** A front page's own file ("/index.php", "/default.aspx"). */
 const FRONT_PAGE_FILE = /^\/(?:index|default|home)\.[a-z]+$/i;
 
 /**
  * Whether the URL says that the page publishes nothing dated of its own: a site's front page (a
  * listing of its latest items, or a service's pitch: on WCXB dev's tuning fold 31 pages, one
- * with a gold date, at "/index.php?/topic/…", which a query routes elsewhere), or a section of
- * the kinds above. Only the path is read, not the host or the query.
+ * with a gold date, a thread at "/index.php?/topic/…"), or a section of the kinds above. A URL
+ * with a query or a fragment is not judged: old sites and forums route to an article there
+ * ("/?fArticleId=…", "/category/story.cfm?objectid=…", "/#/post?id=…").
  */
 function urlOfNoPublication(url: string): boolean {
-  const parts = PATH_AND_QUERY.exec(url);
-  if (parts === null) return false;
+  const parts = PATH_AND_REST.exec(url);
+  if (parts === null || parts[2].length > 0) return false;
   const path = parts[1];
-  if (path.length <= 1 || (parts[2].length === 0 && FRONT_PAGE_FILE.test(path))) return true;
-  return NO_PUBLICATION_SECTION.test(path);
+  return path.length <= 1 || FRONT_PAGE_FILE.test(path) || NO_PUBLICATION_SECTION.test(path);
 }
 
 /** Whether block `b`, a date line, is labelled as a release, in itself or by the short label block before it ("Release Date:"). */
