@@ -381,7 +381,7 @@ describe("authors a corpus builder can trust", () => {
     expect(metadataOf(page("2025-10-01T08:00:00Z", '<p class="date">12 November 2025</p>')).meta.date).toBe("2025-10-01T08:00:00Z");
   });
 
-  it("never takes a JSON-LD WebPage's date: a CMS dates every page it saves", () => {
+  it("takes a JSON-LD WebPage's date only for a page that names who wrote it, after any date the page shows: a CMS dates every page it saves", () => {
     // A service page: its WebPage says when the page was first saved, and nothing is published.
     const service = `<html><head><script type="application/ld+json">{"@context":"https://schema.org","@graph":[
 {"@type":"WebPage","datePublished":"2020-07-04T00:27:57+00:00","dateModified":"2025-10-16T20:02:36+00:00"},
@@ -398,13 +398,12 @@ describe("authors a corpus builder can trust", () => {
     const withMeta = `<html><head><meta property="article:published_time" content="2023-02-03">
 <script type="application/ld+json">{"@type":"WebPage","datePublished":"2019-01-01"}</script></head><body><p>x</p></body></html>`;
     expect(metadataOf(withMeta).meta.date).toBe("2023-02-03");
-    // Nor where the page names someone (a service's "Enrollment Team"): the date it shows decides, if any.
+    // A page that names its writer (a post, a forum thread): the date it shows, else its WebPage's.
     const written = `<html><head><meta name="author" content="Jane Roe"><script type="application/ld+json">{"@graph":[
 {"@type":"WebPage","datePublished":"2021-06-07T10:00:00+00:00"}]}</script></head><body><div class="date">Updated July 1, 2025</div><p>x</p></body></html>`;
     expect(metadataOf(written).meta).toMatchObject({ author: "Jane Roe", date: "2025-07-01" });
     const named = written.replace('<div class="date">Updated July 1, 2025</div>', "");
-    expect(metadataOf(named).meta.author).toBe("Jane Roe");
-    expect(metadataOf(named).meta.date).toBeUndefined();
+    expect(metadataOf(named).meta).toMatchObject({ author: "Jane Roe", date: "2021-06-07T10:00:00+00:00" });
     // An untyped object, or one of a type that publishes, still gives its date.
     const untyped = `<html><head><script type="application/ld+json">{"datePublished":"2022-02-02"}</script></head><body><p>x</p></body></html>`;
     expect(metadataOf(untyped).meta.date).toBe("2022-02-02");

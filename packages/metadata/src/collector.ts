@@ -27,6 +27,7 @@ const VISIBLE_GUESS = 4; // class="byline", the page's first <time>
 const VISIBLE_TEXT = 5; // the text of an element whose class says date, or of a byline
 const LABELLED_TEXT = 6; // a short block of the page's text that says what it is ("Updated on …", "作者：…")
 const EDITED_TEXT = 7; // a line that credits the page's editor ("编辑：金金"): its author only where no writer is named
+const CMS_SAVED = 8; // a JSON-LD WebPage's datePublished: the day a CMS first saved the page
 // then a date in the URL path
 const NONE = 99;
 
@@ -563,11 +564,16 @@ export class MetadataCollector implements MarkupObserver {
       }
       if (author !== undefined) out.author = author;
     }
-    // A JSON-LD WebPage's datePublished (ld.pageDatePublished) is when a CMS first saved the
-    // page, which it records for every page, a service's or a product's too, and is not read: a
-    // page that names its author was still dated by it on service pages ("Enrollment Team") and
-    // before the page's own date line (WCXB dev's tuning fold: it dated 4 pages without gold and
-    // 1 wrongly, and no page on the gold's day that the page's other dates miss).
+    // A JSON-LD WebPage's datePublished is when a CMS first saved the page, which it records for
+    // every page, a service's or a product's too: a publication's date only where the page names
+    // who wrote it (a post, a forum thread), and only where the page shows no date of its own
+    // (ranked after them all: it went before "Updated on April 19, 2025" on a post whose gold
+    // has that day). Not read at all, on WCXB dev's tuning fold: the same right days, one page
+    // fewer dated without gold (an article naming its author), and forum threads and Q&A pages
+    // whose only date it is (magic-html's) left undated.
+    if (ld.datePublished === undefined && ld.pageDatePublished !== undefined && out.author !== undefined) {
+      this.offerDate("date", ld.pageDatePublished, CMS_SAVED);
+    }
     const bound = Number.isFinite(capturedAt) ? capturedAt : NO_BOUND;
     const urlDate = url.length > 0 ? dateInUrl(url, bound) : undefined;
     // Found only where a rule below needs them: most pages are dated by their markup and name their author.
