@@ -213,6 +213,9 @@ ${label}${paragraphs(8)}</body></html>`;
       expect(metadataOf(html, url).meta.date).toBeUndefined();
     expect(metadataOf(html, "https://example.org/blog/mug?from=/products/").meta.date).toBe("2018-12-21T21:10:33+00:00");
     expect(metadataOf(html, "https://example.org/products/mug?id=7").meta.date).toBe("2018-12-21T21:10:33+00:00");
+    // A plain file's URL is a place on a disk.
+    expect(metadataOf(html, "file:///home/me/docs/mug.html").meta.date).toBe("2018-12-21T21:10:33+00:00");
+    expect(metadataOf(html, "file:///").meta.date).toBe("2018-12-21T21:10:33+00:00");
     expect(metadataOf(html, "https://products.example.org/mug").meta.date).toBe("2018-12-21T21:10:33+00:00");
     expect(metadataOf(html, "https://example.org/services/2021/03/04/mug").meta.date).toBe("2018-12-21T21:10:33+00:00");
     expect(metadataOf(html, "").meta.date).toBe("2018-12-21T21:10:33+00:00");

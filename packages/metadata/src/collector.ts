@@ -973,8 +973,12 @@ function headlinesOf(blocks: ReadonlyArray<PageBlock>, title: string): [number, 
  * dated 12.
  */
 const NO_PUBLICATION_SECTION = /\/(?:products?|shop|services?|docs|documentation|categor(?:y|ies)|genre|collections)\//i;
-/** A URL's path, and whether anything follows it: "https://example.org/a/b?c#d" gives "/a/b" and "?c#d". */
-const PATH_AND_REST = /^[a-z][a-z\d+.-]*:\/\/[^/?#]*([^?#]*)(.*)$/i;
+/**
+ * A web URL's path, and whether anything follows it: "https://example.org/a/b?c#d" gives "/a/b"
+ * and "?c#d". Only http(s): a plain file's URL (file:///home/me/docs/…) is a place on a disk,
+ * whose folders say nothing of what the page is.
+ */
+const PATH_AND_REST = /^https?:\/\/[^/?#]*([^?#]*)(.*)$/i;
 /** A front page's own file ("/index.php", "/default.aspx"). */
 const FRONT_PAGE_FILE = /^\/(?:index|default|home)\.[a-z]+$/i;
 
