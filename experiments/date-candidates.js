@@ -15,6 +15,13 @@
  * a date: an upper bound of false answers). Counted per domain fold (the folds of
  * metadata-accuracy.js); no page of either fold is listed.
  *
+ * The pages dated on another day are also split by the convention the gold follows, which is
+ * not the same from page to page (2026-11-27-dates.md): `wrongGoldUpdated`, the gold's day is
+ * the page's update (the markup's dateModified, or a short block that says "updated" or
+ * "modified") where winnow gives another; `wrongGoldPublished`, winnow gives the update so
+ * shown and the gold another day (a publication the page may no longer show); `wrongOther`,
+ * neither.
+ *
  *   npx turbo run build --filter=@winnow/metadata... && node experiments/date-candidates.js [--data DIR] [--out FILE]
  */
 import { readFileSync, writeFileSync } from "node:fs";
@@ -31,7 +38,18 @@ const dir = join(flags.data ?? new URL("../../shared/data", import.meta.url).pat
 const BOUND = Date.UTC(2026, 11, 31);
 const { ids, folds } = setPages(dir);
 const collector = new MetadataCollector();
-const counts = [0, 1].map(() => ({ gold: 0, right: 0, candidate: 0, modifiedOverPublished: 0, shortBlock: 0, nowhere: 0 }));
+const counts = [0, 1].map(() => ({
+  gold: 0,
+  right: 0,
+  candidate: 0,
+  modifiedOverPublished: 0,
+  shortBlock: 0,
+  nowhere: 0,
+  wrongGoldUpdated: 0,
+  wrongGoldPublished: 0,
+  wrongOther: 0,
+}));
+const UPDATED = /updated|modified/i;
 ids.forEach((id, index) => {
   const gold = JSON.parse(readFileSync(join(dir, "ground-truth", `${id}.json`), "utf8"));
   const want = gold.ground_truth.publish_date ? goldDay(gold.ground_truth.publish_date) : undefined;
@@ -47,10 +65,19 @@ ids.forEach((id, index) => {
     .map(day);
   const modified = [...collector.modified.map((c) => c.value), ld.dateModified].filter((v) => v !== undefined).map(day);
   const visible = collector.dates.filter((c) => c.rank > 3).map((c) => day(c.value));
+  const updatesShown = collector.dates.filter((c) => UPDATED.test(c.value)).map((c) => day(c.value));
   const url = gold.url ? dateInUrl(gold.url, BOUND) : undefined;
   const given = collector.finish(gold.url ?? "", BOUND, doc.blocks, doc.title).date?.slice(0, 10);
   const t = counts[folds[index]];
   t.gold++;
+  if (given !== undefined && given !== want) {
+    const updates = new Set(modified);
+    for (const b of doc.blocks) if (b.text.length <= 160 && UPDATED.test(b.text)) updates.add(day(b.text));
+    for (const d of updatesShown) updates.add(d);
+    if (updates.has(want)) t.wrongGoldUpdated++;
+    else if (updates.has(given)) t.wrongGoldPublished++;
+    else t.wrongOther++;
+  }
   if (given === want) t.right++;
   else if (modified.includes(want) && published.length > 0 && !published.includes(want)) t.modifiedOverPublished++;
   else if ([...published, ...modified, ...visible, url].includes(want)) t.candidate++;
@@ -63,5 +90,8 @@ counts.forEach((t, f) => {
   const share = (n) => `${n} (${(n / t.gold).toFixed(3)})`;
   console.log(
     `fold ${f}: ${t.gold} pages with a gold date; right ${share(t.right)}; the gold's day is the markup's dateModified beside another datePublished ${share(t.modifiedOverPublished)}; among the other candidates ${share(t.candidate)}; only in a short block ${share(t.shortBlock)}; nowhere ${share(t.nowhere)}`,
+  );
+  console.log(
+    `fold ${f}: dated on another day ${t.wrongGoldUpdated + t.wrongGoldPublished + t.wrongOther}: the gold takes the update shown ${t.wrongGoldUpdated}, winnow the update shown and the gold another day ${t.wrongGoldPublished}, neither ${t.wrongOther}`,
   );
 });

@@ -166,12 +166,12 @@ describe("a publication date only where the page reads as a publication", () => 
   it("a service page dated only far from its headline has no date; its modification date stays", () => {
     const html = `<html><head><title>Plumbing services</title><meta property="article:modified_time" content="2025-03-03T10:00:00Z"></head>
 <body><h1>Plumbing services</h1>${paragraphs(30)}<p class="post-date">Updated March 3, 2025</p></body></html>`;
-    const { meta } = metadataOf(html, "https://example.org/services/plumbing");
+    const { meta } = metadataOf(html, "https://example.org/plumbing");
     expect(meta.date).toBeUndefined();
     expect(meta.dateModified).toBe("2025-03-03T10:00:00Z");
     // The same line beside the headline dates the page: that is where an article shows its date.
     const article = html.replace("<h1>Plumbing services</h1>", '<h1>Plumbing services</h1><p class="post-date">Updated March 3, 2025</p>');
-    expect(metadataOf(article, "https://example.org/services/plumbing").meta.date).toBe("2025-03-03");
+    expect(metadataOf(article, "https://example.org/plumbing").meta.date).toBe("2025-03-03");
   });
 
   it("an author, article markup or a date in the URL date a page whatever stands beside its headline", () => {
@@ -185,6 +185,66 @@ describe("a publication date only where the page reads as a publication", () => 
     const marked = far.replace('<p class="post-date">March 4, 2021</p>', '<p>On <time pubdate datetime="2021-03-04">4 March</time></p>');
     expect(metadataOf(page(""), "https://example.org/storm").meta.date).toBeUndefined();
     expect(metadataOf(page("").replace(far, marked), "https://example.org/storm").meta.date).toBe("2021-03-04");
+  });
+
+  it("a product's release date beside its title is no publication date", () => {
+    const store = (label: string) => `<html><head><title>Star Pilot on the store</title></head><body>${menu(5)}
+<div class="name">Star Pilot</div><p>A space game for up to four players, with a long description of its worlds.</p>
+${label}${paragraphs(8)}</body></html>`;
+    expect(
+      metadataOf(store('<div>Release Date:</div><div class="date">21 Aug, 2012</div>'), "https://example.org/app/7").meta.date,
+    ).toBeUndefined();
+    expect(metadataOf(store("<div>Released 21 Aug, 2012</div>"), "https://example.org/app/7").meta.date).toBeUndefined();
+    // The same line under another label dates the page, as a post's date does.
+    expect(metadataOf(store('<div>Posted:</div><div class="date">21 Aug, 2012</div>'), "https://example.org/app/7").meta.date).toBe(
+      "2012-08-21",
+    );
+  });
+
+  it("a page filed under a shop's, a service's or a manual's section has no publication date, unless its URL holds one", () => {
+    const html = `<html><head><title>Ceramic mug</title><meta property="og:type" content="article">
+<meta property="article:published_time" content="2018-12-21T21:10:33+00:00"><meta name="author" content="Jane Roe"></head>
+<body><h1>Ceramic mug</h1><p>Posted on March 4, 2021</p>${paragraphs(5)}</body></html>`;
+    for (const url of [
+      "https://example.org/product/mug/",
+      "https://example.org/eu/products/mug",
+      "https://example.org/docs/18/select.html",
+    ])
+      expect(metadataOf(html, url).meta.date).toBeUndefined();
+    expect(metadataOf(html, "https://example.org/blog/mug?from=/products/").meta.date).toBe("2018-12-21T21:10:33+00:00");
+    expect(metadataOf(html, "https://example.org/products/mug?id=7").meta.date).toBe("2018-12-21T21:10:33+00:00");
+    // A plain file's URL is a place on a disk.
+    expect(metadataOf(html, "file:///home/me/docs/mug.html").meta.date).toBe("2018-12-21T21:10:33+00:00");
+    expect(metadataOf(html, "file:///").meta.date).toBe("2018-12-21T21:10:33+00:00");
+    expect(metadataOf(html, "https://products.example.org/mug").meta.date).toBe("2018-12-21T21:10:33+00:00");
+    expect(metadataOf(html, "https://example.org/services/2021/03/04/mug").meta.date).toBe("2018-12-21T21:10:33+00:00");
+    expect(metadataOf(html, "").meta.date).toBe("2018-12-21T21:10:33+00:00");
+  });
+
+  it("a site's front page has no publication date: it lists the site's latest items", () => {
+    const html = `<html><head><title>Tech blog</title><meta property="article:published_time" content="2024-07-23T05:50:32-07:00">
+<meta name="author" content="Man Yue Mo"></head><body><h1>Tech blog</h1><p>Man Yue Mo · March 6, 2026</p>${paragraphs(5)}</body></html>`;
+    for (const url of ["https://blog.example.org/", "https://blog.example.org", "https://example.org/index.php"])
+      expect(metadataOf(html, url).meta.date).toBeUndefined();
+    // A query or a fragment may route to an article or a thread, and any other path is no front page.
+    for (const url of [
+      "https://example.org/index.php?/topic/2018-ai",
+      "https://example.org/?fArticleId=nw20071231",
+      "https://example.org/#/post?id=1080035365",
+      "https://example.org/category/story.cfm?objectid=10486887",
+      "https://example.org/tech-blog",
+    ])
+      expect(metadataOf(html, url).meta.date).toBe("2024-07-23T05:50:32-07:00");
+  });
+
+  it("reads the day at the end of a byline beside the headline", () => {
+    const page = (line: string) =>
+      `<html><head><title>Home gym setups</title></head><body>${menu(5)}<h1>Home gym setups</h1><p>${line}</p>${paragraphs(5)}</body></html>`;
+    expect(metadataOf(page("by ALLIN ONE on Jan 22, 2025"), "https://example.org/blogs/news/gym").meta.date).toBe("2025-01-22");
+    expect(
+      metadataOf(page("Reviewed by Justin Roe, Trial Attorney at Roe &amp; Roe, on December 9, 2024"), "https://example.org/blog/gym").meta
+        .date,
+    ).toBe("2024-12-09");
   });
 
   it("reads a date line that ends with its reading time", () => {
@@ -308,7 +368,23 @@ describe("authors a corpus builder can trust", () => {
     expect(metadataOf(html).meta.author).toBe("Ann Lee");
   });
 
-  it("takes a JSON-LD WebPage's date only for a page that names who wrote it: a CMS dates every page it saves", () => {
+  it("takes the date beside the headline before a JSON-LD datePublished equal to its dateModified (a CMS's save stamp)", () => {
+    const page = (published: string, shown: string) => `<html><head><script type="application/ld+json">{"@type":"Article",
+"datePublished":"${published}","dateModified":"2025-11-13T09:21:40Z","author":{"@type":"Person","name":"Tracy Parker"}}</script></head>
+<body><h1>Eat well</h1>${shown}<p>Text of the article, long enough to be read as text.</p></body></html>`;
+    const stamp = "2025-11-13T09:21:40Z";
+    expect(metadataOf(page(stamp, '<p class="date">12 November 2025</p>')).meta.date).toBe("2025-11-12");
+    // The same day: the stamp's time is kept. No other date: the stamp dates the page.
+    expect(metadataOf(page(stamp, '<p class="date">13 November 2025</p>')).meta.date).toBe(stamp);
+    expect(metadataOf(page(stamp, "")).meta.date).toBe(stamp);
+    // A date elsewhere on the page (a teaser's, a masthead's today) is not the page's own.
+    const teaser = `${"<p>Another paragraph of the article, long enough to be text.</p>".repeat(30)}<p class="date">1 May 2025</p>`;
+    expect(metadataOf(page(stamp, teaser)).meta.date).toBe(stamp);
+    // A datePublished of its own is the page's, whatever the page shows.
+    expect(metadataOf(page("2025-10-01T08:00:00Z", '<p class="date">12 November 2025</p>')).meta.date).toBe("2025-10-01T08:00:00Z");
+  });
+
+  it("takes a JSON-LD WebPage's date only for a page that names who wrote it, after any date the page shows: a CMS dates every page it saves", () => {
     // A service page: its WebPage says when the page was first saved, and nothing is published.
     const service = `<html><head><script type="application/ld+json">{"@context":"https://schema.org","@graph":[
 {"@type":"WebPage","datePublished":"2020-07-04T00:27:57+00:00","dateModified":"2025-10-16T20:02:36+00:00"},
@@ -325,10 +401,12 @@ describe("authors a corpus builder can trust", () => {
     const withMeta = `<html><head><meta property="article:published_time" content="2023-02-03">
 <script type="application/ld+json">{"@type":"WebPage","datePublished":"2019-01-01"}</script></head><body><p>x</p></body></html>`;
     expect(metadataOf(withMeta).meta.date).toBe("2023-02-03");
-    // A page that names its writer (a post, a forum thread): its WebPage's date is its publication's.
+    // A page that names its writer (a post, a forum thread): the date it shows, else its WebPage's.
     const written = `<html><head><meta name="author" content="Jane Roe"><script type="application/ld+json">{"@graph":[
 {"@type":"WebPage","datePublished":"2021-06-07T10:00:00+00:00"}]}</script></head><body><div class="date">Updated July 1, 2025</div><p>x</p></body></html>`;
-    expect(metadataOf(written).meta).toMatchObject({ author: "Jane Roe", date: "2021-06-07T10:00:00+00:00" });
+    expect(metadataOf(written).meta).toMatchObject({ author: "Jane Roe", date: "2025-07-01" });
+    const named = written.replace('<div class="date">Updated July 1, 2025</div>', "");
+    expect(metadataOf(named).meta).toMatchObject({ author: "Jane Roe", date: "2021-06-07T10:00:00+00:00" });
     // An untyped object, or one of a type that publishes, still gives its date.
     const untyped = `<html><head><script type="application/ld+json">{"datePublished":"2022-02-02"}</script></head><body><p>x</p></body></html>`;
     expect(metadataOf(untyped).meta.date).toBe("2022-02-02");

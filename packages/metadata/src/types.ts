@@ -10,7 +10,8 @@ export interface PageMetadata {
   /**
    * Publication date, ISO 8601 ("2021-03-04" or "2021-03-04T10:20:00+01:00"), of a page that
    * reads as a publication (it names its author, its markup or URL dates it as an article, or it
-   * shows a date beside its headline).
+   * shows a date beside its headline) and whose URL does not say otherwise (a site's front page,
+   * a shop's, a service's, a manual's or a category's section), unless its URL holds a date.
    */
   date?: string;
   /** Last-modified date, where the page gives one, ISO 8601. */
