@@ -51,7 +51,11 @@ export async function* readRecords(input: string, options: ReadOptions = {}): As
     // A .gz whose first member is damaged is still gzip if a member follows (but a plain
     // WARC named .gz, whose payloads may hold gzip data, is not).
     const gzipped = isGzip(first) || (/\.gz$/i.test(input) && !looksPlain(first) && first.indexOf(GZIP_MAGIC) > 0);
-    const source = gzipped ? new GunzipSource(win, { inflateAhead: options.inflateAhead === true }) : isZstd(first) ? new ZstdSource(win) : new PlainSource(win);
+    const source = gzipped
+      ? new GunzipSource(win, { inflateAhead: options.inflateAhead === true })
+      : isZstd(first)
+        ? new ZstdSource(win)
+        : new PlainSource(win);
     const ctx: ReadContext = {
       source: input,
       reader: new ByteReader(source.pieces()),
