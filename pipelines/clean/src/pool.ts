@@ -4,6 +4,7 @@
  * page, classifier or worker problem: those come back as "failed" outputs.
  */
 import { fileURLToPath } from "node:url";
+import type { ResourceLimits } from "node:worker_threads";
 import type { ArchiveRecord } from "@winnow/archive";
 import { errorMessage, ModelError, WinnowError } from "@winnow/errors";
 import { type BlockClassifier, loadClassifier } from "@winnow/models";
@@ -89,7 +90,24 @@ export interface PoolCleanerOptions {
   workerModule?: string | URL;
   /** Told about pool-level errors that no batch is waiting on (a thread that cannot start). */
   onError?: (error: Error) => void;
+  /** V8 heap limits of each thread; THREAD_RESOURCE_LIMITS unless given. */
+  resourceLimits?: ResourceLimits;
 }
+
+/**
+ * V8 heap limits of each pool thread, for the memory a thread holds rather than as a bound. V8
+ * lets an old generation grow to a multiple of what survived the last full collection: up to 4x
+ * when the heap may reach 2 GB or more (a thread inherits Node's limit, 4 GB here), 1.3x to 2x
+ * below that, scaled by the limit. A clean thread's live heap is about 25 MB, so by default its
+ * old generation grew to 88 MB of mostly dead batches; under a 1 GB limit (at most 1.6x) it
+ * stays near 35 MB, for about 30 MB less peak RSS with one worker and no measurable CPU. 1 GB is
+ * twice what the worst batch needs (sixteen pages at the default 16 MB --max-page-bytes clean
+ * under 512 MB); a batch that still ran out would fail its own pages with
+ * ERR_WORKER_OUT_OF_MEMORY, not the run. The young generation keeps Node's size: halving it
+ * saved 13 MB more and cost 4% of the CPU. Measured in docs/speed.md ("Peak memory with one
+ * worker") with benchmarks/memory-threads.js.
+ */
+export const THREAD_RESOURCE_LIMITS: Readonly<ResourceLimits> = Object.freeze({ maxOldGenerationSizeMb: 1024 });
 
 /**
  * Flags for the pool's threads: the parent's, and no require() of ES modules. piscina loads the
@@ -114,6 +132,7 @@ export async function openPoolCleaner(options: PoolCleanerOptions): Promise<Page
     minThreads: options.threads,
     maxThreads: options.threads,
     workerData: options.settings satisfies CleanWorkerData,
+    resourceLimits: options.resourceLimits ?? THREAD_RESOURCE_LIMITS,
   };
   let pool: Piscina<CleanTask, PageOutput[]>;
   try {
