@@ -6,23 +6,12 @@
 import { fileURLToPath } from "node:url";
 import type { ResourceLimits } from "node:worker_threads";
 import type { ArchiveRecord } from "@winnow/archive";
-import { errorMessage, ModelError, WinnowError } from "@winnow/errors";
-import { type BlockClassifier, loadClassifier } from "@winnow/models";
+import { errorMessage, ModelError } from "@winnow/errors";
 import { Piscina } from "piscina";
-import { capturedAt, type PageOutput } from "./page.js";
-import { DocumentSteps } from "./steps.js";
-import { fingerprintPages, type FingerprintedPage, type SiteTemplateBatch } from "./site-templates-page.js";
-import {
-  applyStepsSafely,
-  type CleanerSettings,
-  cleanPagesSafely,
-  failedPages,
-  packPages,
-  pageOptions,
-  type ClassifierDescription,
-  type CleanTask,
-  type CleanWorkerData,
-} from "./worker.js";
+import type { PageOutput } from "./page.js";
+import type { FingerprintedPage, SiteTemplateBatch } from "./site-templates-page.js";
+import { type CleanTask, failedPages, packPages } from "./task.js";
+import type { CleanerSettings, ClassifierDescription, CleanWorkerData } from "./worker.js";
 
 export interface PageCleaner {
   /** The classifier's name, as it will be reported. */
@@ -48,39 +37,13 @@ export interface PageCleaner {
 
 const EMPTY = new Uint8Array(0);
 
-/** Cleans on the calling thread: no startup or transfer cost, for small runs and debugging. */
+/**
+ * Cleans on the calling thread: no startup or transfer cost, for small runs and debugging. What
+ * cleaning needs is loaded here, on demand (inline-cleaner.ts): a run on a pool never needs it on
+ * its main thread.
+ */
 export async function openInlineCleaner(settings: CleanerSettings): Promise<PageCleaner> {
-  const { model } = settings;
-  let classifier: BlockClassifier;
-  let corpus: DocumentSteps;
-  try {
-    [classifier, corpus] = await Promise.all([loadClassifier(model, { favor: settings.favor }), DocumentSteps.open(settings.corpus)]);
-  } catch (error) {
-    if (error instanceof WinnowError) throw error;
-    throw new ModelError(`cannot load model: ${errorMessage(error)}`, model, { cause: error });
-  }
-  return {
-    model: classifier.name,
-    parallelism: 1,
-    clean: async (records, siteTemplates) =>
-      applyStepsSafely(
-        corpus,
-        await cleanPagesSafely(
-          records.map((r) => ({ body: r.body, headerCharset: r.charset, url: r.url, capturedAt: capturedAt(r) })),
-          classifier,
-          siteTemplates,
-          pageOptions(settings),
-        ),
-      ),
-    fingerprint: async (records, keepParsed) =>
-      fingerprintPages(
-        records.map((r) => ({ body: r.body, headerCharset: r.charset, url: r.url, capturedAt: capturedAt(r) })),
-        keepParsed,
-        pageOptions(settings),
-      ),
-    close: () => classifier.close(),
-    destroy: () => classifier.close(),
-  };
+  return (await import("./inline-cleaner.js")).openInline(settings);
 }
 
 export interface PoolCleanerOptions {
