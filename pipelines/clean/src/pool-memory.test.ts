@@ -1,8 +1,8 @@
 // The pool's threads run under heap limits of their own (pool.ts, THREAD_RESOURCE_LIMITS): an
-// old generation capped at 1 GB (Node's default here: 4 GB), and a young generation (48 MB) one large page
-// outgrows many times while it is cleaned (its text alone is 16 MB). The largest page a run
-// reads by default must still clean there, with every word, rather than end the thread with
-// ERR_WORKER_OUT_OF_MEMORY.
+// old generation capped just under 2 GB (Node's default here: 4 GB), and a young generation
+// (48 MB) that one large page outgrows many times while it is cleaned (its text alone is 16 MB).
+// The largest page a run reads by default must still clean there, with every word, rather than
+// end the thread with ERR_WORKER_OUT_OF_MEMORY.
 //
 // The compiled module is imported (run `npx tsc -b` first): worker threads load dist/worker.js.
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";

@@ -52,6 +52,12 @@ describe("the pool's threads", () => {
     expect(limits.maxOldGenerationSizeMb).toBe(THREAD_RESOURCE_LIMITS.maxOldGenerationSizeMb);
     // Below 2 GB, where V8 lets an old generation grow to less than 4x its live size.
     expect(limits.maxOldGenerationSizeMb).toBeLessThan(2048);
+    expect(limits.maxOldGenerationSizeMb).toBeGreaterThanOrEqual(512);
+  });
+
+  it("never get more heap than the process has (node --max-old-space-size=700)", () => {
+    // The process's heap limit: its old generation and its young one (48 MB).
+    expect(threadLimits(["--max-old-space-size=700"]).maxOldGenerationSizeMb).toBeLessThanOrEqual(700 + 48);
   });
 
   it("keep those limits when the parent's flags are refused to threads", () => {

@@ -4,6 +4,7 @@
  * page, classifier or worker problem: those come back as "failed" outputs.
  */
 import { fileURLToPath } from "node:url";
+import { getHeapStatistics } from "node:v8";
 import type { ResourceLimits } from "node:worker_threads";
 import type { ArchiveRecord } from "@winnow/archive";
 import { errorMessage, ModelError } from "@winnow/errors";
@@ -59,18 +60,21 @@ export interface PoolCleanerOptions {
 
 /**
  * V8 heap limits of each pool thread, for the memory a thread holds rather than as a bound. V8
- * lets an old generation grow to a multiple of what survived the last full collection: up to 4x
- * when the heap may reach 2 GB or more (a thread inherits Node's limit, 4 GB here), 1.3x to 2x
- * below that, scaled by the limit. A clean thread's live heap is about 25 MB, so by default its
- * old generation grew to 88 MB of mostly dead batches; under a 1 GB limit (at most 1.6x) it
- * stays near 35 MB, for about 30 MB less peak RSS with one worker and no measurable CPU. 1 GB is
- * twice what the worst batch needs (sixteen pages at the default 16 MB --max-page-bytes clean
- * under 512 MB); a batch that still ran out would fail its own pages with
- * ERR_WORKER_OUT_OF_MEMORY, not the run. The young generation keeps Node's size: halving it
- * saved 13 MB more and cost 4% of the CPU. Measured in docs/speed.md ("Peak memory with one
- * worker") with benchmarks/memory-threads.js.
+ * lets an old generation grow to a multiple of what survived the last full collection: 4x when
+ * the heap may reach 2 GB or more (a thread inherits Node's limit, 4 GB on most machines), 1.3x
+ * to 2x below that, scaled by the limit. A clean thread's live heap is about 25 MB, so its old
+ * generation grew to 88 MB of mostly dead batches; just under 2 GB (2x) it peaks near 40 MB, for
+ * about 50 MB less peak RSS with one worker. Lower limits hold little less (1 GB: 5 MB) for more
+ * full collections (a 512 MB limit cost 2.5% of the CPU). The sixteen largest pages a default
+ * batch can hold (16 MB each) clean under 512 MB; a batch that ran out would fail its own pages
+ * with ERR_WORKER_OUT_OF_MEMORY, not the run. Never above the process's own limit (a smaller
+ * machine's default, or --max-old-space-size). The young generation keeps Node's size: halving
+ * it saved 13 MB more and cost 4-6% of the CPU. Measured in docs/speed.md ("Peak memory with one
+ * worker") with benchmarks/memory-threads.js and benchmarks/pool-limits-cpu.js.
  */
-export const THREAD_RESOURCE_LIMITS: Readonly<ResourceLimits> = Object.freeze({ maxOldGenerationSizeMb: 1024 });
+export const THREAD_RESOURCE_LIMITS: Readonly<ResourceLimits> = Object.freeze({
+  maxOldGenerationSizeMb: Math.min(2000, Math.floor(getHeapStatistics().heap_size_limit / 2 ** 20)),
+});
 
 /**
  * Flags for the pool's threads: the parent's, and no require() of ES modules. piscina loads the
