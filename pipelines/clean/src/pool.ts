@@ -65,12 +65,13 @@ export interface PoolCleanerOptions {
  * to 2x below that, scaled by the limit. A clean thread's live heap is about 25 MB, so its old
  * generation grew to 88 MB of mostly dead batches; just under 2 GB (2x) it peaks near 40 MB, for
  * about 50 MB less peak RSS with one worker. Lower limits hold little less (1 GB: 5 MB) for more
- * full collections (a 512 MB limit cost 2.5% of the CPU). The sixteen largest pages a default
- * batch can hold (16 MB each) clean under 512 MB; a batch that ran out would fail its own pages
- * with ERR_WORKER_OUT_OF_MEMORY, not the run. Never above the process's own limit (a smaller
- * machine's default, or --max-old-space-size). The young generation keeps Node's size: halving
- * it saved 13 MB more and cost 4-6% of the CPU. Measured in docs/speed.md ("Peak memory with one
- * worker") with benchmarks/memory-threads.js and benchmarks/pool-limits-cpu.js.
+ * full collections (a 512 MB limit cost 2.5% of the CPU). Pages of the largest default size
+ * (16 MB; a batch closes at 4 MB of payload) clean under 512 MB, sixteen in a row; a batch that
+ * ran out would fail its own pages with ERR_WORKER_OUT_OF_MEMORY, not the run. Never above the
+ * process's own heap limit (a smaller machine's default, or --max-old-space-size). The young
+ * generation keeps Node's size: halving it saved 13 MB more and cost 4-6% of the CPU. Measured
+ * in docs/speed.md ("Peak memory with one worker") with benchmarks/memory-threads.js and
+ * benchmarks/pool-limits-cpu.js.
  */
 export const THREAD_RESOURCE_LIMITS: Readonly<ResourceLimits> = Object.freeze({
   maxOldGenerationSizeMb: Math.min(2000, Math.floor(getHeapStatistics().heap_size_limit / 2 ** 20)),
