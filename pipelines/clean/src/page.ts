@@ -24,11 +24,6 @@ export interface PageInput {
   capturedAt?: string;
 }
 
-/** A record's capture date: its WARC-Date, else a plain file's modification time, else "". */
-export function capturedAt(record: { date?: string; fileDate?: string }): string {
-  return record.date !== undefined && record.date.length > 0 ? record.date : (record.fileDate ?? "");
-}
-
 /** What comes back: the document's kept blocks, or the reason there is none. */
 export type PageOutput =
   | {

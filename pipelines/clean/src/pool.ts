@@ -4,24 +4,15 @@
  * page, classifier or worker problem: those come back as "failed" outputs.
  */
 import { fileURLToPath } from "node:url";
+import { getHeapStatistics } from "node:v8";
+import type { ResourceLimits } from "node:worker_threads";
 import type { ArchiveRecord } from "@winnow/archive";
-import { errorMessage, ModelError, WinnowError } from "@winnow/errors";
-import { type BlockClassifier, loadClassifier } from "@winnow/models";
+import { errorMessage, ModelError } from "@winnow/errors";
 import { Piscina } from "piscina";
-import { capturedAt, type PageOutput } from "./page.js";
-import { DocumentSteps } from "./steps.js";
-import { fingerprintPages, type FingerprintedPage, type SiteTemplateBatch } from "./site-templates-page.js";
-import {
-  applyStepsSafely,
-  type CleanerSettings,
-  cleanPagesSafely,
-  failedPages,
-  packPages,
-  pageOptions,
-  type ClassifierDescription,
-  type CleanTask,
-  type CleanWorkerData,
-} from "./worker.js";
+import type { PageOutput } from "./page.js";
+import type { FingerprintedPage, SiteTemplateBatch } from "./site-templates-page.js";
+import { type CleanTask, failedPages, packPages } from "./task.js";
+import type { CleanerSettings, ClassifierDescription, CleanWorkerData } from "./worker.js";
 
 export interface PageCleaner {
   /** The classifier's name, as it will be reported. */
@@ -47,39 +38,13 @@ export interface PageCleaner {
 
 const EMPTY = new Uint8Array(0);
 
-/** Cleans on the calling thread: no startup or transfer cost, for small runs and debugging. */
+/**
+ * Cleans on the calling thread: no startup or transfer cost, for small runs and debugging. What
+ * cleaning needs is loaded here, on demand (inline-cleaner.ts): a run on a pool never needs it on
+ * its main thread.
+ */
 export async function openInlineCleaner(settings: CleanerSettings): Promise<PageCleaner> {
-  const { model } = settings;
-  let classifier: BlockClassifier;
-  let corpus: DocumentSteps;
-  try {
-    [classifier, corpus] = await Promise.all([loadClassifier(model, { favor: settings.favor }), DocumentSteps.open(settings.corpus)]);
-  } catch (error) {
-    if (error instanceof WinnowError) throw error;
-    throw new ModelError(`cannot load model: ${errorMessage(error)}`, model, { cause: error });
-  }
-  return {
-    model: classifier.name,
-    parallelism: 1,
-    clean: async (records, siteTemplates) =>
-      applyStepsSafely(
-        corpus,
-        await cleanPagesSafely(
-          records.map((r) => ({ body: r.body, headerCharset: r.charset, url: r.url, capturedAt: capturedAt(r) })),
-          classifier,
-          siteTemplates,
-          pageOptions(settings),
-        ),
-      ),
-    fingerprint: async (records, keepParsed) =>
-      fingerprintPages(
-        records.map((r) => ({ body: r.body, headerCharset: r.charset, url: r.url, capturedAt: capturedAt(r) })),
-        keepParsed,
-        pageOptions(settings),
-      ),
-    close: () => classifier.close(),
-    destroy: () => classifier.close(),
-  };
+  return (await import("./inline-cleaner.js")).openInline(settings);
 }
 
 export interface PoolCleanerOptions {
@@ -89,7 +54,28 @@ export interface PoolCleanerOptions {
   workerModule?: string | URL;
   /** Told about pool-level errors that no batch is waiting on (a thread that cannot start). */
   onError?: (error: Error) => void;
+  /** V8 heap limits of each thread; THREAD_RESOURCE_LIMITS unless given. */
+  resourceLimits?: ResourceLimits;
 }
+
+/**
+ * V8 heap limits of each pool thread, for the memory a thread holds rather than as a bound. V8
+ * lets an old generation grow to a multiple of what survived the last full collection: 4x when
+ * the heap may reach 2 GB or more (a thread inherits Node's limit, 4 GB on most machines), 1.3x
+ * to 2x below that, scaled by the limit. A clean thread's live heap is about 25 MB, so its old
+ * generation grew to 88 MB of mostly dead batches; just under 2 GB (2x) it peaks near 40 MB, for
+ * about 50 MB less peak RSS with one worker. Lower limits hold little less (1 GB: 5 MB) for more
+ * full collections (a 512 MB limit cost 2.5% of the CPU). Pages of the largest default size
+ * (16 MB; a batch closes at 4 MB of payload) clean under 512 MB, sixteen in a row; a batch that
+ * ran out would fail its own pages with ERR_WORKER_OUT_OF_MEMORY, not the run. Never above the
+ * process's own heap limit (a smaller machine's default, or --max-old-space-size). The young
+ * generation keeps Node's size: halving it saved 13 MB more and cost 4-6% of the CPU. Measured
+ * in docs/speed.md ("Peak memory with one worker") with benchmarks/memory-threads.js and
+ * benchmarks/pool-limits-cpu.js.
+ */
+export const THREAD_RESOURCE_LIMITS: Readonly<ResourceLimits> = Object.freeze({
+  maxOldGenerationSizeMb: Math.min(2000, Math.floor(getHeapStatistics().heap_size_limit / 2 ** 20)),
+});
 
 /**
  * Flags for the pool's threads: the parent's, and no require() of ES modules. piscina loads the
@@ -114,6 +100,7 @@ export async function openPoolCleaner(options: PoolCleanerOptions): Promise<Page
     minThreads: options.threads,
     maxThreads: options.threads,
     workerData: options.settings satisfies CleanWorkerData,
+    resourceLimits: options.resourceLimits ?? THREAD_RESOURCE_LIMITS,
   };
   let pool: Piscina<CleanTask, PageOutput[]>;
   try {

@@ -1,7 +1,8 @@
 import { readRecords, transferableBuffer, type ArchiveRecord } from "@winnow/archive";
 import type { BlockClassifier } from "@winnow/models";
 import { describe, expect, it } from "vitest";
-import { cleanPagesSafely, packPages, unpackPages } from "./worker.js";
+import { packPages, unpackPages } from "./task.js";
+import { cleanPagesSafely } from "./worker.js";
 
 const html = (text: string): Uint8Array => Buffer.from(`<html><head><title>T</title></head><body><p>${text}</p></body></html>`);
 

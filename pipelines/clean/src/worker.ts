@@ -4,13 +4,13 @@
  * produce the same output.
  */
 import { workerData } from "node:worker_threads";
-import { transferableBuffer } from "@winnow/archive";
 import { errorMessage, WinnowError } from "@winnow/errors";
 import { type BlockClassifier, type Favor, HostRoutedClassifier, loadClassifier, type ModelSpec } from "@winnow/models";
 import { cleanPagesByHost } from "./clean-by-host.js";
-import { capturedAt, cleanPages, type PageInput, type PageOptions, type PageOutput } from "./page.js";
+import { cleanPages, type PageInput, type PageOptions, type PageOutput } from "./page.js";
 import { type CorpusOptions, DocumentSteps } from "./steps.js";
 import { cleanParsedPages, fingerprintPages, type FingerprintedPage, type SiteTemplateBatch } from "./site-templates-page.js";
+import { type CleanTask, failedPages, unpackPages } from "./task.js";
 
 /** What the pool's threads are started with (piscina's workerData). */
 export interface CleanWorkerData extends CleanerSettings {}
@@ -28,25 +28,6 @@ export interface CleanerSettings {
   links?: boolean;
   /** Collect each page's metadata (default true; `--no-metadata`). */
   metadata?: boolean;
-}
-
-/**
- * One batch of pages as it crosses to a worker. The payloads' buffers are transferred, never
- * copied on the way (see packPages).
- */
-export interface CleanTask {
-  /** Each page's payload. */
-  bodies: Uint8Array[];
-  /** charset from each page's HTTP header, "" when none. */
-  charsets: string[];
-  /** Each page's URL ("" when none), for per-host models. */
-  urls?: string[];
-  /** Each page's capture date (WARC-Date, else a plain file's mtime; "" when none): its dates' upper bound. */
-  dates?: string[];
-  /** Pass two of --site-templates: the templates of the batch's hosts. */
-  siteTemplates?: SiteTemplateBatch;
-  /** The buffers under `bodies`, to pass as the transfer list. */
-  transfer: ArrayBuffer[];
 }
 
 /** The classifier's name and threshold, or why it could not be loaded. */
@@ -78,68 +59,6 @@ export async function cleanPagesSafely(
 /** What each batch is cleaned with, from the run's settings. */
 export function pageOptions(settings: CleanerSettings): PageOptions {
   return { keepComments: settings.comments === true, links: settings.links === true, metadata: settings.metadata !== false };
-}
-
-export function failedPages(count: number, detail: string): PageOutput[] {
-  const failed: PageOutput = { ok: false, reason: "failed", detail };
-  return new Array<PageOutput>(count).fill(failed);
-}
-
-/**
- * Readies a batch (records, or anything with a body and header charset) to be transferred to a
- * worker. A payload whose buffer the archive reader has handed over whole (transferableBuffer:
- * one gzip member per record, as crawlers write) travels in that buffer, with no copy. The
- * others are views into the reader's input chunks, which hold neighbouring records too:
- * transferring those would detach live data, and cloning one would copy its whole chunk, so
- * they are copied once into one buffer the batch owns. Callers must not read the payloads
- * after the transfer: the buffers handed over are detached here.
- */
-export function packPages(
-  pages: ReadonlyArray<{ body: Uint8Array; charset: string; url?: string; date?: string; fileDate?: string }>,
-): CleanTask {
-  const n = pages.length;
-  const bodies = new Array<Uint8Array>(n);
-  const charsets = new Array<string>(n);
-  const urls = new Array<string>(n);
-  const dates = new Array<string>(n);
-  const transfer: ArrayBuffer[] = [];
-  let copied = 0;
-  for (let i = 0; i < n; i++) {
-    const body = pages[i].body;
-    const own = transferableBuffer(body);
-    // A buffer met twice would be one record's body twice over: copy rather than trust it.
-    if (own !== null && !transfer.includes(own)) {
-      transfer.push(own);
-      bodies[i] = body;
-    } else {
-      copied += body.byteLength;
-    }
-    charsets[i] = pages[i].charset;
-    urls[i] = pages[i].url ?? "";
-    dates[i] = capturedAt(pages[i]);
-  }
-  if (copied > 0 || transfer.length === 0) {
-    // Never pooled (allocUnsafe pools small sizes, and the pool cannot be transferred); every byte is written below.
-    const packed = Buffer.allocUnsafeSlow(copied);
-    let at = 0;
-    for (let i = 0; i < n; i++) {
-      if (bodies[i] !== undefined) continue;
-      const body = pages[i].body;
-      packed.set(body, at);
-      bodies[i] = packed.subarray(at, at + body.byteLength);
-      at += body.byteLength;
-    }
-    transfer.push(packed.buffer as ArrayBuffer);
-  }
-  return { bodies, charsets, urls, dates, transfer };
-}
-
-export function unpackPages(task: CleanTask): PageInput[] {
-  const pages = new Array<PageInput>(task.bodies.length);
-  for (let i = 0; i < pages.length; i++) {
-    pages[i] = { body: task.bodies[i], headerCharset: task.charsets[i], url: task.urls?.[i], capturedAt: task.dates?.[i] };
-  }
-  return pages;
 }
 
 /** Says what is wrong with a model in words for people; the main thread reports the model beside it. */
