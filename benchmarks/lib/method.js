@@ -203,6 +203,13 @@ try {
       batchSize: flags["batch-size"] ? Number(flags["batch-size"]) : undefined,
       unordered: flags.unordered === true || flags.unordered === "true",
     });
+    // A run that read fewer inputs than it was given (a file it took for a repeat, say) would
+    // measure less work than the figures claim: stop rather than report it.
+    if (summary.inputs !== copies.length) {
+      throw new Error(
+        `runClean read ${summary.inputs} of the ${copies.length} inputs given: the figures would not be for ${passes} passes`,
+      );
+    }
     // Payload bytes are not in the summary; the caller knows them per file (warcStats).
     result = {
       elapsedSeconds: summary.elapsedSeconds,
