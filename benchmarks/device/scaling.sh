@@ -10,7 +10,9 @@
 #   DOCS_PER_WORKER=800     pages per worker per scaling run (the 300-page WARC is read repeatedly)
 #   RUNS=1                  runs per measurement (the median by CPU time is kept)
 #   UNORDERED=1             also a scaling table with unordered output (0 to skip)
-#   SECTIONS="single scaling"   add "micro" for the micro-benchmarks, drop "single" to skip Readability & co.
+#   SECTIONS="single scaling"   add "micro" for the micro-benchmarks, "capacity" for what the machine
+#                           gives as many independent processes as WORKERS names (capacity.sh: the
+#                           ceiling to read the pool's scaling against), drop "single" to skip Readability & co.
 #   OUT=<dir>               where results go (default: benchmarks/data/device-out)
 set -euo pipefail
 
@@ -92,6 +94,10 @@ fi
 if [[ " $SECTIONS " == *" single "* || " $SECTIONS " == *" scaling "* ]]; then
   say "end to end: ${args[*]}"
   "$NODE" "$WORK/benchmarks/end-to-end.js" "${args[@]}" --json "$OUT/end-to-end.json" >"$OUT/end-to-end.md" 2> >(tee -a "$OUT/log.txt" >&2)
+fi
+if [[ " $SECTIONS " == *" capacity "* ]]; then
+  say "capacity: independent processes $WORKERS ..."
+  PROCS=$WORKERS bash "$ROOT/benchmarks/device/capacity.sh" >"$OUT/capacity.md" 2>>"$OUT/log.txt"
 fi
 cat "$OUT"/*.md
 say "results in $OUT"
