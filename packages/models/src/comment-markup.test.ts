@@ -21,10 +21,15 @@ function roles(html: string): Map<string, number> {
   return new Map(doc.blocks.map((b, i) => [b.text, said?.[i] ?? COMMENT_UNKNOWN]));
 }
 
+/** Looks up, in `roles`' map, the role of the first block whose text starts with the given words. */
+function byStart(r: Map<string, number>): (start: string) => number | undefined {
+  return (start) => [...r].find(([text]) => text.startsWith(start))?.[1];
+}
+
 describe("commentMarkup", () => {
   it("reads a WordPress thread as comments and its title, reply links and form as chrome", () => {
     const r = roles(fixture("wordpress-thread.html"));
-    const of = (start: string) => [...r].find(([text]) => text.startsWith(start))?.[1];
+    const of = byStart(r);
     expect(of("We inherited a neglected Bramley")).toBe(COMMENT_THREAD);
     expect(of("Tobias Wren says:")).toBe(COMMENT_THREAD);
     expect(of("January 17, 2024 at 7:03 am")).toBe(COMMENT_THREAD);
@@ -58,7 +63,7 @@ git init</code></pre><section class="commentary"><p>An opinion column is main te
 
   it("reads a run of 'Posted by: NAME on DATE' signatures as signed comments, the first comment before its signature", () => {
     const r = roles(fixture("signed-comments.html"));
-    const of = (start: string) => [...r].find(([text]) => text.startsWith(start))?.[1];
+    const of = byStart(r);
     expect(of("Four crossings is not a service")).toBe(COMMENT_SIGNED);
     expect(of("Posted by: Islander on 9:14am")).toBe(COMMENT_SIGNED);
     expect(of("Go to the meeting on Thursday")).toBe(COMMENT_SIGNED);
@@ -72,7 +77,7 @@ git init</code></pre><section class="commentary"><p>An opinion column is main te
 
   it("leaves the article's own 'Posted by' byline, and the paragraphs above it, out of the signed run", () => {
     const r = roles(fixture("signed-byline.html"));
-    const of = (start: string) => [...r].find(([text]) => text.startsWith(start))?.[1];
+    const of = byStart(r);
     expect(of("Posted by Nell at 09:39 PM")).toBe(COMMENT_UNKNOWN);
     expect(of("The first loaf was dense")).toBe(COMMENT_UNKNOWN);
     expect(of("Rye is the secret")).toBe(COMMENT_SIGNED);
@@ -102,7 +107,7 @@ ${comment("Walters", "First reader's view of the polls.")}${comment("Travis", "A
   it("reads a class name that joins 'comments' to a part of each comment ('comments-body') as the thread", () => {
     const r = roles(fixture("comments-body-class.html"));
     expect(r.get("Comments")).toBe(COMMENT_CHROME);
-    const of = (start: string) => [...r].find(([text]) => text.startsWith(start))?.[1];
+    const of = byStart(r);
     expect(of("We drive forty minutes")).toBe(COMMENT_THREAD);
     expect(of("Posted by: Glen")).toBe(COMMENT_THREAD);
     expect(of("The county library closes on Sundays")).toBe(COMMENT_UNKNOWN);
@@ -110,7 +115,7 @@ ${comment("Walters", "First reader's view of the polls.")}${comment("Travis", "A
 
   it("reads a class word with 'comment' inside a longer word ('articolocommentotesto') as the thread", () => {
     const r = roles(fixture("comment-word-class.html"));
-    const of = (start: string) => [...r].find(([text]) => text.startsWith(start))?.[1];
+    const of = byStart(r);
     expect(of("Marco, Torino")).toBe(COMMENT_THREAD);
     expect(of("Sara, Milano")).toBe(COMMENT_THREAD);
     expect(of("Castello went top of the league")).toBe(COMMENT_UNKNOWN);
@@ -124,7 +129,7 @@ ${comment("Walters", "First reader's view of the polls.")}${comment("Travis", "A
 
   it("marks a forum's opening post, in forum markup outside the comments, as a discussion's", () => {
     const r = roles(fixture("forum-thread.html"));
-    const of = (start: string) => [...r].find(([text]) => text.startsWith(start))?.[1];
+    const of = byStart(r);
     expect(of("I have been turning small brass parts")).toBe(COMMENT_DISCUSSION);
     expect(of("Check the bed near the chuck")).toBe(COMMENT_THREAD);
   });
