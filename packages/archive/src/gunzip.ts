@@ -383,9 +383,10 @@ class MemberPrefetch {
       const next = nextMemberStart(view, from + 1);
       if (next < 0) break;
       const member = view.subarray(from, next);
-      const result = inflateMember(member);
+      // Its trailer's size, if `next` is where it ends (inflateMember checks that it is).
+      const size = member.length < 18 ? 0 : member.readUInt32LE(member.length - 4);
+      const result = inflateMember(member, size);
       if (result !== null) {
-        const size = member.readUInt32LE(member.length - 4);
         this.queue.push({ offset: base + from, size, result });
         this.held += size;
       }
@@ -409,12 +410,12 @@ function nextMemberStart(view: Buffer, from: number): number {
 }
 
 /**
- * Inflates `member` (header to trailer) on zlib's thread pool, resolving to null unless it is
- * exactly one whole member; null at once for a member not worth handing over.
+ * Inflates `member` (header to trailer; `size` the size its last four bytes give) on zlib's
+ * thread pool, resolving to null unless it is exactly one whole member of that size; null at once
+ * for a member not worth handing over.
  */
-function inflateMember(member: Buffer): Promise<EarlyMember | null> | null {
+function inflateMember(member: Buffer, size: number): Promise<EarlyMember | null> | null {
   if (member.length < 18) return null;
-  const size = member.readUInt32LE(member.length - 4);
   const compressed = member.length - TRAILER;
   if (size < PREFETCH_MIN_OUT) return null;
   // The same bounds as sizeHint: a size deflate could not have made means the guess is wrong.
