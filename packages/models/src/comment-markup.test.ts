@@ -127,6 +127,38 @@ ${comment("Walters", "First reader's view of the polls.")}${comment("Travis", "A
     expect(commentMarkup(segmentHtml(html))).toBeNull();
   });
 
+  it("reads a run of 'NAME said on DATE:' lines as signed comments, each opening the comment after it", () => {
+    const comment = (name: string, date: string, text: string) => `<p>${name} said on ${date}:</p><p>${text}</p>`;
+    const html = `<html><body><div class="entry"><p>The county will close the old bridge for repairs from May, and the detour adds ten minutes.</p></div>
+<div class="responses">${comment("Jane Roe", "March 3, 2012", "I cross it twice a day, ten minutes is a lot.")}${comment("Bob", "March 4, 2012 at 5:01 pm", "Better than the bridge falling down.")}${comment("Jane Roe", "March 4, 2012 at 6:12 pm", "Fair enough, Bob.")}</div></body></html>`;
+    const of = byStart(roles(html));
+    expect(of("Jane Roe said on March 3, 2012:")).toBe(COMMENT_SIGNED);
+    expect(of("I cross it twice a day")).toBe(COMMENT_SIGNED);
+    expect(of("Bob said on March 4, 2012 at 5:01 pm:")).toBe(COMMENT_SIGNED);
+    // The last comment's text follows its signature.
+    expect(of("Fair enough, Bob.")).toBe(COMMENT_SIGNED);
+    expect(of("The county will close the old bridge")).toBe(COMMENT_UNKNOWN);
+  });
+
+  it("reads no 'said on' sentence of a story as a signature: a quote is longer, or has no date", () => {
+    const html = `<html><body><p>Smith said on Monday:</p><p>"We will rebuild."</p><p>Jones said on Tuesday:</p><p>"Not this year."</p>
+<p>Brown said on March 3, 2012 that the county would pay for the work, and that the detour would add no more than ten minutes.</p>
+<p>Green said on March 4, 2012 that the bridge had been closed before, in 1998, for six months of work on its piers.</p>
+<p>Smith said on March 5, 2012 that she was glad, and that the town had waited long enough for the repairs to begin.</p></body></html>`;
+    expect(commentMarkup(segmentHtml(html))).toBeNull();
+  });
+
+  it("calls the WordPress reply form's notes chrome: cancel, follow-up notices, 'save my name'", () => {
+    // In the comments' own area, not under a "respond" or "comment-form" class that says "form" already.
+    const html = `<html><body><div class="comments-area"><p>Cancel reply</p><p>Notify me of follow-up comments by email.</p>
+<p>Notify me of new posts by email.</p><p>Save my name, email, and website in this browser for the next time I comment.</p></div></body></html>`;
+    const r = roles(html);
+    expect(r.get("Cancel reply")).toBe(COMMENT_CHROME);
+    expect(r.get("Notify me of follow-up comments by email.")).toBe(COMMENT_CHROME);
+    expect(r.get("Notify me of new posts by email.")).toBe(COMMENT_CHROME);
+    expect(r.get("Save my name, email, and website in this browser for the next time I comment.")).toBe(COMMENT_CHROME);
+  });
+
   it("marks a forum's opening post, in forum markup outside the comments, as a discussion's", () => {
     const r = roles(fixture("forum-thread.html"));
     const of = byStart(r);

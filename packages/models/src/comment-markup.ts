@@ -87,7 +87,7 @@ const CHROME_ELEMENT = new Set([
 
 /** Text of the comment section's chrome: prompts, notices, policies, buttons. */
 const CHROME_TEXT =
-  /\b(required|will not be published|email address|e-mail address|log ?in|sign ?in|sign ?up|register|logged in|house rules|community guidelines|comment policy|moderat(ed|ion|or)|be respectful|views expressed|no longer accepting|comments? (are|is) (now )?closed|powered by|loading comments|(load|show|view|see|read|hide|sort|add|post|leave|write|join) (all |the )?(\d+ )?(comments?|a comment|a reply|the (conversation|discussion))|join the (conversation|discussion)|be the first to comment|no comments)\b/i;
+  /\b(required|will not be published|email address|e-mail address|log ?in|sign ?in|sign ?up|register|logged in|house rules|community guidelines|comment policy|moderat(ed|ion|or)|be respectful|views expressed|no longer accepting|comments? (are|is) (now )?closed|powered by|loading comments|(load|show|view|see|read|hide|sort|add|post|leave|write|join) (all |the )?(\d+ )?(comments?|a comment|a reply|the (conversation|discussion))|join the (conversation|discussion)|be the first to comment|no comments|cancel reply|notify me of (follow-?up|new)|save my name|subscribe to (comments|replies))\b/i;
 
 /** "4 comments", "3 Responses to “Title”", "12 thoughts on …": a count heading. */
 const COUNT_HEADING = /^\s*\d+\s+(comments?|responses?|replies|thoughts|reactions?)\b/i;
@@ -166,8 +166,24 @@ const SIGNATURE_TAIL = 160;
 const MIN_SIGNATURES = 3;
 const MIN_SIGNERS = 2;
 
+/**
+ * "Jane Roe said on March 3, 2012:", "pete wrote at 11:02 PM", "Sam commented on 4/3/09 at 9:15":
+ * a block that is nothing but a name, a verb of saying and a date, opening the comment after it
+ * (older WordPress and Blogger themes, forums' quoted replies). The whole block, short, and a date
+ * in it: a news story's "Smith said on Monday that …" is longer and dateless.
+ */
+const SAID_SIGNATURE =
+  /^([^\n:]{1,60}?)\s+(said|says|wrote|writes|commented|replied)(\s+(on|at|in))?:?\s+[^\n]{0,30}?(\d{1,2}:\d{2}|\b(19|20)\d{2}\b|\b\d{1,2}\/\d{1,2}\/\d{2,4}\b)[^\n]{0,20}$/i;
+
+/** The longest block read as a "said on DATE" signature. */
+const SAID_MAX_CHARS = 100;
+
 /** A block's signature's name, lowercased, or null when the block carries none. */
 function signer(text: string): string | null {
+  if (text.length <= SAID_MAX_CHARS && / (said|says|wrote|writes|commented|replied)\b/i.test(text)) {
+    const said = SAID_SIGNATURE.exec(text);
+    if (said !== null) return said[1].toLowerCase();
+  }
   const tail = text.length > SIGNATURE_TAIL ? text.slice(text.length - SIGNATURE_TAIL) : text;
   if (!/posted by/i.test(tail)) return null;
   const m = SIGNATURE.exec(tail);
