@@ -159,6 +159,17 @@ ${comment("Walters", "First reader's view of the polls.")}${comment("Travis", "A
     expect(r.get("Save my name, email, and website in this browser for the next time I comment.")).toBe(COMMENT_CHROME);
   });
 
+  it("reads a Disqus block's messages as the thread and its 'powered by Disqus' credit, under no comment class, as chrome", () => {
+    const html = `<html><body><article><p>The harbour wall was finished this week, two years late and a third over budget.</p></article>
+<div id="dsq-content"><ul id="dsq-comments"><li class="dsq-comment"><div class="dsq-comment-body"><div class="dsq-comment-message">
+<p>Two years late is early for this council.</p></div></div></li></ul></div>
+<a href="http://disqus.com" class="dsq-brlink">blog comments powered by <span class="logo-disqus">Disqus</span></a></body></html>`;
+    const r = roles(html);
+    expect(r.get("Two years late is early for this council.")).toBe(COMMENT_THREAD);
+    expect(r.get("blog comments powered by Disqus")).toBe(COMMENT_CHROME);
+    expect(r.get("The harbour wall was finished this week, two years late and a third over budget.")).toBe(COMMENT_UNKNOWN);
+  });
+
   it("marks a forum's opening post, in forum markup outside the comments, as a discussion's", () => {
     const r = roles(fixture("forum-thread.html"));
     const of = byStart(r);

@@ -89,6 +89,17 @@ const CHROME_ELEMENT = new Set([
 const CHROME_TEXT =
   /\b(required|will not be published|email address|e-mail address|log ?in|sign ?in|sign ?up|register|logged in|house rules|community guidelines|comment policy|moderat(ed|ion|or)|be respectful|views expressed|no longer accepting|comments? (are|is) (now )?closed|powered by|loading comments|(load|show|view|see|read|hide|sort|add|post|leave|write|join) (all |the )?(\d+ )?(comments?|a comment|a reply|the (conversation|discussion))|join the (conversation|discussion)|be the first to comment|no comments|cancel reply|notify me of (follow-?up|new)|save my name|subscribe to (comments|replies))\b/i;
 
+/**
+ * "blog comments powered by Disqus": the comment platform's credit, left behind outside the thread
+ * (Disqus's `a.dsq-brlink`, under no comment class) when the thread itself was loaded by script.
+ */
+const PLATFORM_CREDIT =
+  /^\s*(blog |the )?(comments? )?powered by (disqus|livefyre|intensedebate|viafoura|spot\.im|openweb|facebook comments)\s*$/i;
+
+function isPlatformCredit(text: string): boolean {
+  return text.length <= 50 && text.includes("owered by") && PLATFORM_CREDIT.test(text);
+}
+
 /** "4 comments", "3 Responses to “Title”", "12 thoughts on …": a count heading. */
 const COUNT_HEADING = /^\s*\d+\s+(comments?|responses?|replies|thoughts|reactions?)\b/i;
 
@@ -134,7 +145,7 @@ export function commentMarkup(doc: SegmentedDocument): Uint8Array | null {
   for (let i = 0; i < blocks.length; i++) {
     const b = blocks[i];
     const underComments = (b.classMask & COMMENTS) !== 0;
-    if (!underComments && !isCommentMarker(b.text)) continue;
+    if (!underComments && !isCommentMarker(b.text) && !isPlatformCredit(b.text)) continue;
     // Highlighted code marks its comments with a class too (Prism's "token comment", hljs-comment).
     if (CODE_PATH.test(b.tagPath)) continue;
     const role = underComments ? roleUnderComments(b.text, b.classIds, b.tagPath, b.heading) : COMMENT_CHROME;
