@@ -8,6 +8,7 @@ import {
   COMMENT_THREAD,
   COMMENT_UNKNOWN,
   commentMarkup,
+  datedThread,
   NO_COMMENTS,
   settleComments,
 } from "./comment-markup.js";
@@ -48,6 +49,23 @@ describe("commentMarkup", () => {
     expect(r.get("12 comments")).toBe(COMMENT_CHROME);
     expect(r.get("Comments are moderated and will appear once approved. Please be respectful to other readers.")).toBe(COMMENT_CHROME);
     expect([...r.values()]).not.toContain(COMMENT_THREAD);
+  });
+
+  it("calls counters and notices chrome outside comment markup: 'View all 45 comments', 'Showing Comments 1 - 5 of 5', 'Comments closed'", () => {
+    const lines = [
+      "View all 45 comments",
+      "Showing Comments 1 - 5 of 5",
+      "12 comments so far",
+      "There are 4 comments on this story",
+      "7 Replies to “Pruning old trees”",
+      "One comment",
+      "No Comments Yet",
+      "Comments closed",
+    ];
+    const article = "Old apple trees that have gone unpruned for a decade need three winters of work, not one.";
+    const r = roles(`<html><body><p>${article}</p>${lines.map((line) => `<div>${line}</div>`).join("")}</body></html>`);
+    for (const line of lines) expect([line, r.get(line)]).toEqual([line, COMMENT_CHROME]);
+    expect(r.get(article)).toBe(COMMENT_UNKNOWN);
   });
 
   it("says nothing about a page without comment markup", () => {
@@ -170,6 +188,25 @@ ${comment("Walters", "First reader's view of the polls.")}${comment("Travis", "A
     expect(r.get("The harbour wall was finished this week, two years late and a third over budget.")).toBe(COMMENT_UNKNOWN);
   });
 
+  it("calls a thread dated where three of its comments carry a date and a time, not where they give ages", () => {
+    const thread = (stamps: string[]) =>
+      `<html><body><p>The article before the comments, a paragraph of the story itself.</p><ol class="commentlist">${stamps
+        .map(
+          (stamp, k) =>
+            `<li class="comment"><p class="comment-meta">${stamp}</p><p class="comment-body">Reader ${k} has a view on it.</p></li>`,
+        )
+        .join("")}</ol></body></html>`;
+    const dated = (stamps: string[]) => {
+      const doc = segmentHtml(thread(stamps));
+      return datedThread(doc, commentMarkup(doc));
+    };
+    expect(dated(["Posted on 01/20/2008 at 6:01:41 PM", "January 7 17:00", "Dec 30, 2007 7:06 PM | Link to this"])).toBe(true);
+    expect(dated(["14.05.2024", "15.05.2024", "7:42 pm December 27, 2011"])).toBe(true);
+    expect(dated(["1 year ago", "2 hours ago", "3 days ago", "26 points"])).toBe(false);
+    // Two stamps are not enough.
+    expect(dated(["January 7 17:00", "January 7 17:05", "a week ago"])).toBe(false);
+  });
+
   it("marks a forum's opening post, in forum markup outside the comments, as a discussion's", () => {
     const r = roles(fixture("forum-thread.html"));
     const of = byStart(r);
@@ -210,6 +247,23 @@ describe("settleComments", () => {
       expect.closeTo(0.8),
       expect.closeTo(0.8),
     ]);
+  });
+
+  it("takes a dated thread after an article out of the main text however long it runs, and though its comments are links", () => {
+    const pages = (dated: boolean, links = 0) => {
+      const content = [Float32Array.from([0.9, 0.8, 0.8])];
+      const comments = [new Float32Array(3).fill(0.1)];
+      const roles = [Uint8Array.from([U, T, T])];
+      settleComments(content, comments, roles, [Uint32Array.from([700, 2000, 2000])], [Uint32Array.from([0, links, links])], 0.9, KEEP, [
+        dated,
+      ]);
+      return { content: [...content[0]], comments: [...comments[0]] };
+    };
+    expect(pages(true).content).toEqual([expect.closeTo(0.9), 0, 0]);
+    expect(pages(true).comments.slice(1)).toEqual([NO_COMMENTS, NO_COMMENTS]);
+    expect(pages(true, 1900).content).toEqual([expect.closeTo(0.9), 0, 0]);
+    // Undated, the same thread outgrows its article and is left to the model.
+    expect(pages(false).content).toEqual([expect.closeTo(0.9), expect.closeTo(0.8), expect.closeTo(0.8)]);
   });
 
   it("leaves a 'thread' that is mostly links to the model: teasers tagged 'comment', not a discussion", () => {

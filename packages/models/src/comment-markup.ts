@@ -90,6 +90,19 @@ const CHROME_TEXT =
   /\b(required|will not be published|email address|e-mail address|log ?in|sign ?in|sign ?up|register|logged in|house rules|community guidelines|comment policy|moderat(ed|ion|or)|be respectful|views expressed|no longer accepting|comments? (are|is) (now )?closed|powered by|loading comments|(load|show|view|see|read|hide|sort|add|post|leave|write|join) (all |the )?(\d+ )?(comments?|a comment|a reply|the (conversation|discussion))|join the (conversation|discussion)|be the first to comment|no comments|cancel reply|notify me of (follow-?up|new)|save my name|subscribe to (comments|replies))\b/i;
 
 /**
+ * The counters and notices that stand for a comment section outside its markup, which
+ * isCommentMarker's short list of headings leaves out: "View all 45 comments", "Showing Comments
+ * 1 - 5 of 5", "12 comments so far", "There are 4 comments on this story", "7 Replies to “Title”",
+ * "One comment", "No Comments Yet", "Comments closed". The whole block, short.
+ */
+const COUNTER_LINE =
+  /^\s*((view|show|read|see|load) (all )?\d+ comments?|showing comments? \d|\d+ (comments?|responses?|replies) (so far|to\b)|there (are|is) (\d+|no) comments?|(one|no) (comments?|responses?|replies)( yet)?\s*$|comments? (are |is )?(now )?closed)/i;
+
+function isCounterLine(text: string): boolean {
+  return text.length <= 60 && COUNTER_LINE.test(text);
+}
+
+/**
  * "blog comments powered by Disqus": the comment platform's credit, left behind outside the thread
  * (Disqus's `a.dsq-brlink`, under no comment class) when the thread itself was loaded by script.
  */
@@ -145,7 +158,7 @@ export function commentMarkup(doc: SegmentedDocument): Uint8Array | null {
   for (let i = 0; i < blocks.length; i++) {
     const b = blocks[i];
     const underComments = (b.classMask & COMMENTS) !== 0;
-    if (!underComments && !isCommentMarker(b.text) && !isPlatformCredit(b.text)) continue;
+    if (!underComments && !isCommentMarker(b.text) && !isCounterLine(b.text) && !isPlatformCredit(b.text)) continue;
     // Highlighted code marks its comments with a class too (Prism's "token comment", hljs-comment).
     if (CODE_PATH.test(b.tagPath)) continue;
     const role = underComments ? roleUnderComments(b.text, b.classIds, b.tagPath, b.heading) : COMMENT_CHROME;
@@ -292,12 +305,45 @@ function roleUnderComments(text: string, classIds: string, tagPath: string, head
 }
 
 /**
+ * A comment's timestamp, alone in a short block: a time of day with a year, a month's name or a
+ * numeric date ("Posted on 01/20/2008 at 6:01:41 PM", "January 7 17:00", "Dec 30, 2007 7:06 PM |
+ * Link to this"), or a numeric date with its year ("14.05.2024"). Not a relative age ("2 hours
+ * ago", "1 year ago"): discussion sites (reddit, lemmy, Hacker News) give those.
+ */
+const TIMESTAMP =
+  /\b\d{1,2}:\d{2}\b.{0,30}\b(19|20)\d{2}\b|\b(19|20)\d{2}\b.{0,30}\b\d{1,2}:\d{2}\b|\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d{1,2}(st|nd|rd|th)?,? .{0,15}\b\d{1,2}:\d{2}\b|\b\d{1,2}(st|nd|rd|th)? (jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*.{0,15}\b\d{1,2}:\d{2}\b|\b\d{1,2}[/.]\d{1,2}[/.](19|20)?\d{2}\b|\b(19|20)\d{2}-\d{2}-\d{2}\b/i;
+
+/** The longest block read as a timestamp. */
+const TIMESTAMP_MAX_CHARS = 80;
+/** Timestamped blocks in a thread that make it a dated one. */
+const MIN_TIMESTAMPS = 3;
+
+/**
+ * Whether the page's thread in comment markup stamps its comments with dates and times (three
+ * blocks or more), as the comments under news stories and blog posts do ("Posted on 01/20/2008
+ * at 6:01 PM"). Such a thread, after an article, is comments however long it runs (see
+ * settleComments): a discussion site's thread, which can outgrow its opening post just as much,
+ * gives ages instead ("1 year ago"), and a forum's opening post is in forum markup, no article.
+ */
+export function datedThread(doc: SegmentedDocument, roles: Uint8Array | null): boolean {
+  if (roles === null) return false;
+  const blocks = doc.blocks;
+  let stamps = 0;
+  for (let i = 0; i < roles.length; i++) {
+    if (roles[i] !== COMMENT_THREAD || blocks[i].textChars > TIMESTAMP_MAX_CHARS) continue;
+    if (TIMESTAMP.test(blocks[i].text) && ++stamps >= MIN_TIMESTAMPS) return true;
+  }
+  return false;
+}
+
+/**
  * Where the comment markup is plain, it overrides the head: the form, policy and counters around
  * comments are neither main text nor comments. A thread is the comments under an article when the
  * head calls at least half of its text comments (at its comment threshold, or leaning to at 0.5
  * where that is "never"), or when the page has an article before it: at least ARTICLE_CHARS of
  * kept text outside comment and forum markup, and, for a thread in comment markup, no less text
- * than the thread (a run of signed comments needs only the article). Then all of it is (comment
+ * than the thread (a run of signed comments, or a thread whose comments carry timestamps, per
+ * `dated`, from datedThread, needs only the article). Then all of it is (comment
  * score NO_COMMENTS), never main text, the head's misses filled in by the markup. Otherwise the
  * page is a discussion (a forum thread, lobste.rs, reddit in comment markup), whose thread is what
  * the page is for, and the thread is left to the model. A head trained on other sites misses
@@ -311,6 +357,7 @@ export function settleComments(
   links: ReadonlyArray<Uint32Array | null>,
   commentThreshold: number,
   keepThreshold: number,
+  dated: ReadonlyArray<boolean> = [],
 ): void {
   const leans = commentThreshold <= 1 ? commentThreshold : HEAD_LEANS;
   for (let p = 0; p < pages.length; p++) {
@@ -334,9 +381,12 @@ export function settleComments(
       if (said[b] >= leans) headChars += chars[b];
     }
     // A thread that is mostly links is a list of teasers tagged "comment" (an opinion section's),
-    // not a discussion: the article does not settle it.
-    const article = threadLinkChars * 2 < threadChars ? articleChars : 0;
-    const underArticle = headChars >= threadChars * HEAD_SHARE || article >= Math.max(ARTICLE_CHARS, threadChars);
+    // not a discussion: the article does not settle it, unless its comments carry timestamps (a
+    // 2008 paper that made each comment a link to itself; teasers give no time of day).
+    const stamped = dated[p] === true;
+    const article = stamped || threadLinkChars * 2 < threadChars ? articleChars : 0;
+    const underArticle =
+      headChars >= threadChars * HEAD_SHARE || article >= Math.max(ARTICLE_CHARS, threadChars) || (stamped && article >= ARTICLE_CHARS);
     const signedUnderArticle = underArticle || article >= ARTICLE_CHARS;
     for (let b = 0; b < roles.length; b++) {
       if ((roles[b] === COMMENT_THREAD && underArticle) || (roles[b] === COMMENT_SIGNED && signedUnderArticle)) {
