@@ -68,6 +68,36 @@ describe("commentMarkup", () => {
     expect(r.get(article)).toBe(COMMENT_UNKNOWN);
   });
 
+  it("calls a comment form's required fields, character limits, house rules and tools chrome, though they sit under comment class words", () => {
+    const rules =
+      "TERMS OF USE: The views represented here are not necessarily endorsed by this site and its allied websites. All messages will be moderated and no message that has inflammatory, abusive, derogatory language will be published.";
+    const html = `<html><body><div class="frmcommentmain"><p>Message*</p><p>Maximum characters allowed 1200</p><p>Name*</p><p>Email ID*</p>
+<p>${rules}</p><p>I agree to the terms of use.</p></div>
+<div class="articlecomments"><p>Some comments posted here may be reviewed before they are displayed, including submissions with hyperlinks or with language that is flagged by word filters. Please keep your comments respectful of others.</p>
+<p>Reader views (5)</p><p>Add your view</p><p>Commenting is turned off for this blog.</p><p>No trackbacks or pings yet.</p></div>
+<div class="commentblogview commenttools"><p>Hits: 275</p><p>Set as favorite</p></div>
+<div class="articlecomments"><div class="comment"><p>I have read the terms of use twice and still cannot find where it says we may not post links to the council's own report, which is public.</p></div></div></body></html>`;
+    const r = roles(html);
+    for (const line of ["Message*", "Maximum characters allowed 1200", "Name*", "Email ID*", rules, "I agree to the terms of use."])
+      expect([line, r.get(line)]).toEqual([line, COMMENT_CHROME]);
+    const of = byStart(r);
+    expect(of("Some comments posted here may be reviewed")).toBe(COMMENT_CHROME);
+    for (const line of [
+      "Reader views (5)",
+      "Add your view",
+      "Commenting is turned off for this blog.",
+      "No trackbacks or pings yet.",
+      "Hits: 275",
+      "Set as favorite",
+    ])
+      expect([line, r.get(line)]).toEqual([line, COMMENT_CHROME]);
+    expect(
+      roles(`<html><body><div class="comment"><p>Posted August 26</p><p>Mind the gap.</p></div></body></html>`).get("Posted August 26"),
+    ).toBe(COMMENT_THREAD);
+    // A reader's comment that mentions the rules is still a comment.
+    expect(of("I have read the terms of use twice")).toBe(COMMENT_THREAD);
+  });
+
   it("says nothing about a page without comment markup", () => {
     expect(commentMarkup(segmentHtml(fixture("no-comments.html")))).toBeNull();
   });

@@ -45,7 +45,7 @@ const FORM_PATH = /(^|\/)(button|label|textarea|select|fieldset|option)(\/|$)/;
  * non-comment parts: the reply form and its notes, the login prompt, the house rules.
  */
 const CHROME_CONTAINER =
-  /(^|[^a-z])(comments?[-_]?form|respond|reply[-_]?(form|box|title)|post[-_]?comment|add[-_]?comment|leave[-_]?(a[-_]?)?(comment|reply)|compose(box)?|logged[-_]?in|log[-_]?in|sign[-_]?in|register|policy|guidelines?|house[-_]?rules|rules|comment[-_]?notes|form[-_]?allowed|loading|subscribe|recirculation|sponsor(ed)?)([^a-z]|$)/;
+  /(^|[^a-z])(comments?[-_]?form|respond|reply[-_]?(form|box|title)|post[-_]?comment|add[-_]?comment|leave[-_]?(a[-_]?)?(comment|reply)|compose(box)?|logged[-_]?in|log[-_]?in|sign[-_]?in|register|policy|guidelines?|house[-_]?rules|rules|comment[-_]?notes|form[-_]?allowed|(frm|form)[-_]?(comments?|box|inbox)[a-z]*|comments?[-_]?tools|loading|subscribe|recirculation|sponsor(ed)?)([^a-z]|$)/;
 
 /**
  * Words of the block's own element (the innermost one with class words): a counter, a title, a
@@ -87,7 +87,24 @@ const CHROME_ELEMENT = new Set([
 
 /** Text of the comment section's chrome: prompts, notices, policies, buttons. */
 const CHROME_TEXT =
-  /\b(required|will not be published|email address|e-mail address|log ?in|sign ?in|sign ?up|register|logged in|house rules|community guidelines|comment policy|moderat(ed|ion|or)|be respectful|views expressed|no longer accepting|comments? (are|is) (now )?closed|powered by|loading comments|(load|show|view|see|read|hide|sort|add|post|leave|write|join) (all |the )?(\d+ )?(comments?|a comment|a reply|the (conversation|discussion))|join the (conversation|discussion)|be the first to comment|no comments|cancel reply|notify me of (follow-?up|new)|save my name|subscribe to (comments|replies))\b/i;
+  /\b(required|will not be published|email address|e-mail address|log ?in|sign ?in|sign ?up|register|logged in|house rules|community guidelines|comment policy|moderat(ed|ion|or)|be respectful|views expressed|no longer accepting|comments? (are|is) (now )?closed|powered by|loading comments|(load|show|view|see|read|hide|sort|add|post|leave|write|join) (all |the )?(\d+ )?(comments?|a comment|a reply|the (conversation|discussion))|join the (conversation|discussion)|be the first to comment|no comments|cancel reply|notify me of (follow-?up|new)|save my name|subscribe to (comments|replies)|agree to the terms|(max(imum)?\.?|limit:?) \d* ?characters|characters? (left|remaining|allowed)|required fields?|(add|post|submit|share) (your|a) (view|comment|say|opinion)s?|submit comments?|have your say|commenting (is )?(now )?(closed|turned off|disabled)|comments? (are |is )?(now )?(turned off|disabled)|no trackbacks|^loading\W*$|^hits:? \d+$)\b/i;
+
+/**
+ * A form field's label: "Name*", "Email ID*", "* Required field": short, and marked required.
+ */
+const FIELD_LABEL = /^(\s*\*\s.{0,30}|[^*\n]{1,25}\*\s*)$/;
+
+/**
+ * The comment section's house rules, which run longer than CHROME_TEXT's notices ("Some comments
+ * posted here may be reviewed before they are displayed …", "TERMS OF USE: The views represented
+ * here are not necessarily endorsed …"): up to POLICY_MAX_CHARS, with two of these phrases (one
+ * alone is as likely a reader's complaint about the rules).
+ */
+const POLICY_TEXT =
+  /\b(terms of (use|service)|comments? (posted here )?(may|will|are|is) (be )?(reviewed|moderated|screened)|keep your comments|offensive or abusive|not nec[ce]ss?arily (endorsed|reflect)|views (expressed|represented) (here|on this)|reserve the right to (remove|delete|edit|refuse))\b/gi;
+
+/** The longest block read as house rules (see POLICY_TEXT): longer ones are someone's comment. */
+const POLICY_MAX_CHARS = 700;
 
 /**
  * The counters and notices that stand for a comment section outside its markup, which
@@ -115,6 +132,12 @@ function isPlatformCredit(text: string): boolean {
 
 /** "4 comments", "3 Responses to “Title”", "12 thoughts on …": a count heading. */
 const COUNT_HEADING = /^\s*\d+\s+(comments?|responses?|replies|thoughts|reactions?)\b/i;
+
+/**
+ * A section title with its count, in the comments: "Reader views (5)", "Comments - 0", "Replies:
+ * 12". The count in brackets or after a colon or dash: "Posted August 26" is a comment's date.
+ */
+const COUNT_TITLE = /^\s*[a-z' ]{1,30}\s*(\(\s*\d+\s*\)|[:-]\s*\d+)\s*$/i;
 
 /** A block that is nothing but actions or numbers: "Reply", "Report", "Like 3", "12". */
 const ACTIONS_ONLY =
@@ -296,7 +319,8 @@ function roleUnderComments(text: string, classIds: string, tagPath: string, head
   if (isCommentMarker(text) || COUNT_HEADING.test(text)) return COMMENT_CHROME;
   if (!section) return COMMENT_UNKNOWN;
   if (ACTIONS_ONLY.test(text) || FORM_PATH.test(tagPath) || CHROME_CONTAINER.test(classIds)) return COMMENT_CHROME;
-  if (text.length < 200 && CHROME_TEXT.test(text)) return COMMENT_CHROME;
+  if (text.length < 200 && (CHROME_TEXT.test(text) || FIELD_LABEL.test(text) || COUNT_TITLE.test(text))) return COMMENT_CHROME;
+  if (text.length <= POLICY_MAX_CHARS && (text.match(POLICY_TEXT)?.length ?? 0) >= 2) return COMMENT_CHROME;
   const own = elements[elements.length - 1].match(WORD) ?? [];
   if (own.some((w) => CHROME_ELEMENT.has(w))) return COMMENT_CHROME;
   // A heading in the section but outside any comment ("Comments", "Have your say") is its title.
