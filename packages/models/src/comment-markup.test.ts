@@ -76,6 +76,8 @@ describe("commentMarkup", () => {
 <div class="articlecomments"><p>Some comments posted here may be reviewed before they are displayed, including submissions with hyperlinks or with language that is flagged by word filters. Please keep your comments respectful of others.</p>
 <p>Reader views (5)</p><p>Add your view</p><p>Commenting is turned off for this blog.</p><p>No trackbacks or pings yet.</p></div>
 <div class="commentblogview commenttools"><p>Hits: 275</p><p>Set as favorite</p></div>
+<div class="comments"><div class="comment"><p>Quote | Report this post</p><p>4 agree | 5 disagree Vote on this comment: I agree or I disagree</p><p>[1 2 3] next</p>
+<p>We welcome your comments on this story. Comments are submitted for possible publication and may be edited.</p></div></div>
 <div class="articlecomments"><div class="comment"><p>I have read the terms of use twice and still cannot find where it says we may not post links to the council's own report, which is public.</p></div></div></body></html>`;
     const r = roles(html);
     for (const line of ["Message*", "Maximum characters allowed 1200", "Name*", "Email ID*", rules, "I agree to the terms of use."])
@@ -89,6 +91,10 @@ describe("commentMarkup", () => {
       "No trackbacks or pings yet.",
       "Hits: 275",
       "Set as favorite",
+      "Quote | Report this post",
+      "4 agree | 5 disagree Vote on this comment: I agree or I disagree",
+      "[1 2 3] next",
+      "We welcome your comments on this story. Comments are submitted for possible publication and may be edited.",
     ])
       expect([line, r.get(line)]).toEqual([line, COMMENT_CHROME]);
     expect(

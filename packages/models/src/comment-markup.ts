@@ -87,7 +87,7 @@ const CHROME_ELEMENT = new Set([
 
 /** Text of the comment section's chrome: prompts, notices, policies, buttons. */
 const CHROME_TEXT =
-  /\b(required|will not be published|email address|e-mail address|log ?in|sign ?in|sign ?up|register|logged in|house rules|community guidelines|comment policy|moderat(ed|ion|or)|be respectful|views expressed|no longer accepting|comments? (are|is) (now )?closed|powered by|loading comments|(load|show|view|see|read|hide|sort|add|post|leave|write|join) (all |the )?(\d+ )?(comments?|a comment|a reply|the (conversation|discussion))|join the (conversation|discussion)|be the first to comment|no comments|cancel reply|notify me of (follow-?up|new)|save my name|subscribe to (comments|replies)|agree to the terms|(max(imum)?\.?|limit:?) \d* ?characters|characters? (left|remaining|allowed)|required fields?|(add|post|submit|share) (your|a) (view|comment|say|opinion)s?|submit comments?|have your say|commenting (is )?(now )?(closed|turned off|disabled)|comments? (are |is )?(now )?(turned off|disabled)|no trackbacks|^loading\W*$|^hits:? \d+$)\b/i;
+  /\b(required|will not be published|email address|e-mail address|log ?in|sign ?in|sign ?up|register|logged in|house rules|community guidelines|comment policy|moderat(ed|ion|or)|be respectful|views expressed|no longer accepting|comments? (are|is) (now )?closed|powered by|loading comments|(load|show|view|see|read|hide|sort|add|post|leave|write|join) (all |the )?(\d+ )?(comments?|a comment|a reply|the (conversation|discussion))|join the (conversation|discussion)|be the first to comment|no comments|cancel reply|notify me of (follow-?up|new)|save my name|subscribe to (comments|replies)|agree to the terms|report (this|as) (post|comment|inappropriate|offensive|abuse)|vote on this (comment|post)|\d+ (agree|disagree)\b|(max(imum)?\.?|limit:?) \d* ?characters|characters? (left|remaining|allowed)|required fields?|(add|post|submit|share) (your|a) (view|comment|say|opinion)s?|submit comments?|have your say|commenting (is )?(now )?(closed|turned off|disabled)|comments? (are |is )?(now )?(turned off|disabled)|no trackbacks|^loading\W*$|^hits:? \d+$)\b/i;
 
 /**
  * A form field's label: "Name*", "Email ID*", "* Required field": short, and marked required.
@@ -101,7 +101,7 @@ const FIELD_LABEL = /^(\s*\*\s.{0,30}|[^*\n]{1,25}\*\s*)$/;
  * alone is as likely a reader's complaint about the rules).
  */
 const POLICY_TEXT =
-  /\b(terms of (use|service)|comments? (posted here )?(may|will|are|is) (be )?(reviewed|moderated|screened)|keep your comments|offensive or abusive|not nec[ce]ss?arily (endorsed|reflect)|views (expressed|represented) (here|on this)|reserve the right to (remove|delete|edit|refuse))\b/gi;
+  /\b(terms of (use|service)|comments? (posted here )?(may|will|are|is) (be )?(reviewed|moderated|screened)|keep your comments|offensive or abusive|not nec[ce]ss?arily (endorsed|reflect)|views (expressed|represented) (here|on this)|reserve the right to (remove|delete|edit|refuse)|we welcome your comments|submitted for (possible )?publication)\b/gi;
 
 /** The longest block read as house rules (see POLICY_TEXT): longer ones are someone's comment. */
 const POLICY_MAX_CHARS = 700;
@@ -141,7 +141,7 @@ const COUNT_TITLE = /^\s*[a-z' ]{1,30}\s*(\(\s*\d+\s*\)|[:-]\s*\d+)\s*$/i;
 
 /** A block that is nothing but actions or numbers: "Reply", "Report", "Like 3", "12". */
 const ACTIONS_ONLY =
-  /^[\s\d|·•+\-()[\]]*((reply|report|share|flag|like|likes|dislike|quote|edit|delete|permalink|link to this|recommend|upvote|downvote|vote|abuse|report abuse)[\s\d|·•+\-()[\]]*)*$/i;
+  /^[\s\d|·•+\-()[\]]*((reply|report|share|flag|like|likes|dislike|quote|edit|delete|permalink|link to this|recommend|upvote|downvote|vote|abuse|report abuse|next|previous|prev|older|newer)[\s\d|·•+\-()[\]]*)*$/i;
 
 /**
  * Class words that mark a comment itself, not only the section: `comment` (WordPress's
