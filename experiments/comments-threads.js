@@ -50,6 +50,8 @@ console.log(
     "dated",
     "datedThread",
     "datedSample",
+    "headOutsideWords",
+    "headOutsideCommentGold",
   ].join("\t"),
 );
 for (const set of flags.sets.split(",")) {
@@ -77,6 +79,9 @@ for (const set of flags.sets.split(",")) {
     let commentOutside = 0;
     let first = -1;
     let dated = 0;
+    // Words the head alone puts in the field: blocks outside the markup's thread and chrome at the comment threshold.
+    let headOutside = 0;
+    let headOutsideGold = 0;
     let datedSample = "";
     for (let b = 0; b < n; b++) {
       const role = roles?.[b] ?? COMMENT_UNKNOWN;
@@ -91,6 +96,10 @@ for (const set of flags.sets.split(",")) {
       if (role === COMMENT_UNKNOWN && heads.scores[b] >= keep) {
         if (first < 0) articleChars += block.textChars;
         else afterChars += block.textChars;
+      }
+      if (!thread && role !== COMMENT_CHROME && heads.comments !== undefined && heads.comments[b] >= leans) {
+        headOutside += main.tokens[b];
+        if (inComments[b] === 1) headOutsideGold += main.tokens[b];
       }
       if (!thread) continue;
       if (role === COMMENT_THREAD && block.textChars <= 80 && DATED.test(block.text)) {
@@ -125,6 +134,8 @@ for (const set of flags.sets.split(",")) {
         dated,
         datedThread(doc, roles) ? 1 : 0,
         JSON.stringify(datedSample),
+        headOutside,
+        headOutsideGold,
       ].join("\t"),
     );
   }
