@@ -52,6 +52,7 @@ console.log(
     "datedSample",
     "headOutsideWords",
     "headOutsideCommentGold",
+    "headOutsideMainGold",
   ].join("\t"),
 );
 for (const set of flags.sets.split(",")) {
@@ -82,6 +83,7 @@ for (const set of flags.sets.split(",")) {
     // Words the head alone puts in the field: blocks outside the markup's thread and chrome at the comment threshold.
     let headOutside = 0;
     let headOutsideGold = 0;
+    let headOutsideMain = 0;
     let datedSample = "";
     for (let b = 0; b < n; b++) {
       const role = roles?.[b] ?? COMMENT_UNKNOWN;
@@ -100,6 +102,7 @@ for (const set of flags.sets.split(",")) {
       if (!thread && role !== COMMENT_CHROME && heads.comments !== undefined && heads.comments[b] >= leans) {
         headOutside += main.tokens[b];
         if (inComments[b] === 1) headOutsideGold += main.tokens[b];
+        if (main.labels[b] === 1) headOutsideMain += main.tokens[b];
       }
       if (!thread) continue;
       if (role === COMMENT_THREAD && block.textChars <= 80 && DATED.test(block.text)) {
@@ -136,6 +139,7 @@ for (const set of flags.sets.split(",")) {
         JSON.stringify(datedSample),
         headOutside,
         headOutsideGold,
+        headOutsideMain,
       ].join("\t"),
     );
   }
