@@ -81,6 +81,8 @@ function emptyTally(set) {
     commentWords: 0,
     commentWordsInMain: 0,
     f1Sum: 0,
+    precisionSum: 0,
+    recallSum: 0,
     pagesWithout: 0,
     emptyWithout: 0,
     mainF1Sum: 0,
@@ -115,9 +117,19 @@ for (const set of sets) {
         const inMain = commentWordsInMain(text, p.gold, p.comments);
         r.commentWords += words;
         r.commentWordsInMain += inMain;
-        const f1 = wordScores(comments, p.comments).f1;
+        const field = wordScores(comments, p.comments);
+        const f1 = field.f1;
         r.f1Sum += f1;
-        if (flags.pages) console.log(`${set} ${p.id} comments F1 ${f1.toFixed(3)}, comment words in main ${inMain} of ${words}`);
+        r.precisionSum += field.precision;
+        r.recallSum += field.recall;
+        if (flags.pages) {
+          console.log(`${set} ${p.id} comments F1 ${f1.toFixed(3)}, comment words in main ${inMain} of ${words}`);
+          // Words missing from the field (recall) or others put in it (precision): a low F1 is either.
+          const fieldWords = wordTokens(comments).length;
+          console.log(
+            `${set} ${p.id} comments precision ${field.precision.toFixed(3)} recall ${field.recall.toFixed(3)}, field words ${fieldWords}`,
+          );
+        }
       } else {
         r.pagesWithout++;
         if (comments === "") r.emptyWithout++;
@@ -141,6 +153,8 @@ const summary = [...rows, total].map((r) => ({
   pagesWithComments: r.pagesWithComments,
   commentWordsInMain: Number((r.commentWordsInMain / r.commentWords).toFixed(3)),
   commentsF1: Number((r.f1Sum / r.pagesWithComments).toFixed(3)),
+  commentsPrecision: Number((r.precisionSum / r.pagesWithComments).toFixed(3)),
+  commentsRecall: Number((r.recallSum / r.pagesWithComments).toFixed(3)),
   pagesWithout: r.pagesWithout,
   emptyWithout: Number((r.emptyWithout / r.pagesWithout).toFixed(3)),
   mainF1: Number((r.mainF1Sum / r.pages).toFixed(3)),
@@ -154,6 +168,10 @@ for (const s of summary) {
     `| ${s.set} | ${s.pagesWithComments} | ${s.commentWordsInMain} | ${s.commentsF1} | ${s.pagesWithout} | ${s.emptyWithout} | ${s.mainF1} |`,
   );
 }
+// The field's F1 split (means over the pages with comments): words missing, or others put in.
+console.log("\n| set | comments precision | comments recall |");
+console.log("| --- | ---: | ---: |");
+for (const s of summary) console.log(`| ${s.set} | ${s.commentsPrecision} | ${s.commentsRecall} |`);
 if (flags.against) {
   console.log("\n| set | pages | main-text F1 | pages whose main text changed | pages whose comments field changed |");
   console.log("| --- | ---: | ---: | ---: | ---: |");

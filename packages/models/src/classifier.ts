@@ -14,7 +14,7 @@ import { OnnxBlockScorer } from "./onnx/scorer.js";
 import type { ModelInfo } from "./types.js";
 import type { ClassifierOptions } from "./classifier-options.js";
 import { applyEmptyPageFallback } from "./fallback.js";
-import { commentMarkup, NO_COMMENTS, settleComments } from "./comment-markup.js";
+import { commentMarkup, datedThread, NO_COMMENTS, settleComments } from "./comment-markup.js";
 import { thresholdFor } from "./types.js";
 
 export interface BlockClassifier {
@@ -170,6 +170,7 @@ export async function loadMlpClassifier(path: string | Uint8Array, options: Clas
     const markup: Array<Uint8Array | null> = [];
     const markupChars: Array<Uint32Array | null> = [];
     const markupLinks: Array<Uint32Array | null> = [];
+    const markupDated: boolean[] = [];
     let done = false;
     const self: ScoreBatch = {
       add(doc) {
@@ -181,6 +182,7 @@ export async function loadMlpClassifier(path: string | Uint8Array, options: Clas
           markup.push(roles);
           markupChars.push(roles === null ? null : Uint32Array.from(doc.blocks, (b) => b.textChars));
           markupLinks.push(roles === null ? null : Uint32Array.from(doc.blocks, (b) => b.anchorChars));
+          markupDated.push(datedThread(doc, roles));
         }
       },
       async score() {
@@ -200,7 +202,7 @@ export async function loadMlpClassifier(path: string | Uint8Array, options: Clas
           }
           const pages = splitScores(heads.scores, counts);
           if (self.commentScores !== undefined)
-            settleComments(pages, self.commentScores, markup, markupChars, markupLinks, commentThreshold, threshold);
+            settleComments(pages, self.commentScores, markup, markupChars, markupLinks, commentThreshold, threshold, markupDated);
           if (fallback !== undefined) for (const page of pages) applyEmptyPageFallback(page, threshold, fallback);
           return pages;
         } finally {

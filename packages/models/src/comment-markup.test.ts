@@ -8,6 +8,7 @@ import {
   COMMENT_THREAD,
   COMMENT_UNKNOWN,
   commentMarkup,
+  datedThread,
   NO_COMMENTS,
   settleComments,
 } from "./comment-markup.js";
@@ -48,6 +49,59 @@ describe("commentMarkup", () => {
     expect(r.get("12 comments")).toBe(COMMENT_CHROME);
     expect(r.get("Comments are moderated and will appear once approved. Please be respectful to other readers.")).toBe(COMMENT_CHROME);
     expect([...r.values()]).not.toContain(COMMENT_THREAD);
+  });
+
+  it("calls counters and notices chrome outside comment markup: 'View all 45 comments', 'Showing Comments 1 - 5 of 5', 'Comments closed'", () => {
+    const lines = [
+      "View all 45 comments",
+      "Showing Comments 1 - 5 of 5",
+      "12 comments so far",
+      "There are 4 comments on this story",
+      "7 Replies to “Pruning old trees”",
+      "One comment",
+      "No Comments Yet",
+      "Comments closed",
+    ];
+    const article = "Old apple trees that have gone unpruned for a decade need three winters of work, not one.";
+    const r = roles(`<html><body><p>${article}</p>${lines.map((line) => `<div>${line}</div>`).join("")}</body></html>`);
+    for (const line of lines) expect([line, r.get(line)]).toEqual([line, COMMENT_CHROME]);
+    expect(r.get(article)).toBe(COMMENT_UNKNOWN);
+  });
+
+  it("calls a comment form's required fields, character limits, house rules and tools chrome, though they sit under comment class words", () => {
+    const rules =
+      "TERMS OF USE: The views represented here are not necessarily endorsed by this site and its allied websites. All messages will be moderated and no message that has inflammatory, abusive, derogatory language will be published.";
+    const html = `<html><body><div class="frmcommentmain"><p>Message*</p><p>Maximum characters allowed 1200</p><p>Name*</p><p>Email ID*</p>
+<p>${rules}</p><p>I agree to the terms of use.</p></div>
+<div class="articlecomments"><p>Some comments posted here may be reviewed before they are displayed, including submissions with hyperlinks or with language that is flagged by word filters. Please keep your comments respectful of others.</p>
+<p>Reader views (5)</p><p>Add your view</p><p>Commenting is turned off for this blog.</p><p>No trackbacks or pings yet.</p></div>
+<div class="commentblogview commenttools"><p>Hits: 275</p><p>Set as favorite</p></div>
+<div class="comments"><div class="comment"><p>Quote | Report this post</p><p>4 agree | 5 disagree Vote on this comment: I agree or I disagree</p><p>[1 2 3] next</p>
+<p>We welcome your comments on this story. Comments are submitted for possible publication and may be edited.</p></div></div>
+<div class="articlecomments"><div class="comment"><p>I have read the terms of use twice and still cannot find where it says we may not post links to the council's own report, which is public.</p></div></div></body></html>`;
+    const r = roles(html);
+    for (const line of ["Message*", "Maximum characters allowed 1200", "Name*", "Email ID*", rules, "I agree to the terms of use."])
+      expect([line, r.get(line)]).toEqual([line, COMMENT_CHROME]);
+    const of = byStart(r);
+    expect(of("Some comments posted here may be reviewed")).toBe(COMMENT_CHROME);
+    for (const line of [
+      "Reader views (5)",
+      "Add your view",
+      "Commenting is turned off for this blog.",
+      "No trackbacks or pings yet.",
+      "Hits: 275",
+      "Set as favorite",
+      "Quote | Report this post",
+      "4 agree | 5 disagree Vote on this comment: I agree or I disagree",
+      "[1 2 3] next",
+      "We welcome your comments on this story. Comments are submitted for possible publication and may be edited.",
+    ])
+      expect([line, r.get(line)]).toEqual([line, COMMENT_CHROME]);
+    expect(
+      roles(`<html><body><div class="comment"><p>Posted August 26</p><p>Mind the gap.</p></div></body></html>`).get("Posted August 26"),
+    ).toBe(COMMENT_THREAD);
+    // A reader's comment that mentions the rules is still a comment.
+    expect(of("I have read the terms of use twice")).toBe(COMMENT_THREAD);
   });
 
   it("says nothing about a page without comment markup", () => {
@@ -127,6 +181,68 @@ ${comment("Walters", "First reader's view of the polls.")}${comment("Travis", "A
     expect(commentMarkup(segmentHtml(html))).toBeNull();
   });
 
+  it("reads a run of 'NAME said on DATE:' lines as signed comments, each opening the comment after it", () => {
+    const comment = (name: string, date: string, text: string) => `<p>${name} said on ${date}:</p><p>${text}</p>`;
+    const html = `<html><body><div class="entry"><p>The county will close the old bridge for repairs from May, and the detour adds ten minutes.</p></div>
+<div class="responses">${comment("Jane Roe", "March 3, 2012", "I cross it twice a day, ten minutes is a lot.")}${comment("Bob", "March 4, 2012 at 5:01 pm", "Better than the bridge falling down.")}${comment("Jane Roe", "March 4, 2012 at 6:12 pm", "Fair enough, Bob.")}</div></body></html>`;
+    const of = byStart(roles(html));
+    expect(of("Jane Roe said on March 3, 2012:")).toBe(COMMENT_SIGNED);
+    expect(of("I cross it twice a day")).toBe(COMMENT_SIGNED);
+    expect(of("Bob said on March 4, 2012 at 5:01 pm:")).toBe(COMMENT_SIGNED);
+    // The last comment's text follows its signature.
+    expect(of("Fair enough, Bob.")).toBe(COMMENT_SIGNED);
+    expect(of("The county will close the old bridge")).toBe(COMMENT_UNKNOWN);
+  });
+
+  it("reads no 'said on' sentence of a story as a signature: a quote is longer, or has no date", () => {
+    const html = `<html><body><p>Smith said on Monday:</p><p>"We will rebuild."</p><p>Jones said on Tuesday:</p><p>"Not this year."</p>
+<p>Brown said on March 3, 2012 that the county would pay for the work, and that the detour would add no more than ten minutes.</p>
+<p>Green said on March 4, 2012 that the bridge had been closed before, in 1998, for six months of work on its piers.</p>
+<p>Smith said on March 5, 2012 that she was glad, and that the town had waited long enough for the repairs to begin.</p></body></html>`;
+    expect(commentMarkup(segmentHtml(html))).toBeNull();
+  });
+
+  it("calls the WordPress reply form's notes chrome: cancel, follow-up notices, 'save my name'", () => {
+    // In the comments' own area, not under a "respond" or "comment-form" class that says "form" already.
+    const html = `<html><body><div class="comments-area"><p>Cancel reply</p><p>Notify me of follow-up comments by email.</p>
+<p>Notify me of new posts by email.</p><p>Save my name, email, and website in this browser for the next time I comment.</p></div></body></html>`;
+    const r = roles(html);
+    expect(r.get("Cancel reply")).toBe(COMMENT_CHROME);
+    expect(r.get("Notify me of follow-up comments by email.")).toBe(COMMENT_CHROME);
+    expect(r.get("Notify me of new posts by email.")).toBe(COMMENT_CHROME);
+    expect(r.get("Save my name, email, and website in this browser for the next time I comment.")).toBe(COMMENT_CHROME);
+  });
+
+  it("reads a Disqus block's messages as the thread and its 'powered by Disqus' credit, under no comment class, as chrome", () => {
+    const html = `<html><body><article><p>The harbour wall was finished this week, two years late and a third over budget.</p></article>
+<div id="dsq-content"><ul id="dsq-comments"><li class="dsq-comment"><div class="dsq-comment-body"><div class="dsq-comment-message">
+<p>Two years late is early for this council.</p></div></div></li></ul></div>
+<a href="http://disqus.com" class="dsq-brlink">blog comments powered by <span class="logo-disqus">Disqus</span></a></body></html>`;
+    const r = roles(html);
+    expect(r.get("Two years late is early for this council.")).toBe(COMMENT_THREAD);
+    expect(r.get("blog comments powered by Disqus")).toBe(COMMENT_CHROME);
+    expect(r.get("The harbour wall was finished this week, two years late and a third over budget.")).toBe(COMMENT_UNKNOWN);
+  });
+
+  it("calls a thread dated where three of its comments carry a date and a time, not where they give ages", () => {
+    const thread = (stamps: string[]) =>
+      `<html><body><p>The article before the comments, a paragraph of the story itself.</p><ol class="commentlist">${stamps
+        .map(
+          (stamp, k) =>
+            `<li class="comment"><p class="comment-meta">${stamp}</p><p class="comment-body">Reader ${k} has a view on it.</p></li>`,
+        )
+        .join("")}</ol></body></html>`;
+    const dated = (stamps: string[]) => {
+      const doc = segmentHtml(thread(stamps));
+      return datedThread(doc, commentMarkup(doc));
+    };
+    expect(dated(["Posted on 01/20/2008 at 6:01:41 PM", "January 7 17:00", "Dec 30, 2007 7:06 PM | Link to this"])).toBe(true);
+    expect(dated(["14.05.2024", "15.05.2024", "7:42 pm December 27, 2011"])).toBe(true);
+    expect(dated(["1 year ago", "2 hours ago", "3 days ago", "26 points"])).toBe(false);
+    // Two stamps are not enough.
+    expect(dated(["January 7 17:00", "January 7 17:05", "a week ago"])).toBe(false);
+  });
+
   it("marks a forum's opening post, in forum markup outside the comments, as a discussion's", () => {
     const r = roles(fixture("forum-thread.html"));
     const of = byStart(r);
@@ -167,6 +283,23 @@ describe("settleComments", () => {
       expect.closeTo(0.8),
       expect.closeTo(0.8),
     ]);
+  });
+
+  it("takes a dated thread after an article out of the main text however long it runs, and though its comments are links", () => {
+    const pages = (dated: boolean, links = 0) => {
+      const content = [Float32Array.from([0.9, 0.8, 0.8])];
+      const comments = [new Float32Array(3).fill(0.1)];
+      const roles = [Uint8Array.from([U, T, T])];
+      settleComments(content, comments, roles, [Uint32Array.from([700, 2000, 2000])], [Uint32Array.from([0, links, links])], 0.9, KEEP, [
+        dated,
+      ]);
+      return { content: [...content[0]], comments: [...comments[0]] };
+    };
+    expect(pages(true).content).toEqual([expect.closeTo(0.9), 0, 0]);
+    expect(pages(true).comments.slice(1)).toEqual([NO_COMMENTS, NO_COMMENTS]);
+    expect(pages(true, 1900).content).toEqual([expect.closeTo(0.9), 0, 0]);
+    // Undated, the same thread outgrows its article and is left to the model.
+    expect(pages(false).content).toEqual([expect.closeTo(0.9), expect.closeTo(0.8), expect.closeTo(0.8)]);
   });
 
   it("leaves a 'thread' that is mostly links to the model: teasers tagged 'comment', not a discussion", () => {

@@ -45,7 +45,7 @@ const FORM_PATH = /(^|\/)(button|label|textarea|select|fieldset|option)(\/|$)/;
  * non-comment parts: the reply form and its notes, the login prompt, the house rules.
  */
 const CHROME_CONTAINER =
-  /(^|[^a-z])(comments?[-_]?form|respond|reply[-_]?(form|box|title)|post[-_]?comment|add[-_]?comment|leave[-_]?(a[-_]?)?(comment|reply)|compose(box)?|logged[-_]?in|log[-_]?in|sign[-_]?in|register|policy|guidelines?|house[-_]?rules|rules|comment[-_]?notes|form[-_]?allowed|loading|subscribe|recirculation|sponsor(ed)?)([^a-z]|$)/;
+  /(^|[^a-z])(comments?[-_]?form|respond|reply[-_]?(form|box|title)|post[-_]?comment|add[-_]?comment|leave[-_]?(a[-_]?)?(comment|reply)|compose(box)?|logged[-_]?in|log[-_]?in|sign[-_]?in|register|policy|guidelines?|house[-_]?rules|rules|comment[-_]?notes|form[-_]?allowed|(frm|form)[-_]?(comments?|box|inbox)[a-z]*|comments?[-_]?tools|loading|subscribe|recirculation|sponsor(ed)?)([^a-z]|$)/;
 
 /**
  * Words of the block's own element (the innermost one with class words): a counter, a title, a
@@ -87,14 +87,61 @@ const CHROME_ELEMENT = new Set([
 
 /** Text of the comment section's chrome: prompts, notices, policies, buttons. */
 const CHROME_TEXT =
-  /\b(required|will not be published|email address|e-mail address|log ?in|sign ?in|sign ?up|register|logged in|house rules|community guidelines|comment policy|moderat(ed|ion|or)|be respectful|views expressed|no longer accepting|comments? (are|is) (now )?closed|powered by|loading comments|(load|show|view|see|read|hide|sort|add|post|leave|write|join) (all |the )?(\d+ )?(comments?|a comment|a reply|the (conversation|discussion))|join the (conversation|discussion)|be the first to comment|no comments)\b/i;
+  /\b(required|will not be published|email address|e-mail address|log ?in|sign ?in|sign ?up|register|logged in|house rules|community guidelines|comment policy|moderat(ed|ion|or)|be respectful|views expressed|no longer accepting|comments? (are|is) (now )?closed|powered by|loading comments|(load|show|view|see|read|hide|sort|add|post|leave|write|join) (all |the )?(\d+ )?(comments?|a comment|a reply|the (conversation|discussion))|join the (conversation|discussion)|be the first to comment|no comments|cancel reply|notify me of (follow-?up|new)|save my name|subscribe to (comments|replies)|agree to the terms|report (this|as) (post|comment|inappropriate|offensive|abuse)|vote on this (comment|post)|\d+ (agree|disagree)\b|(max(imum)?\.?|limit:?) \d* ?characters|characters? (left|remaining|allowed)|required fields?|(add|post|submit|share) (your|a) (view|comment|say|opinion)s?|submit comments?|have your say|commenting (is )?(now )?(closed|turned off|disabled)|comments? (are |is )?(now )?(turned off|disabled)|no trackbacks|^loading\W*$|^hits:? \d+$)\b/i;
+
+/**
+ * A form field's label: "Name*", "Email ID*", "* Required field": short, and marked required.
+ */
+const FIELD_LABEL = /^(\s*\*\s.{0,30}|[^*\n]{1,25}\*\s*)$/;
+
+/**
+ * The comment section's house rules, which run longer than CHROME_TEXT's notices ("Some comments
+ * posted here may be reviewed before they are displayed …", "TERMS OF USE: The views represented
+ * here are not necessarily endorsed …"): up to POLICY_MAX_CHARS, with two of these phrases (one
+ * alone is as likely a reader's complaint about the rules).
+ */
+const POLICY_TEXT =
+  /\b(terms of (use|service)|comments? (posted here )?(may|will|are|is) (be )?(reviewed|moderated|screened)|keep your comments|offensive or abusive|not nec[ce]ss?arily (endorsed|reflect)|views (expressed|represented) (here|on this)|reserve the right to (remove|delete|edit|refuse)|we welcome your comments|submitted for (possible )?publication)\b/gi;
+
+/** The longest block read as house rules (see POLICY_TEXT): longer ones are someone's comment. */
+const POLICY_MAX_CHARS = 700;
+
+/**
+ * The counters and notices that stand for a comment section outside its markup, which
+ * isCommentMarker's short list of headings leaves out: "View all 45 comments", "Showing Comments
+ * 1 - 5 of 5", "12 comments so far", "There are 4 comments on this story", "7 Replies to “Title”",
+ * "One comment", "No Comments Yet", "Comments closed". The whole block, short.
+ */
+const COUNTER_LINE =
+  /^\s*((view|show|read|see|load) (all )?\d+ comments?|showing comments? \d|\d+ (comments?|responses?|replies) (so far|to\b)|there (are|is) (\d+|no) comments?|(one|no) (comments?|responses?|replies)( yet)?\s*$|comments? (are |is )?(now )?closed)/i;
+
+function isCounterLine(text: string): boolean {
+  return text.length <= 60 && COUNTER_LINE.test(text);
+}
+
+/**
+ * "blog comments powered by Disqus": the comment platform's credit, left behind outside the thread
+ * (Disqus's `a.dsq-brlink`, under no comment class) when the thread itself was loaded by script.
+ */
+const PLATFORM_CREDIT =
+  /^\s*(blog |the )?(comments? )?powered by (disqus|livefyre|intensedebate|viafoura|spot\.im|openweb|facebook comments)\s*$/i;
+
+function isPlatformCredit(text: string): boolean {
+  return text.length <= 50 && text.includes("owered by") && PLATFORM_CREDIT.test(text);
+}
 
 /** "4 comments", "3 Responses to “Title”", "12 thoughts on …": a count heading. */
 const COUNT_HEADING = /^\s*\d+\s+(comments?|responses?|replies|thoughts|reactions?)\b/i;
 
+/**
+ * A section title with its count, in the comments: "Reader views (5)", "Comments - 0", "Replies:
+ * 12". The count in brackets or after a colon or dash: "Posted August 26" is a comment's date.
+ */
+const COUNT_TITLE = /^\s*[a-z' ]{1,30}\s*(\(\s*\d+\s*\)|[:-]\s*\d+)\s*$/i;
+
 /** A block that is nothing but actions or numbers: "Reply", "Report", "Like 3", "12". */
 const ACTIONS_ONLY =
-  /^[\s\d|·•+\-()[\]]*((reply|report|share|flag|like|likes|dislike|quote|edit|delete|permalink|link to this|recommend|upvote|downvote|vote|abuse|report abuse)[\s\d|·•+\-()[\]]*)*$/i;
+  /^[\s\d|·•+\-()[\]]*((reply|report|share|flag|like|likes|dislike|quote|edit|delete|permalink|link to this|recommend|upvote|downvote|vote|abuse|report abuse|next|previous|prev|older|newer)[\s\d|·•+\-()[\]]*)*$/i;
 
 /**
  * Class words that mark a comment itself, not only the section: `comment` (WordPress's
@@ -134,7 +181,7 @@ export function commentMarkup(doc: SegmentedDocument): Uint8Array | null {
   for (let i = 0; i < blocks.length; i++) {
     const b = blocks[i];
     const underComments = (b.classMask & COMMENTS) !== 0;
-    if (!underComments && !isCommentMarker(b.text)) continue;
+    if (!underComments && !isCommentMarker(b.text) && !isCounterLine(b.text) && !isPlatformCredit(b.text)) continue;
     // Highlighted code marks its comments with a class too (Prism's "token comment", hljs-comment).
     if (CODE_PATH.test(b.tagPath)) continue;
     const role = underComments ? roleUnderComments(b.text, b.classIds, b.tagPath, b.heading) : COMMENT_CHROME;
@@ -166,8 +213,27 @@ const SIGNATURE_TAIL = 160;
 const MIN_SIGNATURES = 3;
 const MIN_SIGNERS = 2;
 
+/**
+ * "Jane Roe said on March 3, 2012:", "pete wrote at 11:02 PM", "Sam commented on 4/3/09 at 9:15":
+ * a block that is nothing but a name, a verb of saying and a date, opening the comment after it
+ * (older WordPress and Blogger themes, forums' quoted replies). The whole block, short, and a date
+ * in it: a news story's "Smith said on Monday that …" is longer and dateless.
+ */
+const SAID_SIGNATURE =
+  /^([^\n:]{1,60}?)\s+(said|says|wrote|writes|commented|replied)(\s+(on|at|in))?:?\s+[^\n]{0,30}?(\d{1,2}:\d{2}|\b(19|20)\d{2}\b|\b\d{1,2}\/\d{1,2}\/\d{2,4}\b)[^\n]{0,20}$/i;
+
+/** A verb SAID_SIGNATURE reads: a quick test before that pattern, on every short block. */
+const SAID_VERB = / (said|says|wrote|writes|commented|replied)\b/i;
+
+/** The longest block read as a "said on DATE" signature. */
+const SAID_MAX_CHARS = 100;
+
 /** A block's signature's name, lowercased, or null when the block carries none. */
 function signer(text: string): string | null {
+  if (text.length <= SAID_MAX_CHARS && SAID_VERB.test(text)) {
+    const said = SAID_SIGNATURE.exec(text);
+    if (said !== null) return said[1].toLowerCase();
+  }
   const tail = text.length > SIGNATURE_TAIL ? text.slice(text.length - SIGNATURE_TAIL) : text;
   if (!/posted by/i.test(tail)) return null;
   const m = SIGNATURE.exec(tail);
@@ -256,7 +322,8 @@ function roleUnderComments(text: string, classIds: string, tagPath: string, head
   if (isCommentMarker(text) || COUNT_HEADING.test(text)) return COMMENT_CHROME;
   if (!section) return COMMENT_UNKNOWN;
   if (ACTIONS_ONLY.test(text) || FORM_PATH.test(tagPath) || CHROME_CONTAINER.test(classIds)) return COMMENT_CHROME;
-  if (text.length < 200 && CHROME_TEXT.test(text)) return COMMENT_CHROME;
+  if (text.length < 200 && (CHROME_TEXT.test(text) || FIELD_LABEL.test(text) || COUNT_TITLE.test(text))) return COMMENT_CHROME;
+  if (text.length <= POLICY_MAX_CHARS && (text.match(POLICY_TEXT)?.length ?? 0) >= 2) return COMMENT_CHROME;
   const own = elements[elements.length - 1].match(WORD) ?? [];
   if (own.some((w) => CHROME_ELEMENT.has(w))) return COMMENT_CHROME;
   // A heading in the section but outside any comment ("Comments", "Have your say") is its title.
@@ -265,12 +332,45 @@ function roleUnderComments(text: string, classIds: string, tagPath: string, head
 }
 
 /**
+ * A comment's timestamp, alone in a short block: a time of day with a year, a month's name or a
+ * numeric date ("Posted on 01/20/2008 at 6:01:41 PM", "January 7 17:00", "Dec 30, 2007 7:06 PM |
+ * Link to this"), or a numeric date with its year ("14.05.2024"). Not a relative age ("2 hours
+ * ago", "1 year ago"): discussion sites (reddit, lemmy, Hacker News) give those.
+ */
+const TIMESTAMP =
+  /\b\d{1,2}:\d{2}\b.{0,30}\b(19|20)\d{2}\b|\b(19|20)\d{2}\b.{0,30}\b\d{1,2}:\d{2}\b|\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d{1,2}(st|nd|rd|th)?,? .{0,15}\b\d{1,2}:\d{2}\b|\b\d{1,2}(st|nd|rd|th)? (jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*.{0,15}\b\d{1,2}:\d{2}\b|\b\d{1,2}[/.]\d{1,2}[/.](19|20)?\d{2}\b|\b(19|20)\d{2}-\d{2}-\d{2}\b/i;
+
+/** The longest block read as a timestamp. */
+const TIMESTAMP_MAX_CHARS = 80;
+/** Timestamped blocks in a thread that make it a dated one. */
+const MIN_TIMESTAMPS = 3;
+
+/**
+ * Whether the page's thread in comment markup stamps its comments with dates and times (three
+ * blocks or more), as the comments under news stories and blog posts do ("Posted on 01/20/2008
+ * at 6:01 PM"). Such a thread, after an article, is comments however long it runs (see
+ * settleComments): a discussion site's thread, which can outgrow its opening post just as much,
+ * gives ages instead ("1 year ago"), and a forum's opening post is in forum markup, no article.
+ */
+export function datedThread(doc: SegmentedDocument, roles: Uint8Array | null): boolean {
+  if (roles === null) return false;
+  const blocks = doc.blocks;
+  let stamps = 0;
+  for (let i = 0; i < roles.length; i++) {
+    if (roles[i] !== COMMENT_THREAD || blocks[i].textChars > TIMESTAMP_MAX_CHARS) continue;
+    if (TIMESTAMP.test(blocks[i].text) && ++stamps >= MIN_TIMESTAMPS) return true;
+  }
+  return false;
+}
+
+/**
  * Where the comment markup is plain, it overrides the head: the form, policy and counters around
  * comments are neither main text nor comments. A thread is the comments under an article when the
  * head calls at least half of its text comments (at its comment threshold, or leaning to at 0.5
  * where that is "never"), or when the page has an article before it: at least ARTICLE_CHARS of
  * kept text outside comment and forum markup, and, for a thread in comment markup, no less text
- * than the thread (a run of signed comments needs only the article). Then all of it is (comment
+ * than the thread (a run of signed comments, or a thread whose comments carry timestamps, per
+ * `dated`, from datedThread, needs only the article). Then all of it is (comment
  * score NO_COMMENTS), never main text, the head's misses filled in by the markup. Otherwise the
  * page is a discussion (a forum thread, lobste.rs, reddit in comment markup), whose thread is what
  * the page is for, and the thread is left to the model. A head trained on other sites misses
@@ -284,6 +384,7 @@ export function settleComments(
   links: ReadonlyArray<Uint32Array | null>,
   commentThreshold: number,
   keepThreshold: number,
+  dated: ReadonlyArray<boolean> = [],
 ): void {
   const leans = commentThreshold <= 1 ? commentThreshold : HEAD_LEANS;
   for (let p = 0; p < pages.length; p++) {
@@ -307,9 +408,12 @@ export function settleComments(
       if (said[b] >= leans) headChars += chars[b];
     }
     // A thread that is mostly links is a list of teasers tagged "comment" (an opinion section's),
-    // not a discussion: the article does not settle it.
-    const article = threadLinkChars * 2 < threadChars ? articleChars : 0;
-    const underArticle = headChars >= threadChars * HEAD_SHARE || article >= Math.max(ARTICLE_CHARS, threadChars);
+    // not a discussion: the article does not settle it, unless its comments carry timestamps (a
+    // 2008 paper that made each comment a link to itself; teasers give no time of day).
+    const stamped = dated[p] === true;
+    const article = stamped || threadLinkChars * 2 < threadChars ? articleChars : 0;
+    const underArticle =
+      headChars >= threadChars * HEAD_SHARE || article >= Math.max(ARTICLE_CHARS, threadChars) || (stamped && article >= ARTICLE_CHARS);
     const signedUnderArticle = underArticle || article >= ARTICLE_CHARS;
     for (let b = 0; b < roles.length; b++) {
       if ((roles[b] === COMMENT_THREAD && underArticle) || (roles[b] === COMMENT_SIGNED && signedUnderArticle)) {

@@ -17,7 +17,7 @@ export { HostRoutedClassifier, hostModelFile, MODEL_INDEX, type ModelIndex, read
 export { type ScoredPage, scorePages } from "./score-pages.js";
 export { applyEmptyPageFallback } from "./fallback.js";
 // What a page's comment markup says of each block (thread, chrome, or nothing): clean applies it, training labels with it.
-export { COMMENT_CHROME, COMMENT_THREAD, COMMENT_UNKNOWN, commentMarkup } from "./comment-markup.js";
+export { COMMENT_CHROME, COMMENT_THREAD, COMMENT_UNKNOWN, commentMarkup, datedThread } from "./comment-markup.js";
 export { dropRepeatedBlocks, keepingOneCopy, type RepeatLinks, repeatLinks } from "./repeated-blocks.js";
 
 // Model files: metadata and the reasons one is refused.

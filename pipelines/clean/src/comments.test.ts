@@ -2,7 +2,7 @@
 // list goes to `comments`, never to `text`; the form, the policy and a "12 comments" counter go to
 // neither; a page without comments gets an empty field; a discussion page keeps its thread.
 // The compiled module is imported (run `npx tsc -b` first), as in run.test.ts.
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -33,6 +33,35 @@ async function clean(inputs: string[], name: string, comments: boolean): Promise
     .filter((line) => line !== "")
     .map((line) => JSON.parse(line) as Doc);
 }
+
+/** Writes an inline page into the run's folder and cleans it alone. */
+async function cleanInline(name: string, html: string, comments = true): Promise<Doc> {
+  const file = join(dir, `${name}.html`);
+  writeFileSync(file, html);
+  const [doc] = await clean([file], name, comments);
+  return doc;
+}
+
+/** A news story of five paragraphs (about 1,100 characters), what every inline page puts first. */
+const STORY = [
+  "The county council voted on Tuesday night to close the old stone bridge over the Wend for eight months of repairs, starting in May.",
+  "Engineers found last winter that two of the bridge's four piers had lost much of their mortar, and that the deck above them had begun to sag.",
+  "Drivers will be sent through Ashby, a detour the council puts at ten minutes, though residents of the villages along it expect far more traffic.",
+  "The repairs will cost about two million pounds, most of it from a national fund for old bridges, and the council will pay the rest from reserves.",
+  "A footbridge will stay open throughout, and buses will stop on both banks so that passengers can walk across and change to the other service.",
+];
+const storyPage = (after: string) =>
+  `<!doctype html><html><head><title>Old bridge to close for repairs</title></head><body><article><h1>Old bridge to close for repairs</h1>${STORY.map((p) => `<p>${p}</p>`).join("")}</article>${after}</body></html>`;
+/** Comments longer, together, than the story: each a paragraph of its own. */
+const READER_COMMENTS = [
+  "I cross that bridge twice a day to get to work and the detour through Ashby already backs up at the level crossing every morning, so ten minutes is a joke.",
+  "Eight months is optimistic. The last time they worked on the piers, in the nineties, it ran over by half a year and the footbridge was shut for most of it too.",
+  "Good to see the fund paying for most of it. The alternative was letting it fall into the river, and then we would have no bridge at all for years.",
+  "Has anyone asked the bus company whether the buses will really meet at both ends? The timetable on the north bank has not matched the south one in years.",
+  "My grandfather helped repoint those piers after the war. It is a fine bridge and deserves the care, whatever the inconvenience to the rest of us.",
+  "The council should publish the engineers' report in full so that we can all see how bad the damage is and why it needs eight months rather than four.",
+  "Cyclists will be fine on the footbridge, but what about people with mobility scooters? The steps at the north end are steep and there is no ramp.",
+];
 
 const ARTICLE = "Old apple trees that have gone unpruned for a decade";
 const COMMENT_BODIES = [
@@ -134,5 +163,70 @@ describe("comments in a clean run with the shipped model", () => {
     expect(doc.text).toContain("I have been turning small brass parts");
     expect(doc.text).toContain("Check the bed near the chuck");
     expect(doc.comments ?? "").not.toContain("Check the bed near the chuck");
+  });
+
+  // Third round: inline pages, one per case.
+  it("puts a dated WordPress thread longer than its story in comments, never in the text", async () => {
+    const thread = READER_COMMENTS.map(
+      (text, k) =>
+        `<li class="comment depth-1"><article class="comment-body"><footer class="comment-meta"><b class="fn">Reader ${k + 1}</b> <span class="says">says:</span>` +
+        `<div class="comment-metadata"><time>March ${k + 3}, 2012 at ${k + 1}:15 pm</time></div></footer><div class="comment-content"><p>${text}</p></div></article></li>`,
+    );
+    const doc = await cleanInline("wordpress-long", storyPage(`<div id="comments"><ol class="comment-list">${thread.join("")}</ol></div>`));
+    expect(doc.text).toContain(STORY[0]);
+    for (const text of READER_COMMENTS) {
+      expect(doc.text).not.toContain(text);
+      expect(doc.comments).toContain(text);
+    }
+  });
+
+  it("puts a thread of 'NAME said on DATE:' lines, in no comment markup, in comments", async () => {
+    const thread = READER_COMMENTS.slice(0, 4).map((text, k) => `<p>Reader ${k + 1} said on March ${k + 3}, 2012:</p><p>${text}</p>`);
+    const doc = await cleanInline("said-on", storyPage(`<div class="responses">${thread.join("")}</div>`));
+    expect(doc.text).toContain(STORY[0]);
+    for (const text of READER_COMMENTS.slice(0, 4)) {
+      expect(doc.text).not.toContain(text);
+      expect(doc.comments).toContain(text);
+    }
+    expect(doc.comments).toContain("Reader 2 said on March 4, 2012:");
+  });
+
+  it("gives a page with only the reply form's notes an empty field and keeps them out of the text", async () => {
+    const notes = [
+      "Cancel reply",
+      "Notify me of follow-up comments by email.",
+      "Save my name, email, and website in this browser for the next time I comment.",
+    ];
+    const doc = await cleanInline("form-only", storyPage(`<div class="comments-area">${notes.map((n) => `<p>${n}</p>`).join("")}</div>`));
+    expect(doc.text).toContain(STORY[4]);
+    expect(doc.comments).toBe("");
+    for (const note of notes) expect(doc.text).not.toContain(note);
+  });
+
+  it("keeps counters outside comment markup out of the text and the field", async () => {
+    const counters = ["View all 45 comments", "Showing Comments 1 - 5 of 5", "There are 4 comments on this story", "Comments closed"];
+    const doc = await cleanInline("counters", storyPage(counters.map((c) => `<p>${c}</p>`).join("")));
+    expect(doc.text).toContain(STORY[4]);
+    expect(doc.comments).toBe("");
+    for (const counter of counters) expect(doc.text).not.toContain(counter);
+  });
+
+  it("puts a Disqus block's messages in comments and its 'powered by Disqus' credit in neither", async () => {
+    const messages = READER_COMMENTS.slice(0, 2).map(
+      (text) => `<li class="dsq-comment"><div class="dsq-comment-body"><div class="dsq-comment-message"><p>${text}</p></div></div></li>`,
+    );
+    const doc = await cleanInline(
+      "disqus",
+      storyPage(
+        `<div id="dsq-content"><ul id="dsq-comments">${messages.join("")}</ul></div><a href="http://disqus.com" class="dsq-brlink">blog comments powered by <span class="logo-disqus">Disqus</span></a>`,
+      ),
+    );
+    expect(doc.text).toContain(STORY[4]);
+    for (const text of READER_COMMENTS.slice(0, 2)) {
+      expect(doc.text).not.toContain(text);
+      expect(doc.comments).toContain(text);
+    }
+    expect(doc.text).not.toContain("powered by");
+    expect(doc.comments).not.toContain("powered by");
   });
 });

@@ -211,7 +211,7 @@ export function registerClean(program: Command): void {
     )
     .option(
       "--comments",
-      "give each document the blocks the model's comment head calls user comments, in a separate comments field (JSONL) or <comments> element (XML); they are never in the main text. Models without a comment head give none",
+      "give each document its user comments (what the model's comment head and the page's comment markup call so), in a separate comments field (JSONL) or <comments> element (XML); they are never in the main text. Models without a comment head give none",
     )
     .addOption(
       new Option(
