@@ -49,7 +49,6 @@ console.log(
     "blocks",
     "dated",
     "datedThread",
-    "datedSample",
     "headOutsideWords",
     "headOutsideCommentGold",
     "headOutsideMainGold",
@@ -84,7 +83,6 @@ for (const set of flags.sets.split(",")) {
     let headOutside = 0;
     let headOutsideGold = 0;
     let headOutsideMain = 0;
-    let datedSample = "";
     for (let b = 0; b < n; b++) {
       const role = roles?.[b] ?? COMMENT_UNKNOWN;
       count[role]++;
@@ -107,7 +105,6 @@ for (const set of flags.sets.split(",")) {
       if (!thread) continue;
       if (role === COMMENT_THREAD && block.textChars <= 80 && DATED.test(block.text)) {
         dated++;
-        if (datedSample === "") datedSample = block.text.slice(0, 60);
       }
       threadChars += block.textChars;
       linkChars += block.anchorChars;
@@ -136,7 +133,6 @@ for (const set of flags.sets.split(",")) {
         n,
         dated,
         datedThread(doc, roles) ? 1 : 0,
-        JSON.stringify(datedSample),
         headOutside,
         headOutsideGold,
         headOutsideMain,
