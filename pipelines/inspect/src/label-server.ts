@@ -11,7 +11,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { blockFingerprint, labelMismatch } from "@winnow/labels";
+import { blockFingerprint, type COMMENT_LABEL, labelMismatch } from "@winnow/labels";
 import type { BlockClassifier } from "@winnow/models";
 import { scorePages } from "@winnow/models";
 import { blockViews, type BlockView } from "./block-view.js";
@@ -45,6 +45,9 @@ export class LabelServerError extends UsageError {
   override readonly name: string = "LabelServerError";
 }
 
+/** A block's label as the page shows and saves it: content, boilerplate or a user comment. */
+export type ShownLabel = 0 | 1 | typeof COMMENT_LABEL;
+
 /** One page as GET /api/page returns it. */
 export interface PageDetail {
   id: string;
@@ -53,7 +56,7 @@ export interface PageDetail {
   fingerprint: string;
   blocks: BlockView[];
   /** The labels to show: the saved ones where they fit the blocks, else the model's pre-labels. */
-  labels: Array<0 | 1>;
+  labels: ShownLabel[];
   /** Where `labels` came from: a saved file's source ("hand", "propagated", ...) or "model". */
   from: string;
   /** Why saved labels were not used, when there were some. */

@@ -2,7 +2,7 @@
  * Training on block labels that did not come from the alignment: label files (hand-made with
  * `winnow label-ui`, or propagated by `winnow label`), or labels propagated in memory.
  */
-import { labelMismatch, type BlockLabel, type BlockLabelFile } from "@winnow/labels";
+import { contentLabel, labelMismatch, type BlockLabel, type BlockLabelFile } from "@winnow/labels";
 import type { Dataset } from "./dataset.js";
 import type { LabelledPage } from "@winnow/evaluation";
 import { UsageError } from "@winnow/errors";
@@ -25,7 +25,10 @@ export class LabelMismatchError extends UsageError {
  */
 export type ValidationGold = "gold-or-labels" | "labels";
 
-/** The label files' labels per page, in page order; a page without a file gets undefined. */
+/**
+ * The label files' labels per page, in page order; a page without a file gets undefined. A
+ * "comment" block (version 2) is not main text: 0 here, as the main text trains on it.
+ */
 export function labelsFromFiles(pages: readonly LabelledPage[], files: ReadonlyMap<string, BlockLabelFile>): PageLabels[] {
   return pages.map((page) => {
     const file = files.get(page.id);
@@ -35,7 +38,7 @@ export function labelsFromFiles(pages: readonly LabelledPage[], files: ReadonlyM
       page.doc.blocks.map((b) => b.text),
     );
     if (problem !== undefined) throw new LabelMismatchError(problem);
-    return file.labels;
+    return file.labels.map(contentLabel);
   });
 }
 
