@@ -150,10 +150,16 @@ export function fitMlp(data: Dataset, pageIndexes: readonly number[], options: M
   let commentHead: FittedMlp["commentHead"];
   if (options.commentHead && data.comments.includes(1)) {
     const labels = blockValues(data.comments, data, train);
+    const headWeight = commentHeadWeights(data, train, subset, options) ?? sampleWeight;
     const heads: MlpWeights[] = [];
     for (let k = 0; k < (options.ensemble ?? DEFAULT_ENSEMBLE); k++) {
       heads.push(
-        trainMlp(subset.rows, labels, subset.count, data.featureSet.size, { ...settings, positiveWeight: undefined, seed: seed + k }),
+        trainMlp(subset.rows, labels, subset.count, data.featureSet.size, {
+          ...settings,
+          sampleWeight: headWeight,
+          positiveWeight: undefined,
+          seed: seed + k,
+        }),
       );
     }
     const commentScores = scoreMlpPages(data, validation, heads);
@@ -173,6 +179,32 @@ export function fitMlp(data: Dataset, pageIndexes: readonly number[], options: M
     trainPages: train.length,
     validationPages: validation.length,
   };
+}
+
+/**
+ * The comment head's block weights where some training pages have hand comment labels
+ * (Dataset.commentHand), else undefined (it trains with the main text's weights). A hand-labelled
+ * page's blocks weigh by its labels: every labelled block counts, a user comment that a set's
+ * gold keeps as main text too (CleanEval's, which the main text ignores: Dataset.dontCare), a
+ * block left open does not. Every other block weighs as it does for the main text.
+ */
+export function commentHeadWeights(
+  data: Dataset,
+  train: readonly number[],
+  subset: { words: Float32Array; known?: Uint8Array },
+  options: MlpFitOptions,
+): Float32Array | undefined {
+  const hand = data.commentHand;
+  if (hand === undefined || !train.some((p) => hand.pages[p] === 1)) return undefined;
+  const known = subset.known === undefined ? new Uint8Array(subset.words.length).fill(1) : Uint8Array.from(subset.known);
+  let at = 0;
+  for (const p of train) {
+    const from = data.firstRow[p],
+      to = data.firstRow[p + 1];
+    if (hand.pages[p] === 1) known.set(hand.known.subarray(from, to), at);
+    at += to - from;
+  }
+  return trainingWeights(data, train, { words: subset.words, known }, options);
 }
 
 /** Per-block values of `pages`, in their order (as selectPages lays out rows). */
