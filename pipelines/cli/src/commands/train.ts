@@ -257,7 +257,13 @@ async function handCommentLabels(
   logger: Logger,
 ): Promise<(PageCommentLabels | undefined)[] | undefined> {
   if (flags.commentLabels === undefined) return undefined;
-  const labels = commentLabelsFromFiles(pages, await readLabelDirsBySource(flags.commentLabels, pages.map((p) => p.source)));
+  const labels = commentLabelsFromFiles(
+    pages,
+    await readLabelDirsBySource(
+      flags.commentLabels,
+      pages.map((p) => p.source),
+    ),
+  );
   const count = labels.filter((l) => l !== undefined).length;
   logger.info(`comment labels of ${count} page${count === 1 ? "" : "s"} from ${flags.commentLabels} decide their comment-head labels`);
   return labels;
