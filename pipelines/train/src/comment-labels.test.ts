@@ -7,7 +7,7 @@ import { TEXREX_CONTEXT } from "@winnow/features";
 import { segmentHtml } from "@winnow/segment";
 import { describe, expect, it } from "vitest";
 import { buildDataset, selectPages } from "./dataset.js";
-import { commentHeadWeights } from "./mlp-fit.js";
+import { chooseCommentThreshold, commentHeadWeights } from "./mlp-fit.js";
 
 const html = readFileSync(new URL("../../../fixtures/comments/wordpress-thread.html", import.meta.url), "utf8");
 const doc = segmentHtml(html);
@@ -76,5 +76,19 @@ describe("comment labels", () => {
     expect(weights[FIRST_BODY]).toBeGreaterThan(0);
     expect(weights[REPLY]).toBe(0);
     expect(commentHeadWeights(buildDataset([keeps], TEXREX_CONTEXT), [0], subset, {})).toBeUndefined();
+  });
+
+  it("choose the comment threshold without counting as a loss the comments a page's gold keeps as main text", () => {
+    // The gold keeps the comments (CleanEval's way); the head finds the hand-labelled one exactly.
+    const keeps = { ...page("cleaneval", ""), gold: texts.join("\n\n") };
+    const content = [new Float32Array(texts.length).fill(1)];
+    const comments = [Float32Array.from(texts, (_, b) => (b === FIRST_BODY ? 1 : 0))];
+    const withHand = buildDataset([keeps], TEXREX_CONTEXT, { commentLabels: [handLabels] });
+    expect(chooseCommentThreshold(withHand, [0], content, comments, undefined).threshold).toBeLessThanOrEqual(1);
+    // Scored against that gold, taking the comment out costs the main text: never is chosen, as before.
+    const rule = buildDataset([keeps], TEXREX_CONTEXT);
+    rule.comments.fill(0);
+    rule.comments[FIRST_BODY] = 1;
+    expect(chooseCommentThreshold(rule, [0], content, comments, undefined).threshold).toBe(2);
   });
 });
