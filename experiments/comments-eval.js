@@ -21,13 +21,21 @@
  * (JSON lines); --against FILE, a dump of an earlier build, adds a table of main-text F1 to four
  * places and the pages whose main text or comments field differ from it, per set.
  *
+ * --comment-labels DIR scores, instead, the pages of each set that have a hand comment label file
+ * in DIR/SET/ (version 2, as experiments/labels/comments/ holds them), every other page left out:
+ * the text of the file's comment blocks is the page's comment gold, the text of its content
+ * blocks its main gold (so a set whose gold keeps comments as main text, CleanEval's, or a forum's
+ * replies, WCXB's, is scored with them out of it); --view does not apply.
+ *
  * The rule part has no training; a model's comment head is held out only when the model was not
  * trained on the set (--model FILE made without it), which the results file says per row.
  *
- *   npm run build && node experiments/comments-eval.js [--data DIR] [--model NAME|FILE] [--sets A,B] [--view gold|read] [--json FILE] [--pages] [--dump FILE] [--against FILE]
+ *   npm run build && node experiments/comments-eval.js [--data DIR] [--model NAME|FILE] [--sets A,B] [--view gold|read] [--comment-labels DIR] [--json FILE] [--pages] [--dump FILE] [--against FILE]
  */
 import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
 import { loadWcxb, wordScores, wordTokens } from "@winnow/evaluation";
+import { labelMismatch, readLabelDir } from "@winnow/labels";
+import { segmentHtml } from "@winnow/segment";
 import { loadClassifier } from "@winnow/models";
 import { parseFlags } from "../benchmarks/lib/common.js";
 import { cleanPages } from "../pipelines/clean/dist/page.js";
@@ -47,7 +55,30 @@ const NO_USER_COMMENTS = {
 };
 const view = flags.view ?? "gold";
 if (view !== "gold" && view !== "read") throw new Error(`--view is gold or read, not ${view}`);
-const hasComments = (set, page) => page.comments !== "" && !(view === "read" && NO_USER_COMMENTS[set]?.includes(page.id));
+const hasComments = (set, page) =>
+  page.comments !== "" && !(view === "read" && NO_USER_COMMENTS[set]?.includes(page.id) && !flags["comment-labels"]);
+
+/**
+ * With --comment-labels: the set's hand-labelled pages only, their gold and comment gold from the
+ * labels (see the top); without, every page as the set gives it.
+ */
+async function* pagesOf(set) {
+  const dir = flags["comment-labels"];
+  const files = dir === undefined ? undefined : await readLabelDir(`${dir}/${set}`);
+  for await (const page of loadWcxb(`${root}/${set}`)) {
+    if (files === undefined) {
+      yield page;
+      continue;
+    }
+    const file = files.get(page.id);
+    if (file === undefined || file.version < 2) continue;
+    const texts = segmentHtml(page.html).blocks.map((b) => b.text);
+    const problem = labelMismatch(file, texts);
+    if (problem !== undefined) throw new Error(`${set}: ${problem}`);
+    const join = (label) => texts.filter((_, b) => file.labels[b] === label).join("\n\n");
+    yield { ...page, gold: join(1), comments: join("comment") };
+  }
+}
 const encoder = new TextEncoder();
 /** --against: the earlier build's output per "set id". */
 const earlier = new Map();
@@ -137,7 +168,7 @@ for (const set of sets) {
     });
     batch = [];
   };
-  for await (const page of loadWcxb(`${root}/${set}`)) {
+  for await (const page of pagesOf(set)) {
     batch.push(page);
     if (batch.length === 16) await flush();
   }

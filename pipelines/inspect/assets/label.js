@@ -11,6 +11,7 @@
   var anchor = 0; // one end of the selection; the cursor is the other
   var dirty = false;
   var saving = null;
+  var COMMENT = "comment"; // a user comment, reply or forum reply (the label files' "comment")
 
   function el(tag, className, text) {
     var node = document.createElement(tag);
@@ -60,20 +61,23 @@
     var blocks = main.querySelectorAll(".block");
     var sel = selection();
     var content = 0;
+    var comments = 0;
     for (var i = 0; i < blocks.length; i++) {
       var node = blocks[i];
       var label = labels[i];
-      content += label;
+      if (label === 1) content++;
+      if (label === COMMENT) comments++;
       node.classList.toggle("content", label === 1);
       node.classList.toggle("boilerplate", label === 0);
+      node.classList.toggle("comment", label === COMMENT);
       node.classList.toggle("changed", label !== page.blocks[i].kept);
       node.classList.toggle("cursor", i === cursor);
       node.classList.toggle("selected", i >= sel[0] && i <= sel[1]);
       node.dataset.label = String(label);
-      node.querySelector(".label").textContent = label ? "content" : "boilerplate";
+      node.querySelector(".label").textContent = label === COMMENT ? "comment" : label ? "content" : "boilerplate";
     }
     document.getElementById("counts").textContent =
-      `${content} of ${labels.length} blocks labelled content${dirty ? " · unsaved changes" : ""}`;
+      `${content} of ${labels.length} blocks labelled content · ${comments} comment${comments === 1 ? "" : "s"}${dirty ? " · unsaved changes" : ""}`;
   }
 
   function showPage(detail) {
@@ -173,6 +177,11 @@
     else next();
   }
 
+  /** Content becomes boilerplate; boilerplate and a comment become content. */
+  function toggled(label) {
+    return label === 1 ? 0 : 1;
+  }
+
   function setLabels(fn) {
     var sel = selection();
     for (var i = sel[0]; i <= sel[1]; i++) labels[i] = fn(labels[i]);
@@ -195,12 +204,12 @@
     if (!node) return;
     var i = Number(node.dataset.index);
     if (event.shiftKey) {
-      cursor = i; // select the run from the anchor to here; c, b or space then label it
+      cursor = i; // select the run from the anchor to here; c, b, m or space then label it
       render();
       return;
     }
     cursor = anchor = i;
-    setLabels((l) => 1 - l);
+    setLabels(toggled);
   });
   // Shift-click would otherwise select the page's text as well.
   main.addEventListener("mousedown", (event) => {
@@ -213,8 +222,11 @@
   document.getElementById("mark-boilerplate").addEventListener("click", () => {
     setLabels(() => 0);
   });
+  document.getElementById("mark-comment").addEventListener("click", () => {
+    setLabels(() => COMMENT);
+  });
   document.getElementById("toggle").addEventListener("click", () => {
-    setLabels((l) => 1 - l);
+    setLabels(toggled);
   });
   document.getElementById("save").addEventListener("click", () => {
     save().catch(() => {});
@@ -228,7 +240,8 @@
     else if (key === "k" || key === "K" || key === "ArrowUp") moveCursor(cursor - 1, event.shiftKey);
     else if (key === "c") setLabels(() => 1);
     else if (key === "b") setLabels(() => 0);
-    else if (key === " ") setLabels((l) => 1 - l);
+    else if (key === "m") setLabels(() => COMMENT);
+    else if (key === " ") setLabels(toggled);
     else if (key === "s") save().catch(() => {});
     else if (key === "n" || key === "p") {
       var i = pageIndex(page.id) + (key === "n" ? 1 : -1);

@@ -29,10 +29,11 @@ export function renderLabelPage(): LabelPageHtml {
 <span class="tools">
 <button type="button" id="mark-content" title="label the selected blocks as content (c)">content <kbd>c</kbd></button>
 <button type="button" id="mark-boilerplate" title="label the selected blocks as boilerplate (b)">boilerplate <kbd>b</kbd></button>
+<button type="button" id="mark-comment" title="label the selected blocks as a user comment (m)">comment <kbd>m</kbd></button>
 <button type="button" id="toggle" title="toggle the selected blocks (space)">toggle <kbd>space</kbd></button>
 <button type="button" id="save" title="save this page's labels (s)">save <kbd>s</kbd></button>
 </span>
-<p id="help">click a block to toggle it · shift-click selects a run of blocks · <kbd>j</kbd>/<kbd>k</kbd> next/previous block (with shift: extend the selection) · <kbd>n</kbd>/<kbd>p</kbd> next/previous page (saves first)</p>
+<p id="help">click a block to toggle it (content or boilerplate) · <kbd>m</kbd> marks the selection as a user comment (a reply, not the article, form or counter) · shift-click selects a run of blocks · <kbd>j</kbd>/<kbd>k</kbd> next/previous block (with shift: extend the selection) · <kbd>n</kbd>/<kbd>p</kbd> next/previous page (saves first)</p>
 </header>
 <div id="layout">
 <nav id="pages" aria-label="pages"><p id="model"></p><ol id="page-list"></ol></nav>

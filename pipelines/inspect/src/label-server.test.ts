@@ -118,7 +118,7 @@ describe("label-ui server", () => {
 
   it("saves labels by hand, atomically, in winnow's label format, and shows them after a restart", async () => {
     const page = pages[0];
-    const labels = page.blockTexts.map((_, i) => (i % 2 === 0 ? 1 : 0));
+    const labels = page.blockTexts.map((_, i) => (i === 1 ? "comment" : i % 2 === 0 ? 1 : 0));
     const reply = await save(page, labels);
     expect(reply.status).toBe(200);
     expect(json(reply)).toMatchObject({ id: "markup.html", labels: labels.length });
@@ -126,6 +126,7 @@ describe("label-ui server", () => {
     expect(readdirSync(labelsDir)).toEqual([labelFileName("markup.html")]);
     const stored = (await readLabelDir(labelsDir)).get("markup.html")!;
     expect(stored).toEqual(makeLabelFile(page, labels, "hand"));
+    expect(stored).toMatchObject({ version: 2, labels });
     expect(json(await send("GET", pageUrl(page))) as PageDetail).toMatchObject({ from: "hand", labels });
     expect(json(await send("GET", "/api/pages")).pages[0].saved).toBe("hand");
 
@@ -144,6 +145,8 @@ describe("label-ui server", () => {
     expect(readdirSync(labelsDir)).toEqual([labelFileName("markup.html")]);
     const stored = JSON.parse(readFileSync(join(labelsDir, labelFileName("markup.html")), "utf8"));
     expect(stored.labels).toEqual(versions[4]);
+    // Saved from label-ui, a page without comment blocks is still a page looked at for comments.
+    expect(stored.version).toBe(2);
   });
 
   it("shows the model's labels, and says why, when saved labels no longer fit the blocks", async () => {
@@ -185,7 +188,8 @@ describe("label-ui server", () => {
       [send("POST", saveUrl(page), { body: "{", headers: JSON_TYPE }), 400, /not valid JSON/],
       [send("POST", saveUrl(page), { body: "[1]", headers: JSON_TYPE }), 400, /expected a JSON object/],
       [save(page, new Array(n - 1).fill(1)), 400, new RegExp(`has ${n - 1} entries but page markup.html has ${n} blocks`)],
-      [save(page, [2, ...new Array(n - 1).fill(1)]), 400, /labels\[0\] is 2; expected 0 \(boilerplate\) or 1 \(content\)/],
+      [save(page, [2, ...new Array(n - 1).fill(1)]), 400, /labels\[0\] is 2; expected 0 \(boilerplate\), 1 \(content\) or "comment"/],
+      [save(page, ["Comment", ...new Array(n - 1).fill(1)]), 400, /labels\[0\] is "Comment"/],
       [save(page, [null, ...new Array(n - 1).fill(1)]), 400, /labels\[0\] is null/],
       [save(page, "all"), 400, /"labels" must be an array/],
       [save(page, new Array(n).fill(1), "0000000000000000"), 409, /"fingerprint" does not match/],

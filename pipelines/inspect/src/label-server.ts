@@ -5,13 +5,13 @@
  *   GET  /api/pages          every page: id, url, title, block count, source of saved labels
  *   GET  /api/page?id=ID     one page: its blocks with the model's scores, and the labels to show
  *                            (the saved ones if they still fit the blocks, else the model's)
- *   POST /api/labels?id=ID   {"fingerprint": "...", "labels": [0|1, ...]}: save them, by hand
+ *   POST /api/labels?id=ID   {"fingerprint": "...", "labels": [0|1|"comment", ...]}: save them, by hand
  *
  * Errors are JSON {"error": "..."} with a 4xx status saying what was wrong with the request.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { blockFingerprint, labelMismatch } from "@winnow/labels";
+import { blockFingerprint, COMMENT_LABEL, labelMismatch } from "@winnow/labels";
 import type { BlockClassifier } from "@winnow/models";
 import { scorePages } from "@winnow/models";
 import { blockViews, type BlockView } from "./block-view.js";
@@ -45,6 +45,9 @@ export class LabelServerError extends UsageError {
   override readonly name: string = "LabelServerError";
 }
 
+/** A block's label as the page shows and saves it: content, boilerplate or a user comment. */
+export type ShownLabel = 0 | 1 | typeof COMMENT_LABEL;
+
 /** One page as GET /api/page returns it. */
 export interface PageDetail {
   id: string;
@@ -52,8 +55,11 @@ export interface PageDetail {
   title: string;
   fingerprint: string;
   blocks: BlockView[];
-  /** The labels to show: the saved ones where they fit the blocks, else the model's pre-labels. */
-  labels: Array<0 | 1>;
+  /**
+   * The labels to show: the saved ones where they fit the blocks, else the model's pre-labels
+   * (content or boilerplate; the model does not pre-label comments).
+   */
+  labels: ShownLabel[];
   /** Where `labels` came from: a saved file's source ("hand", "propagated", ...) or "model". */
   from: string;
   /** Why saved labels were not used, when there were some. */
@@ -227,22 +233,26 @@ async function readJsonBody(request: IncomingMessage): Promise<unknown> {
   }
 }
 
-/** Checks {fingerprint, labels} against the page; every block needs a 0 or a 1. */
-function parseSaveRequest(body: unknown, page: LabelPage): Array<0 | 1> {
+/** Checks {fingerprint, labels} against the page; every block needs a 0, a 1 or "comment". */
+function parseSaveRequest(body: unknown, page: LabelPage): ShownLabel[] {
   if (typeof body !== "object" || body === null || Array.isArray(body))
     throw new HttpProblem(400, 'expected a JSON object {"fingerprint": ..., "labels": [...]}');
   const { fingerprint, labels } = body as { fingerprint?: unknown; labels?: unknown };
   if (fingerprint !== blockFingerprint(page.blockTexts)) {
     throw new HttpProblem(409, `"fingerprint" does not match the blocks of page ${page.id}; reload the page`);
   }
-  if (!Array.isArray(labels)) throw new HttpProblem(400, '"labels" must be an array of 0 and 1');
+  if (!Array.isArray(labels)) throw new HttpProblem(400, '"labels" must be an array of 0, 1 and "comment"');
   if (labels.length !== page.blockTexts.length) {
     throw new HttpProblem(400, `"labels" has ${labels.length} entries but page ${page.id} has ${page.blockTexts.length} blocks`);
   }
   labels.forEach((l, i) => {
-    if (l !== 0 && l !== 1) throw new HttpProblem(400, `labels[${i}] is ${JSON.stringify(l)}; expected 0 (boilerplate) or 1 (content)`);
+    if (l !== 0 && l !== 1 && l !== COMMENT_LABEL)
+      throw new HttpProblem(
+        400,
+        `labels[${i}] is ${JSON.stringify(l)}; expected 0 (boilerplate), 1 (content) or "comment" (a user comment)`,
+      );
   });
-  return labels as Array<0 | 1>;
+  return labels as ShownLabel[];
 }
 
 function sendJson(response: ServerResponse, status: number, value: unknown, headers: Record<string, string> = {}): void {

@@ -1,9 +1,11 @@
 /**
  * The label directory behind `winnow label-ui`: the files already there (any source) and each
  * page saved by hand, written in winnow's one label format (@winnow/labels) with source "hand".
+ * A page saved here was shown with the comment key, so its file is version 2: it says which
+ * blocks are user comments, and that the others are not.
  */
 import { existsSync } from "node:fs";
-import { makeLabelFile, readLabelDir, writeLabelFile, type BlockLabelFile } from "@winnow/labels";
+import { type COMMENT_LABEL, makeLabelFile, readLabelDir, writeLabelFile, type BlockLabelFile } from "@winnow/labels";
 import type { LabelPage } from "./label-data.js";
 
 export class LabelStore {
@@ -28,8 +30,8 @@ export class LabelStore {
   }
 
   /** Writes the page's labels atomically and returns the file's path. */
-  async save(page: LabelPage, labels: ReadonlyArray<0 | 1>): Promise<string> {
-    const file = makeLabelFile(page, labels, "hand");
+  async save(page: LabelPage, labels: ReadonlyArray<0 | 1 | typeof COMMENT_LABEL>): Promise<string> {
+    const file = makeLabelFile(page, labels, "hand", { commentsLabelled: true });
     const previous = this.writing.get(page.id) ?? Promise.resolve();
     const write = previous.catch(() => {}).then(() => writeLabelFile(this.dir, file));
     this.writing.set(page.id, write);

@@ -15,9 +15,21 @@ import { LabelStore } from "./label-store.js";
 
 noteIfSkipped("label-ui browser tests");
 
-/** The labels the page shows, 1 content and 0 boilerplate, in block order. */
-function shownLabels(page: Page): Promise<number[]> {
-  return page.locator("main .block").evaluateAll((nodes) => nodes.map((n) => Number((n as HTMLElement).dataset.label)));
+/** The labels the page shows, 1 content, 0 boilerplate and "comment", in block order. */
+function shownLabels(page: Page): Promise<Array<number | string>> {
+  return page
+    .locator("main .block")
+    .evaluateAll((nodes) =>
+      nodes.map((n) => ((n as HTMLElement).dataset.label === "comment" ? "comment" : Number((n as HTMLElement).dataset.label))),
+    );
+}
+
+/** The colour of a block's left border, which says its label at a glance. */
+function borderColour(page: Page, index: number): Promise<string> {
+  return page
+    .locator("main .block")
+    .nth(index)
+    .evaluate((n) => getComputedStyle(n).borderLeftColor);
 }
 
 describe.skipIf(SKIP_BROWSER_TESTS)("label-ui in Chromium", () => {
@@ -79,6 +91,43 @@ describe.skipIf(SKIP_BROWSER_TESTS)("label-ui in Chromium", () => {
     await expect.poll(() => shownLabels(page)).toEqual(want);
     expect(await page.locator(".page-head .meta").textContent()).toContain("saved (hand)");
     expect(await page.locator("#page-list .page-state").first().textContent()).toBe("hand");
+  });
+
+  it("marks a run of blocks as user comments with m, in a colour of their own, saved and shown again after a reload", async () => {
+    await page.goto(server.url);
+    await expect.poll(() => shownLabels(page)).toHaveLength(preLabels.length);
+    const want = await shownLabels(page);
+    const blocks = page.locator("main .block");
+    await blocks.nth(1).click(); // toggles 1 and anchors the selection there
+    want[1] = want[1] === 1 ? 0 : 1;
+    await blocks.nth(3).click({ modifiers: ["Shift"] }); // selects 1..3
+    await page.keyboard.press("m");
+    want[1] = want[2] = want[3] = "comment";
+    await page.keyboard.press("j"); // the cursor to 4, alone selected
+    await page.keyboard.press("c");
+    want[4] = 1;
+    await page.keyboard.press("j");
+    await page.keyboard.press("b");
+    want[5] = 0;
+    expect(await shownLabels(page)).toEqual(want);
+    expect(await blocks.nth(2).locator(".label").textContent()).toBe("comment");
+    expect(await page.locator("#counts").textContent()).toContain("3 comments");
+    const comment = await borderColour(page, 2);
+    expect(comment).not.toBe(await borderColour(page, 4)); // content
+    expect(comment).not.toBe(await borderColour(page, 5)); // boilerplate
+
+    await page.keyboard.press("s");
+    await expect.poll(() => page.locator("#status").textContent()).toBe("saved");
+    const saved = (await readLabelDir(labelsDir)).get("markup.html");
+    expect(saved).toMatchObject({ version: 2, source: "hand", labels: want });
+
+    await page.reload();
+    await expect.poll(() => shownLabels(page)).toEqual(want);
+    expect(await borderColour(page, 2)).toBe(comment);
+    // A click on a comment makes it content again, as on boilerplate.
+    await blocks.nth(2).click();
+    want[2] = 1;
+    expect(await shownLabels(page)).toEqual(want);
   });
 
   it("shows markup in page text as text and runs none of it", async () => {

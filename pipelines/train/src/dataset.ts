@@ -23,9 +23,16 @@ export interface Dataset {
    * not forum threads and that the main-text gold leaves out. Never the chrome around comments
    * (reply form, policy, counters, buttons: COMMENT_CHROME), which some comment gold includes
    * (L3S-GN1's has forms and "No comments submitted yet") and which is neither main text nor a
-   * comment.
+   * comment. On a page with hand comment labels (DatasetOptions.commentLabels) those labels
+   * alone, in place of both.
    */
   comments: Uint8Array;
+  /**
+   * With hand comment labels: 1 for the pages that have them, and per block whether the comment
+   * head trains on it (1) or not (0, a block the labels leave open). The comment head trains on
+   * a hand-labelled page's blocks by these, and on every other page as the main text does.
+   */
+  commentHand?: { pages: Uint8Array; known: Uint8Array };
   /**
    * 1 for blocks whose label a set's convention makes unreliable, which then weigh nothing in
    * training: the user comments of a set whose gold keeps them as main text (CleanEval keeps 96%
@@ -67,8 +74,17 @@ export const LABEL_THRESHOLD = 0.5;
  */
 export type HeadlineRule = "keep" | "gold";
 
+/** A page's hand comment labels, per block: 1 a user comment, 0 not one, null open. */
+export type PageCommentLabels = readonly (0 | 1 | null)[];
+
 export interface DatasetOptions {
   headline?: HeadlineRule;
+  /**
+   * Per page, in the order of `pages`: hand comment labels (label files of version 2, made with
+   * label-ui's comment key), or undefined for a page without. Where given, they decide the page's
+   * comment positives and negatives instead of its comment gold or the markup rule.
+   */
+  commentLabels?: readonly (PageCommentLabels | undefined)[];
 }
 
 export const DEFAULT_HEADLINE_RULE: HeadlineRule = "keep";
@@ -86,6 +102,12 @@ export function buildDataset(pages: LabelledPage[], featureSet: FeatureSet, opti
   const keepHeadline = (options.headline ?? DEFAULT_HEADLINE_RULE) === "keep";
   // Sets that label comments (any page has comment gold) are trusted where a page has none.
   const labelsComments = new Set(pages.filter((p) => p.comments !== "").map((p) => p.source));
+  const hand = options.commentLabels;
+  if (hand !== undefined && hand.length !== pages.length)
+    throw new RangeError(`comment labels for ${hand.length} pages, ${pages.length} pages given`);
+  const commentHand = hand?.some((l) => l !== undefined)
+    ? { pages: new Uint8Array(pages.length), known: new Uint8Array(total) }
+    : undefined;
   for (let p = 0; p < pages.length; p++) {
     const { doc, gold } = pages[p];
     let s = sources.indexOf(pages[p].source);
@@ -101,7 +123,16 @@ export function buildDataset(pages: LabelledPage[], featureSet: FeatureSet, opti
       if (headline >= 0) labels[firstRow[p] + headline] = 1;
     }
     const markup = commentMarkup(doc);
-    if (pages[p].comments !== "") {
+    const handLabels = hand?.[p];
+    if (handLabels !== undefined && commentHand !== undefined) {
+      if (handLabels.length !== texts.length)
+        throw new RangeError(`page ${pages[p].id}: ${handLabels.length} comment labels for ${texts.length} blocks`);
+      commentHand.pages[p] = 1;
+      for (let b = 0; b < texts.length; b++) {
+        comments[firstRow[p] + b] = handLabels[b] === 1 ? 1 : 0;
+        commentHand.known[firstRow[p] + b] = handLabels[b] === null ? 0 : 1;
+      }
+    } else if (pages[p].comments !== "") {
       const inComments = alignBlockLabels(texts, pages[p].comments, { threshold: LABEL_THRESHOLD }).labels;
       for (let b = 0; b < texts.length; b++) {
         if (inComments[b] === 1 && labels[firstRow[p] + b] === 0 && markup?.[b] !== COMMENT_CHROME) comments[firstRow[p] + b] = 1;
@@ -113,7 +144,7 @@ export function buildDataset(pages: LabelledPage[], featureSet: FeatureSet, opti
     }
   }
   const dontCare = commentsKeptAsContent(pages, firstRow, labels, words, sources, sourceOf);
-  return { pages, featureSet, rows, labels, comments, dontCare, words, firstRow, sources, sourceOf };
+  return { pages, featureSet, rows, labels, comments, commentHand, dontCare, words, firstRow, sources, sourceOf };
 }
 
 /** See Dataset.dontCare: a set counts as keeping comments when most of its comment-markup words are content. */

@@ -2,7 +2,15 @@
 // evaluation and cross-validation, and block labels by propagation.
 
 export { type BiLstmFitOptions, type BiLstmInput, BILSTM_DEFAULTS, fitBiLstm, scoreBiLstmPages } from "./bilstm-fit.js";
-export { buildDataset, type Dataset, DEFAULT_HEADLINE_RULE, type HeadlineRule, LABEL_THRESHOLD } from "./dataset.js";
+export {
+  buildDataset,
+  type Dataset,
+  type DatasetOptions,
+  DEFAULT_HEADLINE_RULE,
+  type HeadlineRule,
+  LABEL_THRESHOLD,
+  type PageCommentLabels,
+} from "./dataset.js";
 export {
   crossValidate,
   crossValidateMlp,
@@ -19,5 +27,14 @@ export { DEFAULT_MIN_HELD_OUT, type HostModelResult, trainPerHost } from "./per-
 export { evaluatePropagation } from "./propagation-eval.js";
 export { crossValidateBiLstm, trainBiLstmModel } from "./train-bilstm-model.js";
 export { MODEL_FILE_ROLE, trainedOnPages, trainModel } from "./train-mlp-model.js";
-export { LabelMismatchError, labelsFromFiles, type PageLabels, pagesWithLabelFiles, withTrainingLabels } from "./training-labels.js";
+export {
+  commentLabelsFromFiles,
+  type LabelFilesBySource,
+  LabelMismatchError,
+  labelsFromFiles,
+  type PageLabels,
+  pagesWithLabelFiles,
+  readLabelDirsBySource,
+  withTrainingLabels,
+} from "./training-labels.js";
 export { DEFAULT_FEATURE_SETS, SMALL_TRAINING_SET, smallTrainingSetWarning } from "./recipe.js";

@@ -9,6 +9,7 @@
  */
 import { normaliseSnippetText, type LabelledPage } from "@winnow/evaluation";
 import {
+  contentLabel,
   heuristicSeeds,
   labelMismatch,
   makeLabelFile,
@@ -100,7 +101,7 @@ function handSeeds(page: LabelledPage, file: BlockLabelFile | undefined): Int8Ar
   );
   if (problem !== undefined) throw new LabelMismatchError(problem);
   file.labels.forEach((label, b) => {
-    if (label !== null) seeds[b] = label;
+    if (label !== null) seeds[b] = contentLabel(label) as 0 | 1;
   });
   return seeds;
 }

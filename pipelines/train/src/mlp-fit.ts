@@ -150,10 +150,16 @@ export function fitMlp(data: Dataset, pageIndexes: readonly number[], options: M
   let commentHead: FittedMlp["commentHead"];
   if (options.commentHead && data.comments.includes(1)) {
     const labels = blockValues(data.comments, data, train);
+    const headWeight = commentHeadWeights(data, train, subset, options) ?? sampleWeight;
     const heads: MlpWeights[] = [];
     for (let k = 0; k < (options.ensemble ?? DEFAULT_ENSEMBLE); k++) {
       heads.push(
-        trainMlp(subset.rows, labels, subset.count, data.featureSet.size, { ...settings, positiveWeight: undefined, seed: seed + k }),
+        trainMlp(subset.rows, labels, subset.count, data.featureSet.size, {
+          ...settings,
+          sampleWeight: headWeight,
+          positiveWeight: undefined,
+          seed: seed + k,
+        }),
       );
     }
     const commentScores = scoreMlpPages(data, validation, heads);
@@ -173,6 +179,32 @@ export function fitMlp(data: Dataset, pageIndexes: readonly number[], options: M
     trainPages: train.length,
     validationPages: validation.length,
   };
+}
+
+/**
+ * The comment head's block weights where some training pages have hand comment labels
+ * (Dataset.commentHand), else undefined (it trains with the main text's weights). A hand-labelled
+ * page's blocks weigh by its labels: every labelled block counts, a user comment that a set's
+ * gold keeps as main text too (CleanEval's, which the main text ignores: Dataset.dontCare), a
+ * block left open does not. Every other block weighs as it does for the main text.
+ */
+export function commentHeadWeights(
+  data: Dataset,
+  train: readonly number[],
+  subset: { words: Float32Array; known?: Uint8Array },
+  options: MlpFitOptions,
+): Float32Array | undefined {
+  const hand = data.commentHand;
+  if (hand === undefined || !train.some((p) => hand.pages[p] === 1)) return undefined;
+  const known = subset.known === undefined ? new Uint8Array(subset.words.length).fill(1) : Uint8Array.from(subset.known);
+  let at = 0;
+  for (const p of train) {
+    const from = data.firstRow[p],
+      to = data.firstRow[p + 1];
+    if (hand.pages[p] === 1) known.set(hand.known.subarray(from, to), at);
+    at += to - from;
+  }
+  return trainingWeights(data, train, { words: subset.words, known }, options);
 }
 
 /** Per-block values of `pages`, in their order (as selectPages lays out rows). */
@@ -203,7 +235,8 @@ export function vetoComments(content: readonly Float32Array[], comments: readonl
  * (block F1, blocks weighted by their words) among those that cost the main text nothing: mean
  * word F1, with the keep threshold chosen again under the veto, within 0.001 of never vetoing.
  * Among equals the lower threshold wins, which finds more comments; never vetoing is chosen only
- * when no threshold finds any comment. (The choice once maximised the main text's F1 alone, which
+ * when no threshold finds any comment. The main text's cost leaves out the pages whose gold keeps
+ * hand-labelled comments as main text (goldKeepsHandComments). (The choice once maximised the main text's F1 alone, which
  * picks "never" wherever the validation pages hold few comments, leaving --comments empty.)
  */
 export function chooseCommentThreshold(
@@ -214,14 +247,39 @@ export function chooseCommentThreshold(
   sourceBalance: number | undefined,
 ): { threshold: number; commentF1: number; best: ReturnType<typeof chooseThreshold> } {
   const never = { threshold: NEVER, commentF1: 0, best: chooseThreshold(data, validation, content, sourceBalance) };
+  // The main text's cost is counted on the pages whose gold leaves their comments out: where it
+  // keeps hand-labelled comments as main text (CleanEval's blogs, a forum's replies), finding
+  // them would count as a loss.
+  const kept = validation.map((p, i) => [p, i] as const).filter(([p]) => !goldKeepsHandComments(data, p));
+  const every = kept.length === validation.length;
+  const costPages = kept.map(([p]) => p);
+  const onCostPages = (scores: readonly Float32Array[]) => (every ? scores : kept.map(([, i]) => scores[i]));
+  const neverF1 = every
+    ? never.best.f1
+    : costPages.length === 0
+      ? 0
+      : chooseThreshold(data, costPages, onCostPages(content), sourceBalance).f1;
   let chosen = never;
   for (const threshold of THRESHOLD_CANDIDATES) {
     const commentF1 = commentBlockF1(data, validation, comments, threshold);
     if (commentF1 === 0 || commentF1 < chosen.commentF1 + 1e-4) continue;
-    const best = chooseThreshold(data, validation, vetoComments(content, comments, threshold), sourceBalance);
-    if (best.f1 >= never.best.f1 - MAIN_TEXT_SLACK) chosen = { threshold, commentF1, best };
+    const vetoed = vetoComments(content, comments, threshold);
+    const best = chooseThreshold(data, validation, vetoed, sourceBalance);
+    const cost = every
+      ? best.f1
+      : costPages.length === 0
+        ? neverF1
+        : chooseThreshold(data, costPages, onCostPages(vetoed), sourceBalance).f1;
+    if (cost >= neverF1 - MAIN_TEXT_SLACK) chosen = { threshold, commentF1, best };
   }
   return chosen;
+}
+
+/** A page with hand comment labels whose gold counts some of its comments as main text. */
+function goldKeepsHandComments(data: Dataset, p: number): boolean {
+  if (data.commentHand?.pages[p] !== 1) return false;
+  for (let b = data.firstRow[p]; b < data.firstRow[p + 1]; b++) if (data.comments[b] === 1 && data.labels[b] === 1) return true;
+  return false;
 }
 
 /** How much mean word F1 of the main text a comment threshold may cost (see chooseCommentThreshold). */

@@ -41,6 +41,11 @@ export interface TrainModelOptions extends MlpFitOptions {
    */
   leaveOneSourceOut?: boolean;
   headline?: HeadlineRule;
+  /**
+   * Per page, in the order of `pages`: hand comment labels, which decide the comment head's
+   * positives and negatives on that page (see DatasetOptions.commentLabels).
+   */
+  commentLabels?: DatasetOptions["commentLabels"];
   onFold?: (fold: number, folds: number) => void;
 }
 
@@ -107,7 +112,7 @@ export function labelRule(labels: readonly PageLabels[] | undefined): string {
 
 export async function trainModel(options: TrainModelOptions): Promise<TrainModelResult> {
   const { pages, featureSet } = options;
-  const data = trainingDataset(pages, featureSet, options.labels, { headline: options.headline });
+  const data = trainingDataset(pages, featureSet, options.labels, { headline: options.headline, commentLabels: options.commentLabels });
   // A comment head whenever the pages label any comments, in the folds as in the final fit, so
   // the cross-validated figures and operating points describe the model that ships.
   const commentHead = options.commentHead ?? true;
@@ -150,6 +155,7 @@ export async function trainModel(options: TrainModelOptions): Promise<TrainModel
       cvFolds: crossValidation && !options.leaveOneSourceOut ? options.folds : undefined,
       cvLeaveOneSourceOut: options.leaveOneSourceOut ? true : undefined,
       sources: data.sources,
+      commentLabelPages: data.commentHand ? data.commentHand.pages.reduce((n, v) => n + v, 0) : undefined,
       sourceBalance: options.sourceBalance ?? DEFAULT_SOURCE_BALANCE,
       headline: options.headline ?? DEFAULT_HEADLINE_RULE,
       operatingPointsFrom: points !== undefined ? heldOutScores : "validation pages of the final fit",

@@ -1,12 +1,12 @@
 import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { TEXREX_EXTENDED } from "@winnow/features";
-import type { BlockLabel } from "@winnow/labels";
+import { type BlockLabel, makeLabelFile } from "@winnow/labels";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadSample } from "../test/sample.js";
 import type { Dataset } from "./dataset.js";
 import { trainModel, trainingDataset } from "./train-mlp-model.js";
-import { labelledText, withTrainingLabels, type PageLabels } from "./training-labels.js";
+import { commentLabelsFromFiles, labelledText, labelsFromFiles, withTrainingLabels, type PageLabels } from "./training-labels.js";
 import { fitMlp } from "./mlp-fit.js";
 import type { LabelledPage } from "@winnow/evaluation";
 
@@ -42,6 +42,47 @@ describe("withTrainingLabels", () => {
   it("chooses the threshold against gold text where a page has it, with gold-or-labels", () => {
     const labels = data.pages.map((_, p) => alignment(data, p));
     expect(withTrainingLabels(data, labels, "gold-or-labels").training!.validationGold).toEqual(pages.map((p) => p.gold));
+  });
+});
+
+describe("labelsFromFiles", () => {
+  const fileOf = (p: number, labels: ArrayLike<number | string | null>) =>
+    makeLabelFile({ id: pages[p].id, url: pages[p].url, blockTexts: pages[p].doc.blocks.map((b) => b.text) }, labels, "hand");
+
+  it("gives a version-1 file's labels as they are, and a comment of version 2 as boilerplate", () => {
+    const v1 = fileOf(0, alignment(data, 0));
+    const withComments = alignment(data, 1).map((l, b) => (b % 2 === 0 ? "comment" : l));
+    const v2 = fileOf(1, withComments);
+    expect([v1.version, v2.version]).toEqual([1, 2]);
+    const read = labelsFromFiles(pages, new Map([v1, v2].map((f) => [f.id, f])));
+    expect(read[0]).toEqual(v1.labels);
+    expect(read[1]).toEqual(withComments.map((l) => (l === "comment" ? 0 : l)));
+    expect(read.slice(2).every((l) => l === undefined)).toBe(true);
+  });
+});
+
+describe("commentLabelsFromFiles", () => {
+  const fileOf = (p: number, labels: ArrayLike<number | string | null>) =>
+    makeLabelFile({ id: pages[p].id, url: pages[p].url, blockTexts: pages[p].doc.blocks.map((b) => b.text) }, labels, "hand");
+
+  it("reads comments from version-2 files of the page's own source only, and nothing from version 1", () => {
+    const v2 = fileOf(
+      0,
+      alignment(data, 0).map((l, b) => (b === 1 ? "comment" : l)),
+    );
+    const v1 = fileOf(1, alignment(data, 1));
+    const source = pages[0].source;
+    const read = commentLabelsFromFiles(pages, new Map([[source, new Map([v2, v1].map((f) => [f.id, f]))]]));
+    expect(read[0]).toEqual(alignment(data, 0).map((_, b) => (b === 1 ? 1 : 0)));
+    expect(read[1]).toBeUndefined();
+    expect(commentLabelsFromFiles(pages, new Map([["another-set", new Map([[v2.id, v2]])]]))[0]).toBeUndefined();
+  });
+
+  it("refuses a file made for other blocks, naming the page", () => {
+    const stale = { ...fileOf(0, alignment(data, 0)), fingerprint: "0000000000000000", version: 2 as const };
+    expect(() => commentLabelsFromFiles(pages, new Map([[pages[0].source, new Map([[stale.id, stale]])]]))).toThrow(
+      new RegExp(`${pages[0].source}: labels of page ${pages[0].id} were made for different block texts`),
+    );
   });
 });
 

@@ -2,8 +2,10 @@
  * Training on block labels that did not come from the alignment: label files (hand-made with
  * `winnow label-ui`, or propagated by `winnow label`), or labels propagated in memory.
  */
-import { labelMismatch, type BlockLabel, type BlockLabelFile } from "@winnow/labels";
-import type { Dataset } from "./dataset.js";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { commentLabels, contentLabel, labelMismatch, readLabelDir, type BlockLabel, type BlockLabelFile } from "@winnow/labels";
+import type { Dataset, PageCommentLabels } from "./dataset.js";
 import type { LabelledPage } from "@winnow/evaluation";
 import { UsageError } from "@winnow/errors";
 
@@ -25,7 +27,10 @@ export class LabelMismatchError extends UsageError {
  */
 export type ValidationGold = "gold-or-labels" | "labels";
 
-/** The label files' labels per page, in page order; a page without a file gets undefined. */
+/**
+ * The label files' labels per page, in page order; a page without a file gets undefined. A
+ * "comment" block (version 2) is not main text: 0 here, as the main text trains on it.
+ */
 export function labelsFromFiles(pages: readonly LabelledPage[], files: ReadonlyMap<string, BlockLabelFile>): PageLabels[] {
   return pages.map((page) => {
     const file = files.get(page.id);
@@ -35,7 +40,7 @@ export function labelsFromFiles(pages: readonly LabelledPage[], files: ReadonlyM
       page.doc.blocks.map((b) => b.text),
     );
     if (problem !== undefined) throw new LabelMismatchError(problem);
-    return file.labels;
+    return file.labels.map(contentLabel);
   });
 }
 
@@ -88,4 +93,40 @@ export function pagesWithLabelFiles(
     labels.push(all[p]);
   });
   return { pages: kept, labels, skipped: pages.length - kept.length };
+}
+
+/** Label files by data set (a page's `source`), then by page id. */
+export type LabelFilesBySource = ReadonlyMap<string, ReadonlyMap<string, BlockLabelFile>>;
+
+/**
+ * The label files of `dir/SOURCE/` for each source named (the layout of experiments/labels/comments:
+ * page ids repeat across data sets, so each set has a folder of its own); a source without a
+ * folder has none.
+ */
+export async function readLabelDirsBySource(dir: string, sources: Iterable<string>): Promise<LabelFilesBySource> {
+  const bySource = new Map<string, Map<string, BlockLabelFile>>();
+  for (const source of new Set(sources)) {
+    const folder = join(dir, source);
+    if (existsSync(folder)) bySource.set(source, await readLabelDir(folder));
+  }
+  return bySource;
+}
+
+/**
+ * Hand comment labels per page, in page order (DatasetOptions.commentLabels): a version-2 file
+ * says which blocks are user comments (1) and which are not (0). A page without a file, or whose
+ * file is of version 1 (which says nothing about comments), gets undefined; a file that no longer
+ * fits its page is refused, naming the page.
+ */
+export function commentLabelsFromFiles(pages: readonly LabelledPage[], files: LabelFilesBySource): (PageCommentLabels | undefined)[] {
+  return pages.map((page) => {
+    const file = files.get(page.source)?.get(page.id);
+    if (file === undefined) return undefined;
+    const problem = labelMismatch(
+      file,
+      page.doc.blocks.map((b) => b.text),
+    );
+    if (problem !== undefined) throw new LabelMismatchError(`${page.source}: ${problem}`);
+    return commentLabels(file);
+  });
 }

@@ -3,6 +3,7 @@
  * or the BiLSTM; its threshold picked on held-out domains). --folds K prints cross-validated figures first;
  * --loso leaves one source out instead and takes the operating points from those held-out scores.
  */
+import { existsSync, statSync } from "node:fs";
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { type Command, Option } from "commander";
@@ -15,7 +16,10 @@ import {
   DEFAULT_MIN_HELD_OUT,
   type EvaluationReport,
   MODEL_FILE_ROLE,
+  commentLabelsFromFiles,
+  type PageCommentLabels,
   pagesWithLabelFiles,
+  readLabelDirsBySource,
   smallTrainingSetWarning,
   trainBiLstmModel,
   trainModel,
@@ -51,6 +55,7 @@ interface TrainFlags extends TrainingFlags, BiLstmFlags {
   loso?: boolean;
   limit?: number;
   labels?: string;
+  commentLabels?: string;
   perHost?: boolean;
   minPages: number;
   minHeldOut: number;
@@ -99,6 +104,12 @@ export function registerTrain(program: Command): void {
       "train on the block labels in this folder's *.labels.json files (winnow label, winnow label-ui) instead of aligning " +
         "with gold text; pages without a file are skipped, null labels weigh nothing, and pages without gold text " +
         "choose the threshold against the text of their label-1 blocks",
+    )
+    .option(
+      "--comment-labels <dir>",
+      "MLP: the comment head learns user comments from the version-2 label files in DIR/SET/ (one folder per --data " +
+        "set, named as it is; label-ui's comment key makes them; experiments/labels/comments holds some) on the pages " +
+        "that have one, instead of from comment gold or the markup rule",
     );
   command
     .option(
@@ -122,7 +133,11 @@ export function registerTrain(program: Command): void {
     const problems = foreignFlags(flags.model, flags, self.getOptionValueSource("input") === "cli");
     const loso = losoProblem(flags);
     if (loso !== undefined) problems.push(loso);
+    if (flags.commentLabels !== undefined && (flags.model === "bilstm" || flags.perHost))
+      problems.push(`--comment-labels trains the comment head of one MLP; not with ${flags.perHost ? "--per-host" : "--model bilstm"}`);
     if (problems.length > 0) throw new UsageError(problems.join("\n"));
+    if (flags.commentLabels !== undefined && !(existsSync(flags.commentLabels) && statSync(flags.commentLabels).isDirectory()))
+      throw new UsageError("comment label folder not found", flags.commentLabels);
     return flags.model === "bilstm" ? trainBiLstm(flags) : train(flags);
   });
 }
@@ -151,6 +166,7 @@ async function train(flags: TrainFlags): Promise<void> {
   logger.info(
     `training an MLP on ${featureSet.name} (${featureSet.size} features)${flags.loso ? `, after leaving each of ${flags.data.length} sets out` : flags.folds ? `, after ${flags.folds}-fold cross-validation` : ""}`,
   );
+  const commentLabels = await handCommentLabels(flags, pages, logger);
   const result = await trainModel({
     pages,
     featureSet,
@@ -158,6 +174,7 @@ async function train(flags: TrainFlags): Promise<void> {
     folds: flags.folds,
     leaveOneSourceOut: flags.loso,
     labels,
+    commentLabels,
     headline: flags.headline,
     ...trainingOptionsFrom(flags),
     onFold: (f, k) =>
@@ -231,6 +248,25 @@ function favorText(info: ModelInfo): string {
 function warnIfSmall(pages: number, logger: Logger): void {
   const warning = smallTrainingSetWarning(pages);
   if (warning !== null) logger.warn(warning);
+}
+
+/** With --comment-labels: the hand comment labels per page (undefined where a page has none), counted in the log. */
+async function handCommentLabels(
+  flags: TrainFlags,
+  pages: readonly LabelledPage[],
+  logger: Logger,
+): Promise<(PageCommentLabels | undefined)[] | undefined> {
+  if (flags.commentLabels === undefined) return undefined;
+  const labels = commentLabelsFromFiles(
+    pages,
+    await readLabelDirsBySource(
+      flags.commentLabels,
+      pages.map((p) => p.source),
+    ),
+  );
+  const count = labels.filter((l) => l !== undefined).length;
+  logger.info(`comment labels of ${count} page${count === 1 ? "" : "s"} from ${flags.commentLabels} decide their comment-head labels`);
+  return labels;
 }
 
 /** The pages to train on, and with --labels their labels: pages without a label file are left out, with a count. */
