@@ -33,7 +33,6 @@ import { WHITESPACE_RUN, foldWhitespace, isHtmlWhitespace } from "./whitespace.j
 import { InlineTracker } from "./inline.js";
 import { Doctype, type Block, type CellLayout, type ListLayout, type MarkupObserver, type SegmentedDocument } from "./types.js";
 import { StructureTracker, blockLayout } from "./structure.js";
-import { classMarksClone } from "./carousel-clones.js";
 import { classHides } from "./hidden-classes.js";
 import { stripShortcodes } from "./shortcodes.js";
 import { HiddenWrapperTracker } from "./hidden-wrapper.js";
@@ -552,8 +551,6 @@ export class Segmenter {
         // A page's html, body or main hidden by class is unhidden by its scripts once they run
         // (a guard against a flash of unstyled content): the page itself, not a hidden part.
         if (classHides(value) && !PAGE_LEVEL_TAGS.has(this.openedName)) this.hideOpened(HIDDEN_OTHERWISE, true);
-        // A carousel's copy of a slide: the slide is on the page once already.
-        else if (classMarksClone(value)) this.hideOpened(HIDDEN_OTHERWISE, true);
       } else {
         this.streamedId(value);
       }
