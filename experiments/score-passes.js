@@ -10,11 +10,15 @@
  *                 one of its blocks scored 0.9 or more)
  *   references    blocks under a reference or footnote list (class words references, reflist,
  *                 mw-references-wrap, footnotes, endnotes, bibliography) dropped
+ *   suffix modal  blocks under a class word that ends in -modal, --modal, _modal or __modal
+ *                 (`mol-ads-cmp--modal`, `select-menu-modal`) dropped, unless a word of the same
+ *                 ancestor says it is open (show, in, open, is-open, active, is-active, visible,
+ *                 is-visible): what the segmenter's closed-modal rule would do if it read such words
  *
  * Pages are segmented by the build at --build (default: this checkout), which must be the one the
  * scores were made with: the block counts are checked page by page.
  *
- *   node experiments/score-passes.js --scores DIR [--sets a,b] [--build CHECKOUT] [--types]
+ *   node experiments/score-passes.js --scores DIR [--sets a,b] [--build CHECKOUT] [--types] [--only "name,name"]
  */
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -74,6 +78,17 @@ function references(doc, s) {
   });
 }
 
+const OPEN_WORDS = new Set(["show", "in", "open", "is-open", "active", "is-active", "visible", "is-visible"]);
+function suffixModal(doc, s) {
+  doc.blocks.forEach((b, i) => {
+    const closed = b.classIds.split("|").some((ancestor) => {
+      const words = ancestor.trim().split(/\s+/);
+      return words.some((w) => /[a-z0-9](--|__|-|_)modal$/.test(w)) && !words.some((w) => OPEN_WORDS.has(w));
+    });
+    if (closed) s[i] = 0;
+  });
+}
+
 const PASSES = {
   none: () => {},
   "smooth 0.2": smooth(0.2),
@@ -86,6 +101,7 @@ const PASSES = {
   "islands 10 0.05": islands(10, 0.05),
   "islands 5 0.1 hi": islands(5, 0.1, 0.9),
   references,
+  "suffix modal": suffixModal,
 };
 
 const pages = await loadLabelledSources(sets.map((s) => `${root}/${s}`));
@@ -100,9 +116,11 @@ for (const set of sets)
     scored.push({ page, set, threshold: d.threshold, scores: Float32Array.from(d.blocks, (b) => b.s) });
   }
 
+const only = flags.only?.split(",");
 const base = new Map();
 const f3 = (a) => `${(a.p / a.n).toFixed(3)} / ${(a.r / a.n).toFixed(3)} / ${(a.f / a.n).toFixed(4)}`;
 for (const [name, pass] of Object.entries(PASSES)) {
+  if (only !== undefined && name !== "none" && !only.includes(name)) continue;
   const sums = new Map();
   let up = 0;
   let down = 0;

@@ -76,6 +76,27 @@ describe("carousel clones", () => {
   });
 });
 
+describe("modals named by their component", () => {
+  it("leaves out a modal whose class word ends in -modal, --modal or _modal unless it is open", () => {
+    const html = readFileSync(new URL("../../../fixtures/page-structure/named-modals.html", import.meta.url), "utf8");
+    expect(texts(html)).toEqual([
+      "Council approves the new ferry timetable",
+      "From May the first crossing leaves at six, an hour earlier than now, and the last returns at eleven on Fridays and Saturdays.",
+      "Choose a route",
+      "Get the timetable by email",
+      "Sign up to get the printed timetable.",
+      "The old timetable stays in force until the end of April.",
+    ]);
+  });
+
+  it("reads the modal word at a class word's end only", () => {
+    for (const value of ["mol-ads-cmp--modal", "select-menu-modal", "newsletter_modal", "search-input__modal"])
+      expect(classHides(value), value).toBe(true);
+    for (const value of ["modal-trigger", "modal-dialog", "newsletter-modal is-open", "cookie-modal show", "modalities", "nomodal"])
+      expect(classHides(value), value).toBe(false);
+  });
+});
+
 describe("text hidden by class", () => {
   it("drops utility classes that hide, closed modals and off-canvas panels, and form messages", () => {
     const html = page(`<p>visible</p>
