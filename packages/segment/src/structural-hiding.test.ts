@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { Segmenter, segmentHtml } from "./index.js";
+import { readFileSync } from "node:fs";
 import { classHides } from "./hidden-classes.js";
 import { stripShortcodes } from "./shortcodes.js";
 
@@ -42,6 +43,57 @@ describe("streamed server rendering (React, Next.js)", () => {
     const segmenter = new Segmenter();
     segmenter.segment(page(`<template id="B:0"></template>`));
     expect(segmenter.segment(page(`<div hidden id="S:0"><p>x</p></div><p>end</p>`)).blocks.map((b) => b.text)).toEqual(["end"]);
+  });
+});
+
+describe("carousel clones", () => {
+  it("keeps each slide once on a page whose Owl, Slick and Swiper carousels copy their slides", () => {
+    const html = readFileSync(new URL("../../../fixtures/page-structure/carousel-clones.html", import.meta.url), "utf8");
+    expect(texts(html)).toEqual([
+      "Harbour lights return to the old port",
+      "After twelve years in storage, the harbour's cast-iron lamps are back on the quay, restored by volunteers who spent three winters stripping and repainting them.",
+      "Volunteers sand the first lamp in the boat shed.",
+      "The last lamp is lifted onto its base at dawn.",
+      "A crowd gathers on the quay to watch the lamps come on.",
+      "The harbour master switches on the first light.",
+      "The lamps will be lit every evening from October to March, the council said.",
+    ]);
+  });
+
+  it("knows the libraries' clone classes as whole words, and nothing that merely contains one", () => {
+    for (const value of [
+      "owl-item cloned",
+      "slick-slide slick-cloned",
+      "swiper-slide swiper-slide-duplicate",
+      "bx-clone",
+      "glide__slide glide__slide--clone",
+      "splide__slide splide__slide--clone",
+      "tns-item tns-slide-cloned",
+    ])
+      expect(classHides(value), value).toBe(true);
+    for (const value of ["owl-item active", "cloned-repo-list", "clone-button", "swiper-slide-duplicate-active-like", "slide", ""])
+      expect(classHides(value), value).toBe(false);
+  });
+});
+
+describe("modals named by their component", () => {
+  it("leaves out a modal whose class word ends in -modal, --modal or _modal unless it is open", () => {
+    const html = readFileSync(new URL("../../../fixtures/page-structure/named-modals.html", import.meta.url), "utf8");
+    expect(texts(html)).toEqual([
+      "Council approves the new ferry timetable",
+      "From May the first crossing leaves at six, an hour earlier than now, and the last returns at eleven on Fridays and Saturdays.",
+      "Choose a route",
+      "Get the timetable by email",
+      "Sign up to get the printed timetable.",
+      "The old timetable stays in force until the end of April.",
+    ]);
+  });
+
+  it("reads the modal word at a class word's end only", () => {
+    for (const value of ["mol-ads-cmp--modal", "select-menu-modal", "newsletter_modal", "search-input__modal"])
+      expect(classHides(value), value).toBe(true);
+    for (const value of ["modal-trigger", "modal-dialog", "newsletter-modal is-open", "cookie-modal show", "modalities", "nomodal"])
+      expect(classHides(value), value).toBe(false);
   });
 });
 
