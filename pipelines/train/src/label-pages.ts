@@ -11,7 +11,6 @@ import { normaliseSnippetText, type LabelledPage } from "@winnow/evaluation";
 import {
   contentLabel,
   heuristicSeeds,
-  labelMismatch,
   makeLabelFile,
   propagateLabels,
   writeLabelFile,
@@ -22,7 +21,7 @@ import {
 import { mulberry32 } from "@winnow/random";
 import type { Dataset } from "./dataset.js";
 import { PROPAGATION_THRESHOLD, revealSeeds } from "./propagation-eval.js";
-import { LabelMismatchError, type PageLabels } from "./training-labels.js";
+import { type PageLabels, refuseUnfitFile } from "./training-labels.js";
 import { UsageError } from "@winnow/errors";
 
 export type SeedSource =
@@ -95,11 +94,7 @@ export function snippetSeeds(page: LabelledPage): Int8Array {
 function handSeeds(page: LabelledPage, file: BlockLabelFile | undefined): Int8Array {
   const seeds = new Int8Array(page.doc.blocks.length).fill(-1);
   if (file === undefined) return seeds;
-  const problem = labelMismatch(
-    file,
-    page.doc.blocks.map((b) => b.text),
-  );
-  if (problem !== undefined) throw new LabelMismatchError(problem);
+  refuseUnfitFile(page, file);
   file.labels.forEach((label, b) => {
     if (label !== null) seeds[b] = contentLabel(label) as 0 | 1;
   });

@@ -28,6 +28,19 @@ export class LabelMismatchError extends UsageError {
 export type ValidationGold = "gold-or-labels" | "labels";
 
 /**
+ * Refuses a label file that no longer fits its page (the page or the segmenter changed since it
+ * was written), naming the page; `where` goes before the message. Every reader of label files for
+ * training checks this way.
+ */
+export function refuseUnfitFile(page: LabelledPage, file: BlockLabelFile, where = ""): void {
+  const problem = labelMismatch(
+    file,
+    page.doc.blocks.map((b) => b.text),
+  );
+  if (problem !== undefined) throw new LabelMismatchError(`${where}${problem}`);
+}
+
+/**
  * The label files' labels per page, in page order; a page without a file gets undefined. A
  * "comment" block (version 2) is not main text: 0 here, as the main text trains on it.
  */
@@ -35,11 +48,7 @@ export function labelsFromFiles(pages: readonly LabelledPage[], files: ReadonlyM
   return pages.map((page) => {
     const file = files.get(page.id);
     if (file === undefined) return undefined;
-    const problem = labelMismatch(
-      file,
-      page.doc.blocks.map((b) => b.text),
-    );
-    if (problem !== undefined) throw new LabelMismatchError(problem);
+    refuseUnfitFile(page, file);
     return file.labels.map(contentLabel);
   });
 }
@@ -122,11 +131,7 @@ export function commentLabelsFromFiles(pages: readonly LabelledPage[], files: La
   return pages.map((page) => {
     const file = files.get(page.source)?.get(page.id);
     if (file === undefined) return undefined;
-    const problem = labelMismatch(
-      file,
-      page.doc.blocks.map((b) => b.text),
-    );
-    if (problem !== undefined) throw new LabelMismatchError(`${page.source}: ${problem}`);
+    refuseUnfitFile(page, file, `${page.source}: `);
     return commentLabels(file);
   });
 }
