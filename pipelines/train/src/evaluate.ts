@@ -7,15 +7,15 @@
  * domain so that no site is on both sides. Nothing is ever scored by a model trained on it.
  */
 import { domainFolds, snippetRates, summarise, wordScores, type Summary, keptText } from "@winnow/evaluation";
-import type { BlockClassifier } from "@winnow/models";
+import { type BlockClassifier, inCommentsField } from "@winnow/models";
 import type { Dataset } from "./dataset.js";
 import {
   chooseCommentThreshold,
   DEFAULT_SOURCE_BALANCE,
   fitMlp,
   type MlpFitOptions,
+  decideMlpComments,
   scoreMlpPages,
-  vetoComments,
   withFallback,
 } from "./mlp-fit.js";
 import { type OperatingPoints, operatingPoints, type ThresholdCurve, thresholdCurves } from "./operating-points.js";
@@ -45,6 +45,28 @@ export interface PageScore {
    */
   commentWords?: number;
   commentWordsKept?: number;
+  /**
+   * Pages whose comments are known (a set with comment gold, or a hand comment label file), scored
+   * by a model with a comment head as `winnow clean --comments` decides (see CommentDecisionScore).
+   */
+  commentDecision?: CommentDecisionScore;
+}
+
+/**
+ * One page under the comment decision `winnow clean --comments` makes (the head's veto at the
+ * comment threshold, then the markup's settling: decideComments), against the page's comment
+ * gold ("gold": the set's own) or its hand comment labels ("hand", whose comment blocks are the
+ * gold). Pages with comments have `fieldF1`, pages without have `fieldEmpty`.
+ */
+export interface CommentDecisionScore {
+  from: "gold" | "hand";
+  /** Words of the blocks that are comments by the gold, and how many of them the main text keeps. */
+  words: number;
+  wordsInMain: number;
+  /** Word F1 of the `comments` field against the comment gold's text (pages with comments). */
+  fieldF1?: number;
+  /** Whether the `comments` field is empty (pages without comments). */
+  fieldEmpty?: boolean;
 }
 
 /** Block decisions against the alignment labels (the texrex paper's Table 2 measure). */
@@ -65,6 +87,8 @@ export interface EvaluationReport {
   blocks: BlockCounts & { precision: number; recall: number; f1: number; accuracy: number };
   /** Per fold: the threshold chosen on its own validation pages. */
   thresholds: number[];
+  /** With a comment head, per fold: the comment threshold chosen on its own validation pages (2: never). */
+  commentThresholds?: number[];
   /**
    * Mean precision, recall and F1 of all scored pages at every candidate threshold (held-out
    * scores of every fold, pooled), and the operating points they give. Absent for "all text".
@@ -82,7 +106,18 @@ export interface EvaluationReport {
   commentHead?: { threshold: number; commentF1: number };
 }
 
-function scorePage(data: Dataset, p: number, scores: ArrayLike<number>, threshold: number, fold: number): PageScore {
+/**
+ * One held-out page's figures from its final block scores (after any comment decision and the
+ * empty-page fallback) at `threshold`; with `decision`, its comment figures too.
+ */
+export function scorePage(
+  data: Dataset,
+  p: number,
+  scores: ArrayLike<number>,
+  threshold: number,
+  fold: number,
+  decision?: CommentDecision,
+): PageScore {
   const page = data.pages[p];
   const text = keptText(page.doc, scores, threshold);
   const { precision, recall, f1 } = wordScores(text, page.gold);
@@ -99,6 +134,7 @@ function scorePage(data: Dataset, p: number, scores: ArrayLike<number>, threshol
     }
   }
   const comments = page.comments === "" ? {} : { commentWords, commentWordsKept };
+  const commentDecision = decision === undefined ? undefined : commentDecisionScore(data, p, scores, threshold, decision);
   return {
     ...comments,
     source: page.source,
@@ -116,7 +152,53 @@ function scorePage(data: Dataset, p: number, scores: ArrayLike<number>, threshol
     withoutRate: snippets.withoutTotal === 0 ? Number.NaN : snippets.withoutRate,
     blocksKept: kept,
     blocksTotal: page.doc.blocks.length,
+    ...(commentDecision === undefined ? {} : { commentDecision }),
   };
+}
+
+/** A page's comment scores after the comment decision, and the comment threshold it was made at. */
+export interface CommentDecision {
+  comments: ArrayLike<number>;
+  threshold: number;
+}
+
+/** The sources with comment gold on any page: there a page without it has no comments. */
+const commentGoldSources = new WeakMap<Dataset, Set<string>>();
+
+/** See CommentDecisionScore; undefined for a page whose comments nobody labelled. */
+function commentDecisionScore(
+  data: Dataset,
+  p: number,
+  scores: ArrayLike<number>,
+  threshold: number,
+  decision: CommentDecision,
+): CommentDecisionScore | undefined {
+  const page = data.pages[p];
+  let withGold = commentGoldSources.get(data);
+  if (withGold === undefined)
+    commentGoldSources.set(data, (withGold = new Set(data.pages.filter((q) => q.comments !== "").map((q) => q.source))));
+  const hand = data.commentHand?.pages[p] === 1 ? data.commentHand : undefined;
+  if (hand === undefined && !withGold.has(page.source)) return undefined;
+  const from = data.firstRow[p];
+  const labels = (hand?.comments ?? data.comments).subarray(from, data.firstRow[p + 1]);
+  const blocks = page.doc.blocks;
+  const field: string[] = [];
+  const handGold: string[] = [];
+  let words = 0,
+    wordsInMain = 0;
+  for (let b = 0; b < blocks.length; b++) {
+    if (labels[b] === 1) {
+      words += data.words[from + b];
+      if (scores[b] >= threshold) wordsInMain += data.words[from + b];
+      handGold.push(blocks[b].text);
+    }
+    if (inCommentsField(scores[b], decision.comments[b], threshold, decision.threshold)) field.push(blocks[b].text);
+  }
+  const gold = hand === undefined ? page.comments : handGold.join("\n\n");
+  const out: CommentDecisionScore = { from: hand === undefined ? "gold" : "hand", words, wordsInMain };
+  if (gold === "") out.fieldEmpty = field.length === 0;
+  else out.fieldF1 = wordScores(field.join("\n\n"), gold).f1;
+  return out;
 }
 
 function countBlocks(counts: BlockCounts, labels: Uint8Array, scores: ArrayLike<number>, threshold: number): void {
@@ -214,6 +296,11 @@ export interface CrossValidationOptions extends MlpFitOptions {
   folds: number;
   /** Leave one source out: each source is a fold (trained on all the others). */
   bySource?: boolean;
+  /**
+   * With bySource: hold out only these sources (each still scored by a model trained on all the
+   * others), for a quicker look at some sets; the report covers their pages alone.
+   */
+  heldOut?: readonly string[];
   /** Called when a fold is done, for progress. */
   onFold?: (fold: number, folds: number, validationF1: number) => void;
 }
@@ -234,13 +321,21 @@ export function crossValidateMlp(data: Dataset, options: CrossValidationOptions)
       const content = scoreMlpPages(data, test, fitted.members);
       const head = fitted.commentHead;
       const comments = head ? scoreMlpPages(data, test, head.members) : undefined;
-      const vetoed = comments && head ? vetoComments(content, comments, head.threshold) : content;
-      const result = { ...fitted, scores: withFallback(vetoed, fitted.threshold, fitted.emptyPageFallback) };
       held.push({ test, content, comments });
-      return result;
+      if (comments === undefined || head === undefined)
+        return { ...fitted, scores: withFallback(content, fitted.threshold, fitted.emptyPageFallback) };
+      // The held-out pages decided as `winnow clean` decides them with this fold's model.
+      const decided = decideMlpComments(data, test, content, comments, head.threshold, fitted.threshold);
+      return {
+        ...fitted,
+        scores: withFallback(decided.content, fitted.threshold, fitted.emptyPageFallback),
+        comments: decided.comments,
+        commentThreshold: head.threshold,
+      };
     },
     options.onFold,
     options.sourceBalance,
+    options.bySource ? options.heldOut : undefined,
   );
   if (held.some((f) => f.comments === undefined)) return first;
   const pages = held.flatMap((f) => f.test);
@@ -261,6 +356,9 @@ export interface FoldResult {
   scores: ArrayLike<number>[];
   threshold: number;
   validationF1: number;
+  /** With a comment head: the held-out pages' comment scores after the comment decision, and its threshold. */
+  comments?: ArrayLike<number>[];
+  commentThreshold?: number;
 }
 
 /**
@@ -276,9 +374,13 @@ export function crossValidate(
   fitFold: (train: number[], test: number[], fold: number) => FoldResult,
   onFold?: (fold: number, folds: number, validationF1: number) => void,
   sourceBalance = DEFAULT_SOURCE_BALANCE,
+  heldOut?: readonly string[],
 ): EvaluationReport {
   if (folds === "sources" && data.sources.length < 2) throw new UsageError("leaving one source out needs at least two data sets");
+  const unknown = heldOut?.find((s) => !data.sources.includes(s));
+  if (unknown !== undefined) throw new UsageError(`cannot hold out ${unknown}: not one of the sets (${data.sources.join(", ")})`);
   const k = folds === "sources" ? data.sources.length : folds;
+  const runs = (f: number) => heldOut === undefined || heldOut.includes(data.sources[f]);
   const fold =
     folds === "sources"
       ? Array.from(data.sourceOf)
@@ -290,15 +392,22 @@ export function crossValidate(
   const pages: PageScore[] = [];
   const counts = emptyCounts();
   const thresholds: number[] = [];
+  const commentThresholds: number[] = [];
   const scored = new Map<number, ArrayLike<number>>();
   for (let f = 0; f < k; f++) {
+    if (!runs(f)) continue;
     const train: number[] = [];
     const test: number[] = [];
     fold.forEach((g, p) => (g === f ? test : train).push(p));
     const fitted = fitFold(train, test, f);
     thresholds.push(fitted.threshold);
+    if (fitted.commentThreshold !== undefined) commentThresholds.push(fitted.commentThreshold);
     test.forEach((p, i) => {
-      pages.push(scorePage(data, p, fitted.scores[i], fitted.threshold, f));
+      const decision =
+        fitted.comments === undefined || fitted.commentThreshold === undefined
+          ? undefined
+          : { comments: fitted.comments[i], threshold: fitted.commentThreshold };
+      pages.push(scorePage(data, p, fitted.scores[i], fitted.threshold, f, decision));
       countBlocks(counts, pageLabels(data, p), fitted.scores[i], fitted.threshold);
       scored.set(p, fitted.scores[i]);
     });
@@ -307,10 +416,11 @@ export function crossValidate(
   // Back in the data's own order: sources as given, pages as loaded.
   const order = new Map<PageScore, number>();
   let at = 0;
-  for (let f = 0; f < k; f++) fold.forEach((g, p) => g === f && order.set(pages[at++], p));
+  for (let f = 0; f < k; f++) if (runs(f)) fold.forEach((g, p) => g === f && order.set(pages[at++], p));
   pages.sort((a, b) => order.get(a)! - order.get(b)!);
   return {
-    ...report(method, k, pages, counts, thresholds),
+    ...report(method, thresholds.length, pages, counts, thresholds),
+    ...(commentThresholds.length === thresholds.length ? { commentThresholds } : {}),
     leaveOneSourceOut: folds === "sources",
     ...pooledCurve(data, scored, sourceBalance),
   };
