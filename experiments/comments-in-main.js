@@ -8,16 +8,37 @@
  * words, and its innermost class words. The tallies, by role and by class word, say which markup
  * holds those words before any rule is written for it.
  *
- *   npm run build && node experiments/comments-in-main.js --model FILE --set googletrends-2017 [--data DIR] [--blocks]
+ * --saved FILE reads the held-out scores of a fold that comments-loso-full.js --save kept (the set's
+ * pages in the set's order) in place of a model, decided here with decideComments at the fold's
+ * comment threshold (--comment-threshold T for another).
+ *
+ *   npm run build && node experiments/comments-in-main.js (--model FILE | --saved FILE) --set googletrends-2017 [--data DIR] [--blocks]
  */
 import { alignBlockLabels, loadWcxb } from "@winnow/evaluation";
-import { commentMarkup, loadClassifier } from "@winnow/models";
+import { applyEmptyPageFallback, commentContext, commentMarkup, decideComments, loadClassifier } from "@winnow/models";
+import { readFileSync } from "node:fs";
 import { CLASS_WORD_GROUPS, segmentHtml } from "@winnow/segment";
 import { parseFlags } from "../benchmarks/lib/common.js";
 
 const flags = parseFlags(process.argv.slice(2), ["blocks"]);
 const root = flags.data ?? new URL("../../shared/data", import.meta.url).pathname;
-const classifier = await loadClassifier(flags.model);
+const saved = flags.saved ? JSON.parse(readFileSync(flags.saved, "utf8")) : undefined;
+const commentThreshold = flags["comment-threshold"] ? Number(flags["comment-threshold"]) : saved?.commentThreshold;
+/** What clean does with the fold's scores: the comment decision, then the empty-page fallback. */
+const fromSaved = saved && {
+  threshold: saved.threshold,
+  commentThreshold,
+  at: 0,
+  async score([doc]) {
+    const content = [Float32Array.from(saved.content[this.at])];
+    const comments = [Float32Array.from(saved.comments[this.at++])];
+    if (content[0].length !== doc.blocks.length) throw new Error("saved scores do not fit the page: another segmenter?");
+    decideComments(content, comments, [commentContext(doc)], commentThreshold, saved.threshold);
+    if (saved.emptyPageFallback !== undefined) applyEmptyPageFallback(content[0], saved.threshold, saved.emptyPageFallback);
+    return content;
+  },
+};
+const classifier = fromSaved ?? (await loadClassifier(flags.model));
 const group = (name) => 1 << CLASS_WORD_GROUPS.findIndex(([g]) => g === name);
 const COMMENTS = group("comments");
 const FORUM = group("forum");
@@ -28,9 +49,10 @@ const byPage = new Map();
 const add = (m, k, w) => m.set(k, (m.get(k) ?? 0) + w);
 let total = 0;
 for await (const page of loadWcxb(`${root}/${flags.set}`)) {
+  const doc = page.comments === "" && !saved ? undefined : segmentHtml(page.html);
+  // Saved scores are one per page of the set, in order: every page is scored to keep the count.
+  const [scores] = doc === undefined ? [] : await classifier.score([doc]);
   if (page.comments === "") continue;
-  const doc = segmentHtml(page.html);
-  const [scores] = await classifier.score([doc]);
   const texts = doc.blocks.map((b) => b.text);
   const inComments = alignBlockLabels(texts, page.comments, { threshold: 0.5 });
   const inMain = alignBlockLabels(texts, page.gold, { threshold: 0.5 });
@@ -56,7 +78,7 @@ const show = (title, m) => {
     console.log(`  ${String(w).padStart(6)}  ${((100 * w) / total).toFixed(1).padStart(5)}%  ${k}`);
 };
 console.log(
-  `${flags.set}: ${total} comment-gold words in blocks kept as main text (model ${flags.model}, threshold ${classifier.threshold}, comment threshold ${classifier.commentThreshold})`,
+  `${flags.set}: ${total} comment-gold words in blocks kept as main text (${flags.saved ? `saved fold ${flags.saved}` : `model ${flags.model}`}, threshold ${classifier.threshold}, comment threshold ${classifier.commentThreshold})`,
 );
 show("by what the markup says, and class words", byRole);
 show("by page", byPage);
