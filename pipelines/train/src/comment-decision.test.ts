@@ -8,8 +8,8 @@ import { TEXREX_CONTEXT } from "@winnow/features";
 import { segmentHtml } from "@winnow/segment";
 import { describe, expect, it } from "vitest";
 import { buildDataset } from "./dataset.js";
-import { scorePage } from "./evaluate.js";
-import { decideMlpComments } from "./mlp-fit.js";
+import { crossValidateMlp, scorePage } from "./evaluate.js";
+import { chooseCommentThreshold, decideMlpComments, fitMlp, scoreMlpPages } from "./mlp-fit.js";
 
 const fixture = (name: string) => segmentHtml(readFileSync(new URL(`../../../fixtures/comments/${name}.html`, import.meta.url), "utf8"));
 const thread = fixture("wordpress-thread");
@@ -91,5 +91,58 @@ describe("held-out comment figures", () => {
     expect(scored[0].commentDecision?.from).toBe("hand");
     expect(scored[0].commentDecision?.wordsInMain).toBe(0);
     expect(scored[1].commentDecision).toBeUndefined();
+  });
+});
+
+describe("the held-out folds' comment thresholds", () => {
+  it("are chosen on the other folds' held-out scores, pooled, as the shipped model's is on all of them", () => {
+    // Three sets of ten pages, one domain each page: the WordPress post with its thread on every
+    // page of the first, on every other page of the second, on none of the third.
+    const every = { a: 1, b: 2, c: 0 };
+    const sets = (["a", "b", "c"] as const).flatMap((source) =>
+      Array.from({ length: 10 }, (_, i) => {
+        const withThread = every[source] > 0 && i % every[source] === 0;
+        return {
+          ...page(`${source}${i}`, withThread ? thread : plain, withThread ? bodies : ""),
+          source,
+          domain: `${source}${i}.example`,
+        };
+      }),
+    );
+    const three = buildDataset(sets, TEXREX_CONTEXT);
+    const options = { epochs: 2, hiddenSize: 4, ensemble: 1, commentHead: true, folds: 3, bySource: true };
+    const report = crossValidateMlp(three, options);
+    expect(report.commentThresholdsOutOfFold).toBe(true);
+    expect(report.commentThresholds).toHaveLength(3);
+    // Each fold again, by hand: its model's raw scores on its own set (training is seeded).
+    const held = [0, 1, 2].map((s) => {
+      const test = sets.flatMap((_, p) => (three.sourceOf[p] === s ? [p] : []));
+      const fitted = fitMlp(
+        three,
+        sets.flatMap((_, p) => (three.sourceOf[p] === s ? [] : [p])),
+        options,
+      );
+      return {
+        test,
+        content: scoreMlpPages(three, test, fitted.members),
+        comments: scoreMlpPages(three, test, fitted.commentHead!.members),
+      };
+    });
+    for (const f of [0, 1, 2]) {
+      const others = held.filter((_, g) => g !== f);
+      const pooled = chooseCommentThreshold(
+        three,
+        others.flatMap((o) => o.test),
+        others.flatMap((o) => o.content),
+        others.flatMap((o) => o.comments),
+        undefined,
+      );
+      expect(report.commentThresholds?.[f]).toBe(pooled.threshold);
+    }
+    // Every page of the sets with comment gold is scored (the second set's five without comments
+    // too), none of the third's.
+    const scored = report.pages.filter((p) => p.commentDecision !== undefined);
+    expect(scored).toHaveLength(20);
+    expect(scored.filter((p) => p.commentDecision?.fieldEmpty !== undefined).map((p) => p.id)).toEqual(["b1", "b3", "b5", "b7", "b9"]);
   });
 });

@@ -7,7 +7,7 @@
  * domain so that no site is on both sides. Nothing is ever scored by a model trained on it.
  */
 import { domainFolds, snippetRates, summarise, wordScores, type Summary, keptText } from "@winnow/evaluation";
-import { type BlockClassifier, inCommentsField } from "@winnow/models";
+import { type BlockClassifier, inCommentsField, NO_COMMENTS } from "@winnow/models";
 import type { Dataset } from "./dataset.js";
 import {
   chooseCommentThreshold,
@@ -16,6 +16,7 @@ import {
   type MlpFitOptions,
   decideMlpComments,
   scoreMlpPages,
+  type FittedMlp,
   withFallback,
 } from "./mlp-fit.js";
 import { type OperatingPoints, operatingPoints, type ThresholdCurve, thresholdCurves } from "./operating-points.js";
@@ -87,8 +88,13 @@ export interface EvaluationReport {
   blocks: BlockCounts & { precision: number; recall: number; f1: number; accuracy: number };
   /** Per fold: the threshold chosen on its own validation pages. */
   thresholds: number[];
-  /** With a comment head, per fold: the comment threshold chosen on its own validation pages (2: never). */
+  /**
+   * With a comment head, per fold: the comment threshold its pages were decided at (2: never),
+   * chosen on its own validation pages, or with commentThresholdsOutOfFold on the other folds'
+   * held-out scores pooled (crossValidateMlp).
+   */
   commentThresholds?: number[];
+  commentThresholdsOutOfFold?: boolean;
   /**
    * Mean precision, recall and F1 of all scored pages at every candidate threshold (held-out
    * scores of every fold, pooled), and the operating points they give. Absent for "all text".
@@ -306,49 +312,68 @@ export interface CrossValidationOptions extends MlpFitOptions {
 }
 
 /**
- * Train on K-1 domain folds, score the held-out one, K times. With a comment head, its threshold is
- * then also chosen on all the folds' held-out scores pooled, each page scored by a head that never
- * saw it (for the model that ships; see EvaluationReport.commentHead).
+ * Train on K-1 domain folds, score the held-out one, K times. With a comment head, each fold's
+ * held-out pages are decided at a comment threshold chosen on the other folds' held-out scores,
+ * pooled (each page scored by a head that never saw it), as the shipped model's is chosen on
+ * every fold's (EvaluationReport.commentHead); the figures then tell what that choice gives on a
+ * set it never saw. (With one fold, its fit's own threshold, chosen on its validation pages.)
  */
 export function crossValidateMlp(data: Dataset, options: CrossValidationOptions): EvaluationReport {
-  const held: Array<{ test: number[]; content: Float32Array[]; comments?: Float32Array[] }> = [];
+  const held = new Map<number, { test: number[]; content: Float32Array[]; comments?: Float32Array[]; fitted: FittedMlp }>();
+  const folds = options.bySource ? "sources" : options.folds;
+  const method = `mlp ${data.featureSet.name}`;
+  const heldOut = options.bySource ? options.heldOut : undefined;
+  const decide = (f: number, commentThreshold: number): FoldResult => {
+    const { test, content, comments, fitted } = held.get(f)!;
+    if (comments === undefined) return { ...fitted, scores: withFallback(content, fitted.threshold, fitted.emptyPageFallback) };
+    // The held-out pages decided as `winnow clean` decides them with this fold's model.
+    const decided = decideMlpComments(data, test, content, comments, commentThreshold, fitted.threshold);
+    return {
+      ...fitted,
+      scores: withFallback(decided.content, fitted.threshold, fitted.emptyPageFallback),
+      comments: decided.comments,
+      commentThreshold,
+    };
+  };
   const first = crossValidate(
     data,
-    options.bySource ? "sources" : options.folds,
-    `mlp ${data.featureSet.name}`,
-    (train, test) => {
+    folds,
+    method,
+    (train, test, f) => {
       const fitted = fitMlp(data, train, options);
       const content = scoreMlpPages(data, test, fitted.members);
       const head = fitted.commentHead;
-      const comments = head ? scoreMlpPages(data, test, head.members) : undefined;
-      held.push({ test, content, comments });
-      if (comments === undefined || head === undefined)
-        return { ...fitted, scores: withFallback(content, fitted.threshold, fitted.emptyPageFallback) };
-      // The held-out pages decided as `winnow clean` decides them with this fold's model.
-      const decided = decideMlpComments(data, test, content, comments, head.threshold, fitted.threshold);
-      return {
-        ...fitted,
-        scores: withFallback(decided.content, fitted.threshold, fitted.emptyPageFallback),
-        comments: decided.comments,
-        commentThreshold: head.threshold,
-      };
+      held.set(f, { test, content, comments: head ? scoreMlpPages(data, test, head.members) : undefined, fitted });
+      return decide(f, head?.threshold ?? NO_COMMENTS);
     },
     options.onFold,
     options.sourceBalance,
-    options.bySource ? options.heldOut : undefined,
+    heldOut,
   );
-  if (held.some((f) => f.comments === undefined)) return first;
-  const pages = held.flatMap((f) => f.test);
-  const chosen = chooseCommentThreshold(
+  const all = [...held.values()];
+  if (all.some((f) => f.comments === undefined)) return first;
+  const pooled = (from: typeof all) =>
+    chooseCommentThreshold(
+      data,
+      from.flatMap((f) => f.test),
+      from.flatMap((f) => f.content),
+      from.flatMap((f) => f.comments!),
+      options.sourceBalance,
+    );
+  const chosen = pooled(all);
+  const commentHead = { threshold: chosen.threshold, commentF1: chosen.commentF1 };
+  if (held.size < 2) return { ...first, commentHead };
+  const outOfFold = new Map([...held.keys()].map((f) => [f, pooled(all.filter((g) => g !== held.get(f))).threshold]));
+  const second = crossValidate(
     data,
-    pages,
-    held.flatMap((f) => f.content),
-    held.flatMap((f) => f.comments!),
+    folds,
+    method,
+    (_train, _test, f) => decide(f, outOfFold.get(f)!),
+    undefined,
     options.sourceBalance,
+    heldOut,
   );
-  // The report's own scores stay each fold's: the pooled choice saw every fold's labels, the
-  // held-out set's included, so it is for the model that ships, not for the figures.
-  return { ...first, commentHead: { threshold: chosen.threshold, commentF1: chosen.commentF1 } };
+  return { ...second, commentThresholdsOutOfFold: true, commentHead };
 }
 
 /** What one fold of a cross-validation returns: the held-out pages' scores and its threshold. */

@@ -253,7 +253,12 @@ export function decideMlpComments(
  * Among equals the lower threshold wins, which finds more comments; never vetoing is chosen only
  * when no threshold finds any comment. The main text's cost leaves out the pages whose gold keeps
  * hand-labelled comments as main text (goldKeepsHandComments). (The choice once maximised the main text's F1 alone, which
- * picks "never" wherever the validation pages hold few comments, leaving --comments empty.)
+ * picks "never" wherever the validation pages hold few comments, leaving --comments empty.) The
+ * choice judges the head's veto alone, not the markup rule that clean applies after it
+ * (decideMlpComments): judged on that whole decision, held out on the shipped recipe's folds, it
+ * chose the same threshold for L3S-GN1 and a higher one for GoogleTrends-2017, whose field F1 fell
+ * (experiments/results/2026-11-27-comments-4.md). `keep` is the keep threshold before any veto,
+ * which the markup rule's article test reads.
  */
 export function chooseCommentThreshold(
   data: Dataset,
@@ -264,8 +269,6 @@ export function chooseCommentThreshold(
 ): { threshold: number; commentF1: number; best: ReturnType<typeof chooseThreshold>; keep: number } {
   const never = { threshold: NEVER, commentF1: 0, best: chooseThreshold(data, validation, content, sourceBalance) };
   const keep = never.best.threshold;
-  const vetoComments = (_: unknown, said: readonly ArrayLike<number>[], threshold: number) =>
-    content.map((scores, i) => scores.map((v, b) => (said[i][b] >= threshold ? 0 : v)));
   // The main text's cost is counted on the pages whose gold leaves their comments out: where it
   // keeps hand-labelled comments as main text (CleanEval's blogs, a forum's replies), finding
   // them would count as a loss.
@@ -282,7 +285,7 @@ export function chooseCommentThreshold(
   for (const threshold of THRESHOLD_CANDIDATES) {
     const commentF1 = commentBlockF1(data, validation, comments, threshold);
     if (commentF1 === 0 || commentF1 < chosen.commentF1 + 1e-4) continue;
-    const vetoed = vetoComments(content, comments, threshold);
+    const vetoed = content.map((scores, i) => scores.map((v, b) => (comments[i][b] >= threshold ? 0 : v)));
     const best = chooseThreshold(data, validation, vetoed, sourceBalance);
     const cost = every
       ? best.f1

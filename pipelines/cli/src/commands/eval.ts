@@ -302,7 +302,10 @@ export function formatReports(reports: readonly EvaluationReport[], pages: numbe
   const cv = reports.find((r) => r.folds);
   if (cv) lines.push("", `thresholds chosen per fold on its own validation domains: ${cv.thresholds.map((t) => t.toFixed(2)).join(", ")}`);
   if (cv?.commentThresholds)
-    lines.push(`comment thresholds chosen likewise: ${cv.commentThresholds.map((t) => (t > 1 ? "never" : t.toFixed(4))).join(", ")}`);
+    lines.push(
+      `comment thresholds chosen ${cv.commentThresholdsOutOfFold ? "on the other folds' held-out scores, pooled" : "likewise"}: ` +
+        cv.commentThresholds.map((t) => (t > 1 ? "never" : t.toFixed(4))).join(", "),
+    );
   return `${lines.join("\n")}\n`;
 }
 
