@@ -60,7 +60,9 @@ describe("winnow train --loso, comment figures", () => {
     expect(r.stderr).not.toMatch(/internal error/);
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/comment labels of 1 page from .* score the held-out comment figures only/);
-    expect(r.stdout).toMatch(/comment thresholds chosen on the other folds. held-out scores, pooled: (never|\d\.\d{4}), (never|\d\.\d{4})\n/);
+    expect(r.stdout).toMatch(
+      /comment thresholds chosen on the other folds. held-out scores, pooled: (never|\d\.\d{4}), (never|\d\.\d{4})\n/,
+    );
     expect(r.stdout).toContain("user comments as clean --comments decides them");
     // One page with comments and one without in the set with comment gold; the hand-labelled page has a comment.
     expect(r.stdout).toMatch(/ news \(comment gold\) +1\/1 +\d+\.\d% +\d\.\d{3} +[01]\.\d{3}\n/);
