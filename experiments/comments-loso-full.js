@@ -136,13 +136,15 @@ function fromOtherFolds(source, choose) {
   ).threshold;
 }
 const perPage = [];
+/** The same pages with no comment markup: the head's veto alone decides. */
+const vetoOnly = { ...data, commentContexts: data.commentContexts.map(() => null) };
 for (const [source, f] of folds) {
-  const variants = [["fit's own (this build's chooser)", f.commentThreshold]];
-  if (f.oldCommentThreshold !== undefined) variants.push(["fit's own (old chooser)", f.oldCommentThreshold]);
+  const variants = [["fit's own (the chooser of the build that trained it)", f.commentThreshold]];
+  if (f.oldCommentThreshold !== undefined) variants.push(["fit's own (--old-chooser of the run that trained it)", f.oldCommentThreshold]);
   const other = fromOtherFolds(source, chooseCommentThreshold);
   if (other !== undefined) variants.push(["other folds pooled (this build's chooser)", other]);
   const otherOld = fromOtherFolds(source, oldChooser);
-  if (otherOld !== undefined) variants.push(["other folds pooled (old chooser)", otherOld]);
+  if (otherOld !== undefined) variants.push(["other folds pooled (--old-chooser)", otherOld]);
   for (const t of sweep) variants.push([`fixed ${t}`, t]);
   variants.push(["never (markup only, head at 0.5)", NEVER]);
   console.log(`\n${source} held out: keep threshold ${f.threshold}`);
@@ -152,7 +154,20 @@ for (const [source, f] of folds) {
     const scored = f.test.map((p, i) => scorePage(data, p, scores[i], f.threshold, f.s, { comments: decided.comments[i], threshold }));
     const mainF1 = scored.reduce((a, p) => a + p.f1, 0) / scored.length;
     const lines = formatCommentDecision({ method: `${name}: comment threshold ${threshold > 1 ? "never" : threshold}`, pages: scored });
-    console.log(`${lines.slice(1).join("\n")}\n  main-text F1 ${mainF1.toFixed(4)}`);
+    // The figure `winnow train --loso` printed before: the head's veto alone, no markup rule.
+    const vetoed = decideMlpComments(vetoOnly, f.test, f.content, f.comments, threshold, f.threshold);
+    const vetoScores = withFallback(vetoed.content, f.threshold, f.emptyPageFallback);
+    let words = 0;
+    let kept = 0;
+    f.test.forEach((p, i) => {
+      const s = scorePage(vetoOnly, p, vetoScores[i], f.threshold, f.s);
+      words += s.commentWords ?? 0;
+      kept += s.commentWordsKept ?? 0;
+    });
+    const old = words === 0 ? "-" : `${((100 * kept) / words).toFixed(1)}%`;
+    console.log(
+      `${lines.slice(1).join("\n")}\n  main-text F1 ${mainF1.toFixed(4)}; the head's veto alone keeps ${old} of the comment words`,
+    );
     for (const p of scored)
       if (p.commentDecision) perPage.push({ source, variant: name, threshold, id: p.id, f1: p.f1, ...p.commentDecision });
   }
