@@ -98,6 +98,7 @@ export interface EvaluationReport {
   /**
    * Mean precision, recall and F1 of all scored pages at every candidate threshold (held-out
    * scores of every fold, pooled), and the operating points they give. Absent for "all text".
+   * With commentThresholdsOutOfFold, of the scores at each fold's own comment threshold.
    */
   curve?: ThresholdCurve;
   operatingPoints?: OperatingPoints;
@@ -316,7 +317,9 @@ export interface CrossValidationOptions extends MlpFitOptions {
  * held-out pages are decided at a comment threshold chosen on the other folds' held-out scores,
  * pooled (each page scored by a head that never saw it), as the shipped model's is chosen on
  * every fold's (EvaluationReport.commentHead); the figures then tell what that choice gives on a
- * set it never saw. (With one fold, its fit's own threshold, chosen on its validation pages.)
+ * set it never saw. (With one fold, its fit's own threshold, chosen on its validation pages.) The
+ * pooled curve and the operating points, which the shipped keep thresholds come from, are those
+ * of each fold's own comment threshold.
  */
 export function crossValidateMlp(data: Dataset, options: CrossValidationOptions): EvaluationReport {
   const held = new Map<number, { test: number[]; content: Float32Array[]; comments?: Float32Array[]; fitted: FittedMlp }>();
@@ -373,7 +376,10 @@ export function crossValidateMlp(data: Dataset, options: CrossValidationOptions)
     options.sourceBalance,
     heldOut,
   );
-  return { ...second, commentThresholdsOutOfFold: true, commentHead };
+  // The keep threshold's curve and operating points stay those of each fold's own comment
+  // threshold (the first pass), as they were chosen before the figures were taken out of fold.
+  const { curve, operatingPoints, sourceCurves } = first;
+  return { ...second, curve, operatingPoints, sourceCurves, commentThresholdsOutOfFold: true, commentHead };
 }
 
 /** What one fold of a cross-validation returns: the held-out pages' scores and its threshold. */
