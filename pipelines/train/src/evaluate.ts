@@ -411,7 +411,8 @@ export function crossValidate(
   const unknown = heldOut?.find((s) => !data.sources.includes(s));
   if (unknown !== undefined) throw new UsageError(`cannot hold out ${unknown}: not one of the sets (${data.sources.join(", ")})`);
   const k = folds === "sources" ? data.sources.length : folds;
-  const runs = (f: number) => heldOut === undefined || heldOut.includes(data.sources[f]);
+  // heldOut names sources: it picks folds only when each source is one.
+  const runs = (f: number) => heldOut === undefined || folds !== "sources" || heldOut.includes(data.sources[f]);
   const fold =
     folds === "sources"
       ? Array.from(data.sourceOf)
