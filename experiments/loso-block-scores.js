@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * Held-out block scores for an error study (issue 35): for each chosen set, an MLP (the shipped
- * recipe: comment head, its veto and the empty-page fallback, as `winnow eval --loso` scores) is
+ * recipe: comment head, clean's comment decision and the empty-page fallback, as `winnow eval --loso` scores) is
  * trained on all the other sets and scores that set's blocks. One JSON line per page goes to
  * OUT/<set>.jsonl: the fold's threshold and, per block, its score, alignment label, comment label,
  * words and markup (tag path, class/id words, section ids, link share, text), so that rules acting
@@ -14,7 +14,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { loadLabelledSources } from "@winnow/evaluation";
 import { featureSetByName } from "@winnow/features";
 import { buildDataset, fitMlp, scoreMlpPages } from "@winnow/train";
-import { vetoComments, withFallback } from "../pipelines/train/dist/mlp-fit.js";
+import { decideMlpComments, withFallback } from "../pipelines/train/dist/mlp-fit.js";
 import { parseFlags } from "../benchmarks/lib/common.js";
 
 const flags = parseFlags(process.argv.slice(2), []);
@@ -38,7 +38,10 @@ for (const name of heldOut) {
   const fitted = fitMlp(data, train, { hiddenSize, commentHead: true });
   const content = scoreMlpPages(data, test, fitted.members);
   const head = fitted.commentHead;
-  const vetoed = head ? vetoComments(content, scoreMlpPages(data, test, head.members), head.threshold) : content;
+  // The comment decision as clean makes it (the veto, then the markup rule).
+  const vetoed = head
+    ? decideMlpComments(data, test, content, scoreMlpPages(data, test, head.members), head.threshold, fitted.threshold).content
+    : content;
   const scores = withFallback(vetoed, fitted.threshold, fitted.emptyPageFallback);
   const lines = test.map((p, i) => {
     const page = data.pages[p];

@@ -14,7 +14,7 @@ import { OnnxBlockScorer } from "./onnx/scorer.js";
 import type { ModelInfo } from "./types.js";
 import type { ClassifierOptions } from "./classifier-options.js";
 import { applyEmptyPageFallback } from "./fallback.js";
-import { commentMarkup, datedThread, NO_COMMENTS, settleComments } from "./comment-markup.js";
+import { type CommentContext, commentContext, decideComments, NO_COMMENTS } from "./comment-markup.js";
 import { thresholdFor } from "./types.js";
 
 export interface BlockClassifier {
@@ -167,23 +167,14 @@ export async function loadMlpClassifier(path: string | Uint8Array, options: Clas
     rows.reset();
     const counts: number[] = [];
     // With a comment head: per document, what its comment markup says (null for most pages).
-    const markup: Array<Uint8Array | null> = [];
-    const markupChars: Array<Uint32Array | null> = [];
-    const markupLinks: Array<Uint32Array | null> = [];
-    const markupDated: boolean[] = [];
+    const markup: Array<CommentContext | null> = [];
     let done = false;
     const self: ScoreBatch = {
       add(doc) {
         if (done) throw new Error("score batch already scored");
         rows.append(doc);
         counts.push(doc.blocks.length);
-        if (commentHead) {
-          const roles = commentMarkup(doc);
-          markup.push(roles);
-          markupChars.push(roles === null ? null : Uint32Array.from(doc.blocks, (b) => b.textChars));
-          markupLinks.push(roles === null ? null : Uint32Array.from(doc.blocks, (b) => b.anchorChars));
-          markupDated.push(datedThread(doc, roles));
-        }
+        if (commentHead) markup.push(commentContext(doc));
       },
       async score() {
         if (done) throw new Error("score batch already scored");
@@ -195,14 +186,10 @@ export async function loadMlpClassifier(path: string | Uint8Array, options: Clas
             return counts.map(() => new Float32Array(0));
           }
           const heads = await scorer.scoreHeads(rows.view(), rows.count);
-          if (heads.comments !== undefined) {
-            // A user comment is never main text: its content score is vetoed to 0.
-            for (let b = 0; b < heads.scores.length; b++) if (heads.comments[b] >= commentThreshold) heads.scores[b] = 0;
-            self.commentScores = splitScores(heads.comments, counts);
-          }
+          if (heads.comments !== undefined) self.commentScores = splitScores(heads.comments, counts);
           const pages = splitScores(heads.scores, counts);
-          if (self.commentScores !== undefined)
-            settleComments(pages, self.commentScores, markup, markupChars, markupLinks, commentThreshold, threshold, markupDated);
+          // A user comment is never main text: the head's veto, then the markup's settling.
+          if (self.commentScores !== undefined) decideComments(pages, self.commentScores, markup, commentThreshold, threshold);
           if (fallback !== undefined) for (const page of pages) applyEmptyPageFallback(page, threshold, fallback);
           return pages;
         } finally {

@@ -428,6 +428,70 @@ export function settleComments(
   }
 }
 
+/** What the comment decision reads of a page with comment markup (see commentContext). */
+export interface CommentContext {
+  /** Per block, what the markup says (commentMarkup). */
+  roles: Uint8Array;
+  /** Per block, its text's and its links' characters. */
+  chars: Uint32Array;
+  links: Uint32Array;
+  /** Whether its thread stamps its comments with dates (datedThread). */
+  dated: boolean;
+}
+
+/**
+ * What the comment decision needs of a page, read once when the page is segmented; null for a page
+ * the markup says nothing about (most pages), which the head alone decides.
+ */
+export function commentContext(doc: SegmentedDocument): CommentContext | null {
+  const roles = commentMarkup(doc);
+  if (roles === null) return null;
+  return {
+    roles,
+    chars: Uint32Array.from(doc.blocks, (b) => b.textChars),
+    links: Uint32Array.from(doc.blocks, (b) => b.anchorChars),
+    dated: datedThread(doc, roles),
+  };
+}
+
+/**
+ * The comment decision of `winnow clean`, in place, for pages scored by a model with a comment
+ * head: a block the head scores at or above `commentThreshold` is vetoed as main text (content
+ * score 0), then the markup settles threads and chrome (settleComments). `winnow clean` and
+ * training's held-out figures both call this, so the figures are the output's.
+ */
+export function decideComments(
+  pages: Float32Array[],
+  comments: Float32Array[],
+  contexts: ReadonlyArray<CommentContext | null>,
+  commentThreshold: number,
+  keepThreshold: number,
+): void {
+  for (let p = 0; p < pages.length; p++) {
+    const content = pages[p];
+    const said = comments[p];
+    for (let b = 0; b < content.length; b++) if (said[b] >= commentThreshold) content[b] = 0;
+  }
+  settleComments(
+    pages,
+    comments,
+    contexts.map((c) => c?.roles ?? null),
+    contexts.map((c) => c?.chars ?? null),
+    contexts.map((c) => c?.links ?? null),
+    commentThreshold,
+    keepThreshold,
+    contexts.map((c) => c?.dated === true),
+  );
+}
+
+/**
+ * Whether a block goes to the `comments` field: not kept as main text, and a comment by the head
+ * or the markup (after decideComments).
+ */
+export function inCommentsField(content: number, comment: number, keepThreshold: number, commentThreshold: number): boolean {
+  return content < keepThreshold && comment >= commentThreshold;
+}
+
 /**
  * Kept text before a thread that makes the page an article with comments: about a hundred words,
  * more than a forum's title, byline and breadcrumbs, less than the shortest news story.

@@ -16,8 +16,20 @@ export { loadClassifier, MODEL_NAMES, type ModelSpec, resolveModelSpec } from ".
 export { HostRoutedClassifier, hostModelFile, MODEL_INDEX, type ModelIndex, readModelIndex } from "./host-routing.js";
 export { type ScoredPage, scorePages } from "./score-pages.js";
 export { applyEmptyPageFallback } from "./fallback.js";
-// What a page's comment markup says of each block (thread, chrome, or nothing): clean applies it, training labels with it.
-export { COMMENT_CHROME, COMMENT_THREAD, COMMENT_UNKNOWN, commentMarkup, datedThread } from "./comment-markup.js";
+// What a page's comment markup says of each block (thread, chrome, or nothing): clean applies it, training labels with it;
+// and the comment decision itself, which clean makes and training's held-out figures repeat.
+export {
+  COMMENT_CHROME,
+  COMMENT_THREAD,
+  COMMENT_UNKNOWN,
+  type CommentContext,
+  commentContext,
+  commentMarkup,
+  datedThread,
+  decideComments,
+  inCommentsField,
+  NO_COMMENTS,
+} from "./comment-markup.js";
 export { dropRepeatedBlocks, keepingOneCopy, type RepeatLinks, repeatLinks } from "./repeated-blocks.js";
 
 // Model files: metadata and the reasons one is refused.

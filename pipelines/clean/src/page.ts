@@ -7,7 +7,7 @@ import { decodeHtmlPieces } from "@winnow/archive";
 import { errorMessage } from "@winnow/errors";
 import type { DedupKeys } from "@winnow/dedup";
 import type { DocumentStats, PiiCounts } from "@winnow/filters";
-import { scoreBatch, type BlockClassifier, type ScoreBatch } from "@winnow/models";
+import { scoreBatch, type BlockClassifier, inCommentsField, type ScoreBatch } from "@winnow/models";
 import { MetadataCollector, type PageMetadata } from "@winnow/metadata";
 import { type BlockLayout, MAX_NESTING, segmentHtml, type SegmentedDocument } from "@winnow/segment";
 import type { DocumentBlock } from "@winnow/writers";
@@ -133,7 +133,7 @@ function commentBlocks(
   const out: DocumentBlock[] = [];
   if (comments === undefined || commentThreshold === undefined) return out;
   for (let b = 0; b < page.texts.length; b++) {
-    if (scores[b] < threshold && comments[b] >= commentThreshold) out.push(outputBlock(page, b));
+    if (inCommentsField(scores[b], comments[b], threshold, commentThreshold)) out.push(outputBlock(page, b));
   }
   return out;
 }

@@ -4,7 +4,7 @@
  */
 import { alignBlockLabels, type LabelledPage } from "@winnow/evaluation";
 import { type FeatureSet, titleHeading } from "@winnow/features";
-import { COMMENT_CHROME, COMMENT_THREAD, commentMarkup } from "@winnow/models";
+import { COMMENT_CHROME, COMMENT_THREAD, type CommentContext, commentContext } from "@winnow/models";
 import { CLASS_WORD_GROUPS } from "@winnow/segment";
 
 const COMMENT_CLASS = 1 << CLASS_WORD_GROUPS.findIndex(([group]) => group === "comments");
@@ -28,11 +28,15 @@ export interface Dataset {
    */
   comments: Uint8Array;
   /**
-   * With hand comment labels: 1 for the pages that have them, and per block whether the comment
-   * head trains on it (1) or not (0, a block the labels leave open). The comment head trains on
-   * a hand-labelled page's blocks by these, and on every other page as the main text does.
+   * With hand comment labels: 1 for the pages that have them, per block whether the comment head
+   * trains on it (1) or not (0, a block the labels leave open), and per block the hand label
+   * itself (1 a user comment). With `trains`, the comment head trains on a hand-labelled page's
+   * blocks by these (and `comments` holds them), and on every other page as the main text does;
+   * without, they only score the comment decision held out (DatasetOptions.commentLabelsTrain).
    */
-  commentHand?: { pages: Uint8Array; known: Uint8Array };
+  commentHand?: { pages: Uint8Array; known: Uint8Array; comments: Uint8Array; trains: boolean };
+  /** Per page, what the comment decision reads of its markup (commentContext; null for most pages). */
+  commentContexts: Array<CommentContext | null>;
   /**
    * 1 for blocks whose label a set's convention makes unreliable, which then weigh nothing in
    * training: the user comments of a set whose gold keeps them as main text (CleanEval keeps 96%
@@ -85,6 +89,12 @@ export interface DatasetOptions {
    * comment positives and negatives instead of its comment gold or the markup rule.
    */
   commentLabels?: readonly (PageCommentLabels | undefined)[];
+  /**
+   * Whether the hand comment labels decide the comment head's labels (default true), or only
+   * score the comment decision on their pages, as held-out gold (a recipe without them compared
+   * with one with them, on the same pages).
+   */
+  commentLabelsTrain?: boolean;
 }
 
 export const DEFAULT_HEADLINE_RULE: HeadlineRule = "keep";
@@ -106,8 +116,14 @@ export function buildDataset(pages: LabelledPage[], featureSet: FeatureSet, opti
   if (hand !== undefined && hand.length !== pages.length)
     throw new RangeError(`comment labels for ${hand.length} pages, ${pages.length} pages given`);
   const commentHand = hand?.some((l) => l !== undefined)
-    ? { pages: new Uint8Array(pages.length), known: new Uint8Array(total) }
+    ? {
+        pages: new Uint8Array(pages.length),
+        known: new Uint8Array(total),
+        comments: new Uint8Array(total),
+        trains: options.commentLabelsTrain ?? true,
+      }
     : undefined;
+  const commentContexts: Array<CommentContext | null> = [];
   for (let p = 0; p < pages.length; p++) {
     const { doc, gold } = pages[p];
     let s = sources.indexOf(pages[p].source);
@@ -122,29 +138,34 @@ export function buildDataset(pages: LabelledPage[], featureSet: FeatureSet, opti
       const headline = titleHeading(doc);
       if (headline >= 0) labels[firstRow[p] + headline] = 1;
     }
-    const markup = commentMarkup(doc);
+    const context = commentContext(doc);
+    commentContexts.push(context);
+    const markup = context?.roles;
     const handLabels = hand?.[p];
     if (handLabels !== undefined && commentHand !== undefined) {
       if (handLabels.length !== texts.length)
         throw new RangeError(`page ${pages[p].id}: ${handLabels.length} comment labels for ${texts.length} blocks`);
       commentHand.pages[p] = 1;
       for (let b = 0; b < texts.length; b++) {
-        comments[firstRow[p] + b] = handLabels[b] === 1 ? 1 : 0;
+        commentHand.comments[firstRow[p] + b] = handLabels[b] === 1 ? 1 : 0;
         commentHand.known[firstRow[p] + b] = handLabels[b] === null ? 0 : 1;
       }
+    }
+    if (handLabels !== undefined && commentHand?.trains === true) {
+      comments.set(commentHand.comments.subarray(firstRow[p], firstRow[p + 1]), firstRow[p]);
     } else if (pages[p].comments !== "") {
       const inComments = alignBlockLabels(texts, pages[p].comments, { threshold: LABEL_THRESHOLD }).labels;
       for (let b = 0; b < texts.length; b++) {
         if (inComments[b] === 1 && labels[firstRow[p] + b] === 0 && markup?.[b] !== COMMENT_CHROME) comments[firstRow[p] + b] = 1;
       }
-    } else if (markup !== null && !labelsComments.has(pages[p].source) && pages[p].pageType !== "forum" && gold !== "") {
+    } else if (markup !== undefined && !labelsComments.has(pages[p].source) && pages[p].pageType !== "forum" && gold !== "") {
       for (let b = 0; b < texts.length; b++) {
         if (markup[b] === COMMENT_THREAD && labels[firstRow[p] + b] === 0) comments[firstRow[p] + b] = 1;
       }
     }
   }
   const dontCare = commentsKeptAsContent(pages, firstRow, labels, words, sources, sourceOf);
-  return { pages, featureSet, rows, labels, comments, commentHand, dontCare, words, firstRow, sources, sourceOf };
+  return { pages, featureSet, rows, labels, comments, commentHand, commentContexts, dontCare, words, firstRow, sources, sourceOf };
 }
 
 /** See Dataset.dontCare: a set counts as keeping comments when most of its comment-markup words are content. */

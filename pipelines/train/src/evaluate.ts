@@ -7,15 +7,16 @@
  * domain so that no site is on both sides. Nothing is ever scored by a model trained on it.
  */
 import { domainFolds, snippetRates, summarise, wordScores, type Summary, keptText } from "@winnow/evaluation";
-import type { BlockClassifier } from "@winnow/models";
+import { type BlockClassifier, inCommentsField, NO_COMMENTS } from "@winnow/models";
 import type { Dataset } from "./dataset.js";
 import {
   chooseCommentThreshold,
   DEFAULT_SOURCE_BALANCE,
   fitMlp,
   type MlpFitOptions,
+  decideMlpComments,
   scoreMlpPages,
-  vetoComments,
+  type FittedMlp,
   withFallback,
 } from "./mlp-fit.js";
 import { type OperatingPoints, operatingPoints, type ThresholdCurve, thresholdCurves } from "./operating-points.js";
@@ -45,6 +46,28 @@ export interface PageScore {
    */
   commentWords?: number;
   commentWordsKept?: number;
+  /**
+   * Pages whose comments are known (a set with comment gold, or a hand comment label file), scored
+   * by a model with a comment head as `winnow clean --comments` decides (see CommentDecisionScore).
+   */
+  commentDecision?: CommentDecisionScore;
+}
+
+/**
+ * One page under the comment decision `winnow clean --comments` makes (the head's veto at the
+ * comment threshold, then the markup's settling: decideComments), against the page's comment
+ * gold ("gold": the set's own) or its hand comment labels ("hand", whose comment blocks are the
+ * gold). Pages with comments have `fieldF1`, pages without have `fieldEmpty`.
+ */
+export interface CommentDecisionScore {
+  from: "gold" | "hand";
+  /** Words of the blocks that are comments by the gold, and how many of them the main text keeps. */
+  words: number;
+  wordsInMain: number;
+  /** Word F1 of the `comments` field against the comment gold's text (pages with comments). */
+  fieldF1?: number;
+  /** Whether the `comments` field is empty (pages without comments). */
+  fieldEmpty?: boolean;
 }
 
 /** Block decisions against the alignment labels (the texrex paper's Table 2 measure). */
@@ -66,8 +89,16 @@ export interface EvaluationReport {
   /** Per fold: the threshold chosen on its own validation pages. */
   thresholds: number[];
   /**
+   * With a comment head, per fold: the comment threshold its pages were decided at (2: never),
+   * chosen on its own validation pages, or with commentThresholdsOutOfFold on the other folds'
+   * held-out scores pooled (crossValidateMlp).
+   */
+  commentThresholds?: number[];
+  commentThresholdsOutOfFold?: boolean;
+  /**
    * Mean precision, recall and F1 of all scored pages at every candidate threshold (held-out
    * scores of every fold, pooled), and the operating points they give. Absent for "all text".
+   * With commentThresholdsOutOfFold, of the scores at each fold's own comment threshold.
    */
   curve?: ThresholdCurve;
   operatingPoints?: OperatingPoints;
@@ -82,7 +113,18 @@ export interface EvaluationReport {
   commentHead?: { threshold: number; commentF1: number };
 }
 
-function scorePage(data: Dataset, p: number, scores: ArrayLike<number>, threshold: number, fold: number): PageScore {
+/**
+ * One held-out page's figures from its final block scores (after any comment decision and the
+ * empty-page fallback) at `threshold`; with `decision`, its comment figures too.
+ */
+export function scorePage(
+  data: Dataset,
+  p: number,
+  scores: ArrayLike<number>,
+  threshold: number,
+  fold: number,
+  decision?: CommentDecision,
+): PageScore {
   const page = data.pages[p];
   const text = keptText(page.doc, scores, threshold);
   const { precision, recall, f1 } = wordScores(text, page.gold);
@@ -99,6 +141,7 @@ function scorePage(data: Dataset, p: number, scores: ArrayLike<number>, threshol
     }
   }
   const comments = page.comments === "" ? {} : { commentWords, commentWordsKept };
+  const commentDecision = decision === undefined ? undefined : commentDecisionScore(data, p, scores, threshold, decision);
   return {
     ...comments,
     source: page.source,
@@ -116,7 +159,53 @@ function scorePage(data: Dataset, p: number, scores: ArrayLike<number>, threshol
     withoutRate: snippets.withoutTotal === 0 ? Number.NaN : snippets.withoutRate,
     blocksKept: kept,
     blocksTotal: page.doc.blocks.length,
+    ...(commentDecision === undefined ? {} : { commentDecision }),
   };
+}
+
+/** A page's comment scores after the comment decision, and the comment threshold it was made at. */
+export interface CommentDecision {
+  comments: ArrayLike<number>;
+  threshold: number;
+}
+
+/** The sources with comment gold on any page: there a page without it has no comments. */
+const commentGoldSources = new WeakMap<Dataset, Set<string>>();
+
+/** See CommentDecisionScore; undefined for a page whose comments nobody labelled. */
+function commentDecisionScore(
+  data: Dataset,
+  p: number,
+  scores: ArrayLike<number>,
+  threshold: number,
+  decision: CommentDecision,
+): CommentDecisionScore | undefined {
+  const page = data.pages[p];
+  let withGold = commentGoldSources.get(data);
+  if (withGold === undefined)
+    commentGoldSources.set(data, (withGold = new Set(data.pages.filter((q) => q.comments !== "").map((q) => q.source))));
+  const hand = data.commentHand?.pages[p] === 1 ? data.commentHand : undefined;
+  if (hand === undefined && !withGold.has(page.source)) return undefined;
+  const from = data.firstRow[p];
+  const labels = (hand?.comments ?? data.comments).subarray(from, data.firstRow[p + 1]);
+  const blocks = page.doc.blocks;
+  const field: string[] = [];
+  const handGold: string[] = [];
+  let words = 0,
+    wordsInMain = 0;
+  for (let b = 0; b < blocks.length; b++) {
+    if (labels[b] === 1) {
+      words += data.words[from + b];
+      if (scores[b] >= threshold) wordsInMain += data.words[from + b];
+      handGold.push(blocks[b].text);
+    }
+    if (inCommentsField(scores[b], decision.comments[b], threshold, decision.threshold)) field.push(blocks[b].text);
+  }
+  const gold = hand === undefined ? page.comments : handGold.join("\n\n");
+  const out: CommentDecisionScore = { from: hand === undefined ? "gold" : "hand", words, wordsInMain };
+  if (gold === "") out.fieldEmpty = field.length === 0;
+  else out.fieldF1 = wordScores(field.join("\n\n"), gold).f1;
+  return out;
 }
 
 function countBlocks(counts: BlockCounts, labels: Uint8Array, scores: ArrayLike<number>, threshold: number): void {
@@ -214,46 +303,83 @@ export interface CrossValidationOptions extends MlpFitOptions {
   folds: number;
   /** Leave one source out: each source is a fold (trained on all the others). */
   bySource?: boolean;
+  /**
+   * With bySource: hold out only these sources (each still scored by a model trained on all the
+   * others), for a quicker look at some sets; the report covers their pages alone.
+   */
+  heldOut?: readonly string[];
   /** Called when a fold is done, for progress. */
   onFold?: (fold: number, folds: number, validationF1: number) => void;
 }
 
 /**
- * Train on K-1 domain folds, score the held-out one, K times. With a comment head, its threshold is
- * then also chosen on all the folds' held-out scores pooled, each page scored by a head that never
- * saw it (for the model that ships; see EvaluationReport.commentHead).
+ * Train on K-1 domain folds, score the held-out one, K times. With a comment head, each fold's
+ * held-out pages are decided at a comment threshold chosen on the other folds' held-out scores,
+ * pooled (each page scored by a head that never saw it), as the shipped model's is chosen on
+ * every fold's (EvaluationReport.commentHead); the figures then tell what that choice gives on a
+ * set it never saw. (With one fold, its fit's own threshold, chosen on its validation pages.) The
+ * pooled curve and the operating points, which the shipped keep thresholds come from, are those
+ * of each fold's own comment threshold.
  */
 export function crossValidateMlp(data: Dataset, options: CrossValidationOptions): EvaluationReport {
-  const held: Array<{ test: number[]; content: Float32Array[]; comments?: Float32Array[] }> = [];
+  const held = new Map<number, { test: number[]; content: Float32Array[]; comments?: Float32Array[]; fitted: FittedMlp }>();
+  const folds = options.bySource ? "sources" : options.folds;
+  const method = `mlp ${data.featureSet.name}`;
+  const heldOut = options.bySource ? options.heldOut : undefined;
+  const decide = (f: number, commentThreshold: number): FoldResult => {
+    const { test, content, comments, fitted } = held.get(f)!;
+    if (comments === undefined) return { ...fitted, scores: withFallback(content, fitted.threshold, fitted.emptyPageFallback) };
+    // The held-out pages decided as `winnow clean` decides them with this fold's model.
+    const decided = decideMlpComments(data, test, content, comments, commentThreshold, fitted.threshold);
+    return {
+      ...fitted,
+      scores: withFallback(decided.content, fitted.threshold, fitted.emptyPageFallback),
+      comments: decided.comments,
+      commentThreshold,
+    };
+  };
   const first = crossValidate(
     data,
-    options.bySource ? "sources" : options.folds,
-    `mlp ${data.featureSet.name}`,
-    (train, test) => {
+    folds,
+    method,
+    (train, test, f) => {
       const fitted = fitMlp(data, train, options);
       const content = scoreMlpPages(data, test, fitted.members);
       const head = fitted.commentHead;
-      const comments = head ? scoreMlpPages(data, test, head.members) : undefined;
-      const vetoed = comments && head ? vetoComments(content, comments, head.threshold) : content;
-      const result = { ...fitted, scores: withFallback(vetoed, fitted.threshold, fitted.emptyPageFallback) };
-      held.push({ test, content, comments });
-      return result;
+      held.set(f, { test, content, comments: head ? scoreMlpPages(data, test, head.members) : undefined, fitted });
+      return decide(f, head?.threshold ?? NO_COMMENTS);
     },
     options.onFold,
     options.sourceBalance,
+    heldOut,
   );
-  if (held.some((f) => f.comments === undefined)) return first;
-  const pages = held.flatMap((f) => f.test);
-  const chosen = chooseCommentThreshold(
+  const all = [...held.values()];
+  if (all.some((f) => f.comments === undefined)) return first;
+  const pooled = (from: typeof all) =>
+    chooseCommentThreshold(
+      data,
+      from.flatMap((f) => f.test),
+      from.flatMap((f) => f.content),
+      from.flatMap((f) => f.comments!),
+      options.sourceBalance,
+    );
+  const chosen = pooled(all);
+  const commentHead = { threshold: chosen.threshold, commentF1: chosen.commentF1 };
+  if (held.size < 2) return { ...first, commentHead };
+  const outOfFold = new Map([...held.keys()].map((f) => [f, pooled(all.filter((g) => g !== held.get(f))).threshold]));
+  const second = crossValidate(
     data,
-    pages,
-    held.flatMap((f) => f.content),
-    held.flatMap((f) => f.comments!),
+    folds,
+    method,
+    (_train, _test, f) => decide(f, outOfFold.get(f)!),
+    undefined,
     options.sourceBalance,
+    heldOut,
   );
-  // The report's own scores stay each fold's: the pooled choice saw every fold's labels, the
-  // held-out set's included, so it is for the model that ships, not for the figures.
-  return { ...first, commentHead: { threshold: chosen.threshold, commentF1: chosen.commentF1 } };
+  // The keep threshold's curve and operating points stay those of each fold's own comment
+  // threshold (the first pass), as they were chosen before the figures were taken out of fold.
+  const { curve, operatingPoints, sourceCurves } = first;
+  return { ...second, curve, operatingPoints, sourceCurves, commentThresholdsOutOfFold: true, commentHead };
 }
 
 /** What one fold of a cross-validation returns: the held-out pages' scores and its threshold. */
@@ -261,6 +387,9 @@ export interface FoldResult {
   scores: ArrayLike<number>[];
   threshold: number;
   validationF1: number;
+  /** With a comment head: the held-out pages' comment scores after the comment decision, and its threshold. */
+  comments?: ArrayLike<number>[];
+  commentThreshold?: number;
 }
 
 /**
@@ -276,9 +405,14 @@ export function crossValidate(
   fitFold: (train: number[], test: number[], fold: number) => FoldResult,
   onFold?: (fold: number, folds: number, validationF1: number) => void,
   sourceBalance = DEFAULT_SOURCE_BALANCE,
+  heldOut?: readonly string[],
 ): EvaluationReport {
   if (folds === "sources" && data.sources.length < 2) throw new UsageError("leaving one source out needs at least two data sets");
+  const unknown = heldOut?.find((s) => !data.sources.includes(s));
+  if (unknown !== undefined) throw new UsageError(`cannot hold out ${unknown}: not one of the sets (${data.sources.join(", ")})`);
   const k = folds === "sources" ? data.sources.length : folds;
+  // heldOut names sources: it picks folds only when each source is one.
+  const runs = (f: number) => heldOut === undefined || folds !== "sources" || heldOut.includes(data.sources[f]);
   const fold =
     folds === "sources"
       ? Array.from(data.sourceOf)
@@ -290,15 +424,22 @@ export function crossValidate(
   const pages: PageScore[] = [];
   const counts = emptyCounts();
   const thresholds: number[] = [];
+  const commentThresholds: number[] = [];
   const scored = new Map<number, ArrayLike<number>>();
   for (let f = 0; f < k; f++) {
+    if (!runs(f)) continue;
     const train: number[] = [];
     const test: number[] = [];
     fold.forEach((g, p) => (g === f ? test : train).push(p));
     const fitted = fitFold(train, test, f);
     thresholds.push(fitted.threshold);
+    if (fitted.commentThreshold !== undefined) commentThresholds.push(fitted.commentThreshold);
     test.forEach((p, i) => {
-      pages.push(scorePage(data, p, fitted.scores[i], fitted.threshold, f));
+      const decision =
+        fitted.comments === undefined || fitted.commentThreshold === undefined
+          ? undefined
+          : { comments: fitted.comments[i], threshold: fitted.commentThreshold };
+      pages.push(scorePage(data, p, fitted.scores[i], fitted.threshold, f, decision));
       countBlocks(counts, pageLabels(data, p), fitted.scores[i], fitted.threshold);
       scored.set(p, fitted.scores[i]);
     });
@@ -307,10 +448,11 @@ export function crossValidate(
   // Back in the data's own order: sources as given, pages as loaded.
   const order = new Map<PageScore, number>();
   let at = 0;
-  for (let f = 0; f < k; f++) fold.forEach((g, p) => g === f && order.set(pages[at++], p));
+  for (let f = 0; f < k; f++) if (runs(f)) fold.forEach((g, p) => g === f && order.set(pages[at++], p));
   pages.sort((a, b) => order.get(a)! - order.get(b)!);
   return {
-    ...report(method, k, pages, counts, thresholds),
+    ...report(method, thresholds.length, pages, counts, thresholds),
+    ...(commentThresholds.length === thresholds.length ? { commentThresholds } : {}),
     leaveOneSourceOut: folds === "sources",
     ...pooledCurve(data, scored, sourceBalance),
   };

@@ -7,7 +7,7 @@
  * that maximises the mean word F1 of those pages, the measure users judge by.
  */
 import { domainFolds } from "@winnow/evaluation";
-import { applyEmptyPageFallback, predictMlpEnsemble, trainMlp, type MlpWeights, type TrainOptions } from "@winnow/models";
+import { applyEmptyPageFallback, decideComments, predictMlpEnsemble, trainMlp, type MlpWeights, type TrainOptions } from "@winnow/models";
 import { selectPages, type Dataset } from "./dataset.js";
 import { f1At, type OperatingPoints, operatingPoints, THRESHOLD_CANDIDATES, thresholdCurve } from "./operating-points.js";
 
@@ -166,7 +166,7 @@ export function fitMlp(data: Dataset, pageIndexes: readonly number[], options: M
     const veto = chooseCommentThreshold(data, validation, contentScores, commentScores, options.sourceBalance);
     commentHead = { members: heads, threshold: veto.threshold, validationF1: veto.commentF1 };
     best = veto.best;
-    validationScores = vetoComments(contentScores, commentScores, veto.threshold);
+    validationScores = decideMlpComments(data, validation, contentScores, commentScores, veto.threshold, veto.keep).content;
   }
   const fallback = chooseFallback(data, validation, validationScores, best.threshold, options.sourceBalance);
   return {
@@ -195,7 +195,7 @@ export function commentHeadWeights(
   options: MlpFitOptions,
 ): Float32Array | undefined {
   const hand = data.commentHand;
-  if (hand === undefined || !train.some((p) => hand.pages[p] === 1)) return undefined;
+  if (hand === undefined || !hand.trains || !train.some((p) => hand.pages[p] === 1)) return undefined;
   const known = subset.known === undefined ? new Uint8Array(subset.words.length).fill(1) : Uint8Array.from(subset.known);
   let at = 0;
   for (const p of train) {
@@ -220,13 +220,29 @@ function blockValues(values: Uint8Array, data: Dataset, pages: readonly number[]
   return out;
 }
 
-/** Content scores with every block the comment head calls a comment (score >= threshold) set to 0. */
-export function vetoComments(content: readonly Float32Array[], comments: readonly ArrayLike<number>[], threshold: number): Float32Array[] {
-  return content.map((scores, i) => {
-    const out = Float32Array.from(scores);
-    for (let b = 0; b < out.length; b++) if (comments[i][b] >= threshold) out[b] = 0;
-    return out;
-  });
+/**
+ * The scores of `pages` after the comment decision `winnow clean` makes (decideComments: the
+ * head's veto at `commentThreshold`, then the markup's settling of threads and chrome, whose
+ * article test reads the content scores at `keepThreshold`): the content scores, and the comment
+ * scores the settling leaves (a settled thread's blocks above every threshold, chrome 0). Copies.
+ */
+export function decideMlpComments(
+  data: Dataset,
+  pages: readonly number[],
+  content: readonly Float32Array[],
+  comments: readonly Float32Array[],
+  commentThreshold: number,
+  keepThreshold: number,
+): { content: Float32Array[]; comments: Float32Array[] } {
+  const decided = { content: content.map((s) => Float32Array.from(s)), comments: comments.map((s) => Float32Array.from(s)) };
+  decideComments(
+    decided.content,
+    decided.comments,
+    pages.map((p) => data.commentContexts[p]),
+    commentThreshold,
+    keepThreshold,
+  );
+  return decided;
 }
 
 /**
@@ -237,7 +253,12 @@ export function vetoComments(content: readonly Float32Array[], comments: readonl
  * Among equals the lower threshold wins, which finds more comments; never vetoing is chosen only
  * when no threshold finds any comment. The main text's cost leaves out the pages whose gold keeps
  * hand-labelled comments as main text (goldKeepsHandComments). (The choice once maximised the main text's F1 alone, which
- * picks "never" wherever the validation pages hold few comments, leaving --comments empty.)
+ * picks "never" wherever the validation pages hold few comments, leaving --comments empty.) The
+ * choice judges the head's veto alone, not the markup rule that clean applies after it
+ * (decideMlpComments): judged on that whole decision, held out on the shipped recipe's folds, it
+ * chose the same threshold for L3S-GN1 and a higher one for GoogleTrends-2017, whose field F1 fell
+ * (experiments/results/2026-11-27-comments-4.md). `keep` is the keep threshold before any veto,
+ * which the markup rule's article test reads.
  */
 export function chooseCommentThreshold(
   data: Dataset,
@@ -245,8 +266,9 @@ export function chooseCommentThreshold(
   content: readonly Float32Array[],
   comments: readonly ArrayLike<number>[],
   sourceBalance: number | undefined,
-): { threshold: number; commentF1: number; best: ReturnType<typeof chooseThreshold> } {
+): { threshold: number; commentF1: number; best: ReturnType<typeof chooseThreshold>; keep: number } {
   const never = { threshold: NEVER, commentF1: 0, best: chooseThreshold(data, validation, content, sourceBalance) };
+  const keep = never.best.threshold;
   // The main text's cost is counted on the pages whose gold leaves their comments out: where it
   // keeps hand-labelled comments as main text (CleanEval's blogs, a forum's replies), finding
   // them would count as a loss.
@@ -259,25 +281,25 @@ export function chooseCommentThreshold(
     : costPages.length === 0
       ? 0
       : chooseThreshold(data, costPages, onCostPages(content), sourceBalance).f1;
-  let chosen = never;
+  let chosen = { ...never, keep };
   for (const threshold of THRESHOLD_CANDIDATES) {
     const commentF1 = commentBlockF1(data, validation, comments, threshold);
     if (commentF1 === 0 || commentF1 < chosen.commentF1 + 1e-4) continue;
-    const vetoed = vetoComments(content, comments, threshold);
+    const vetoed = content.map((scores, i) => scores.map((v, b) => (comments[i][b] >= threshold ? 0 : v)));
     const best = chooseThreshold(data, validation, vetoed, sourceBalance);
     const cost = every
       ? best.f1
       : costPages.length === 0
         ? neverF1
         : chooseThreshold(data, costPages, onCostPages(vetoed), sourceBalance).f1;
-    if (cost >= neverF1 - MAIN_TEXT_SLACK) chosen = { threshold, commentF1, best };
+    if (cost >= neverF1 - MAIN_TEXT_SLACK) chosen = { threshold, commentF1, best, keep };
   }
   return chosen;
 }
 
 /** A page with hand comment labels whose gold counts some of its comments as main text. */
 function goldKeepsHandComments(data: Dataset, p: number): boolean {
-  if (data.commentHand?.pages[p] !== 1) return false;
+  if (data.commentHand?.trains !== true || data.commentHand.pages[p] !== 1) return false;
   for (let b = data.firstRow[p]; b < data.firstRow[p + 1]; b++) if (data.comments[b] === 1 && data.labels[b] === 1) return true;
   return false;
 }

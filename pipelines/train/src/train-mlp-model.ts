@@ -46,6 +46,8 @@ export interface TrainModelOptions extends MlpFitOptions {
    * positives and negatives on that page (see DatasetOptions.commentLabels).
    */
   commentLabels?: DatasetOptions["commentLabels"];
+  /** Whether commentLabels train the comment head (default) or only score it held out (DatasetOptions.commentLabelsTrain). */
+  commentLabelsTrain?: boolean;
   onFold?: (fold: number, folds: number) => void;
 }
 
@@ -112,7 +114,11 @@ export function labelRule(labels: readonly PageLabels[] | undefined): string {
 
 export async function trainModel(options: TrainModelOptions): Promise<TrainModelResult> {
   const { pages, featureSet } = options;
-  const data = trainingDataset(pages, featureSet, options.labels, { headline: options.headline, commentLabels: options.commentLabels });
+  const data = trainingDataset(pages, featureSet, options.labels, {
+    headline: options.headline,
+    commentLabels: options.commentLabels,
+    commentLabelsTrain: options.commentLabelsTrain,
+  });
   // A comment head whenever the pages label any comments, in the folds as in the final fit, so
   // the cross-validated figures and operating points describe the model that ships.
   const commentHead = options.commentHead ?? true;
@@ -155,7 +161,7 @@ export async function trainModel(options: TrainModelOptions): Promise<TrainModel
       cvFolds: crossValidation && !options.leaveOneSourceOut ? options.folds : undefined,
       cvLeaveOneSourceOut: options.leaveOneSourceOut ? true : undefined,
       sources: data.sources,
-      commentLabelPages: data.commentHand ? data.commentHand.pages.reduce((n, v) => n + v, 0) : undefined,
+      commentLabelPages: data.commentHand?.trains ? data.commentHand.pages.reduce((n, v) => n + v, 0) : undefined,
       sourceBalance: options.sourceBalance ?? DEFAULT_SOURCE_BALANCE,
       headline: options.headline ?? DEFAULT_HEADLINE_RULE,
       operatingPointsFrom: points !== undefined ? heldOutScores : "validation pages of the final fit",

@@ -301,6 +301,11 @@ export function formatReports(reports: readonly EvaluationReport[], pages: numbe
   }
   const cv = reports.find((r) => r.folds);
   if (cv) lines.push("", `thresholds chosen per fold on its own validation domains: ${cv.thresholds.map((t) => t.toFixed(2)).join(", ")}`);
+  if (cv?.commentThresholds)
+    lines.push(
+      `comment thresholds chosen ${cv.commentThresholdsOutOfFold ? "on the other folds' held-out scores, pooled" : "likewise"}: ` +
+        cv.commentThresholds.map((t) => (t > 1 ? "never" : t.toFixed(4))).join(", "),
+    );
   return `${lines.join("\n")}\n`;
 }
 
@@ -359,6 +364,7 @@ export function formatBreakdown(reports: readonly EvaluationReport[]): string {
       lines.push(`  ${r.method.padEnd(22)} ${kept} of ${words} (${words === 0 ? "-" : `${((100 * kept) / words).toFixed(1)}%`})`);
     });
   }
+  for (const r of reports) lines.push(...formatCommentDecision(r));
   if (sources.length > 1) {
     lines.push("", "F1 per source and page type (last method):");
     const last = reports[reports.length - 1];
@@ -372,6 +378,42 @@ export function formatBreakdown(reports: readonly EvaluationReport[]): string {
     }
   }
   return `${lines.join("\n")}\n`;
+}
+
+/**
+ * The comment decision as `winnow clean --comments` makes it (PageScore.commentDecision), per
+ * source with comment gold and per source's hand-labelled pages: comment words in the main text
+ * (of the gold's comment words), the `comments` field's word F1 (mean over pages with comments),
+ * and the share of pages without comments whose field is empty. No lines without such pages.
+ */
+export function formatCommentDecision(r: EvaluationReport): string[] {
+  const groups = new Map<string, EvaluationReport["pages"]>();
+  for (const p of r.pages) {
+    if (p.commentDecision === undefined) continue;
+    const key = `${p.source} (${p.commentDecision.from === "gold" ? "comment gold" : "hand labels"})`;
+    groups.set(key, [...(groups.get(key) ?? []), p]);
+  }
+  if (groups.size === 0) return [];
+  const hand = r.pages.filter((p) => p.commentDecision?.from === "hand");
+  if (hand.length > 0 && new Set(hand.map((p) => p.source)).size > 1) groups.set("all hand-labelled pages", hand);
+  const lines = [
+    "",
+    `${r.method}: user comments as clean --comments decides them (the head at the comment threshold, then the markup rule):`,
+    `  ${"pages".padEnd(40)} ${"with/without".padStart(12)}  ${"comment words in main".padStart(21)}  ${"field F1".padStart(8)}  ${"field empty".padStart(11)}`,
+  ];
+  for (const [label, pages] of groups) {
+    const decided = pages.map((p) => p.commentDecision!);
+    const withComments = decided.filter((d) => d.fieldF1 !== undefined);
+    const without = decided.filter((d) => d.fieldEmpty !== undefined);
+    const words = withComments.reduce((a, d) => a + d.words, 0);
+    const inMain = withComments.reduce((a, d) => a + d.wordsInMain, 0);
+    const f1 = withComments.reduce((a, d) => a + d.fieldF1!, 0);
+    const empty = without.filter((d) => d.fieldEmpty).length;
+    lines.push(
+      `  ${label.padEnd(40)} ${`${withComments.length}/${without.length}`.padStart(12)}  ${(words === 0 ? "-" : `${((100 * inMain) / words).toFixed(1)}%`).padStart(21)}  ${(withComments.length === 0 ? "-" : f3(f1 / withComments.length)).padStart(8)}  ${(without.length === 0 ? "-" : f3(empty / without.length)).padStart(11)}`,
+    );
+  }
+  return lines;
 }
 
 /**

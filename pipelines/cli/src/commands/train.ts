@@ -56,6 +56,7 @@ interface TrainFlags extends TrainingFlags, BiLstmFlags {
   limit?: number;
   labels?: string;
   commentLabels?: string;
+  scoreCommentLabels?: string;
   perHost?: boolean;
   minPages: number;
   minHeldOut: number;
@@ -109,7 +110,13 @@ export function registerTrain(program: Command): void {
       "--comment-labels <dir>",
       "MLP: the comment head learns user comments from the version-2 label files in DIR/SET/ (one folder per --data " +
         "set, named as it is; label-ui's comment key makes them; experiments/labels/comments holds some) on the pages " +
-        "that have one, instead of from comment gold or the markup rule",
+        "that have one, instead of from comment gold or the markup rule; with --loso or --folds, the comment figures " +
+        "are also given on those pages, each scored by a fold that did not train on it",
+    )
+    .option(
+      "--score-comment-labels <dir>",
+      "MLP, with --loso or --folds: give the held-out comment figures also on the pages with a version-2 label file in " +
+        "DIR/SET/, as --comment-labels does, but train without them (to compare a recipe with its --comment-labels twin)",
     );
   command
     .option(
@@ -135,9 +142,19 @@ export function registerTrain(program: Command): void {
     if (loso !== undefined) problems.push(loso);
     if (flags.commentLabels !== undefined && (flags.model === "bilstm" || flags.perHost))
       problems.push(`--comment-labels trains the comment head of one MLP; not with ${flags.perHost ? "--per-host" : "--model bilstm"}`);
+    if (flags.scoreCommentLabels !== undefined) {
+      if (flags.model === "bilstm" || flags.perHost)
+        problems.push(
+          `--score-comment-labels scores the comment head of one MLP; not with ${flags.perHost ? "--per-host" : "--model bilstm"}`,
+        );
+      if (flags.commentLabels !== undefined)
+        problems.push("--score-comment-labels and --comment-labels both name label folders; --comment-labels already scores its pages");
+      if (!flags.loso && !flags.folds) problems.push("--score-comment-labels gives held-out figures: it needs --loso or --folds");
+    }
     if (problems.length > 0) throw new UsageError(problems.join("\n"));
-    if (flags.commentLabels !== undefined && !(existsSync(flags.commentLabels) && statSync(flags.commentLabels).isDirectory()))
-      throw new UsageError("comment label folder not found", flags.commentLabels);
+    for (const dir of [flags.commentLabels, flags.scoreCommentLabels])
+      if (dir !== undefined && !(existsSync(dir) && statSync(dir).isDirectory()))
+        throw new UsageError("comment label folder not found", dir);
     return flags.model === "bilstm" ? trainBiLstm(flags) : train(flags);
   });
 }
@@ -175,6 +192,7 @@ async function train(flags: TrainFlags): Promise<void> {
     leaveOneSourceOut: flags.loso,
     labels,
     commentLabels,
+    commentLabelsTrain: flags.scoreCommentLabels === undefined,
     headline: flags.headline,
     ...trainingOptionsFrom(flags),
     onFold: (f, k) =>
@@ -250,22 +268,27 @@ function warnIfSmall(pages: number, logger: Logger): void {
   if (warning !== null) logger.warn(warning);
 }
 
-/** With --comment-labels: the hand comment labels per page (undefined where a page has none), counted in the log. */
+/**
+ * With --comment-labels or --score-comment-labels: the hand comment labels per page (undefined
+ * where a page has none), counted in the log.
+ */
 async function handCommentLabels(
   flags: TrainFlags,
   pages: readonly LabelledPage[],
   logger: Logger,
 ): Promise<(PageCommentLabels | undefined)[] | undefined> {
-  if (flags.commentLabels === undefined) return undefined;
+  const dir = flags.commentLabels ?? flags.scoreCommentLabels;
+  if (dir === undefined) return undefined;
   const labels = commentLabelsFromFiles(
     pages,
     await readLabelDirsBySource(
-      flags.commentLabels,
+      dir,
       pages.map((p) => p.source),
     ),
   );
   const count = labels.filter((l) => l !== undefined).length;
-  logger.info(`comment labels of ${count} page${count === 1 ? "" : "s"} from ${flags.commentLabels} decide their comment-head labels`);
+  const use = flags.commentLabels !== undefined ? "decide their comment-head labels" : "score the held-out comment figures only";
+  logger.info(`comment labels of ${count} page${count === 1 ? "" : "s"} from ${dir} ${use}`);
   return labels;
 }
 
