@@ -37,6 +37,10 @@ const STAGES = [
   ["  metadata collector (self, with its finish after the pass)", selfSum((r) => r.where.includes("metadata/dist/"))],
   ["prose dates (chrono-node, self; in the collector's finish)", selfSum((r) => r.where.includes("node_modules/chrono-node/"))],
   ["features", entry((r) => r.name === "extract" && r.where.includes("features/dist/feature-sets"))],
+  [
+    "BiLSTM token slots (BlockEncoder)",
+    entry((r) => /^encode(ByPath)?$/.test(r.name) && r.where.includes("models/dist/bilstm/vocabulary")),
+  ],
   ["scoring (ONNX Runtime, self)", selfSum((r) => /onnxruntime-(node|common)\//.test(r.where) && r.name !== "initOrt")],
   ["language ID", entry((r) => r.where.includes("pipelines/clean/dist/steps") && r.name === "run")],
   ["  fastText WebAssembly (self)", selfSum((r) => r.where.startsWith("wasm://"))],
