@@ -9,11 +9,13 @@
  *   node experiments/loso-compare.js --a A.json[,A2.json…] --b B.json[,…] [--a-name bilstm] [--b-name mlp]
  *
  * Several files on a side: `winnow eval --loso --held-out` runs over disjoint sets of the same --data.
+ * Files ending in .gz are read gunzipped.
  *
  * B − A is reported (the second run minus the first). Only numbers, page ids and set names are
  * printed: no page text.
  */
 import { readFileSync } from "node:fs";
+import { gunzipSync } from "node:zlib";
 import { languageGroup } from "@winnow/evaluation";
 import { parseFlags } from "../benchmarks/lib/common.js";
 
@@ -31,7 +33,8 @@ const nameB = flags["b-name"] ?? "B";
  */
 function heldOut(files) {
   const parts = files.split(",").map((file) => {
-    const { reports } = JSON.parse(readFileSync(file, "utf8"));
+    const raw = readFileSync(file);
+    const { reports } = JSON.parse((file.endsWith(".gz") ? gunzipSync(raw) : raw).toString("utf8"));
     const report = reports.find((r) => r.folds > 0);
     if (report === undefined || !report.leaveOneSourceOut) throw new Error(`${file}: no leave-one-source-out report`);
     return report;
