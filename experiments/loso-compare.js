@@ -181,12 +181,18 @@ out.push(
   `| mean of sets | ${f3(ma)} | ${f3(mb)} | ${signed(mb - ma)} | ${f3(mean(common.map((c) => c.ba.f1)))} | ${f3(mean(common.map((c) => c.bb.f1)))} |`,
 );
 
+// Block counts are pooled per run, not per set: comparable only where both runs scored the same sets.
+const sameSets = (run) => new Set(run.pages.map((p) => p.source)).size === sources.length;
 out.push("", "## Block decisions against the alignment labels (pooled over blocks)", "");
-out.push("| run | precision | recall | F1 | accuracy |", "| --- | ---: | ---: | ---: | ---: |");
-for (const [n, r] of [
-  [nameA, a],
-  [nameB, b],
-]) {
-  out.push(`| ${n} | ${f3(r.blocks.precision)} | ${f3(r.blocks.recall)} | ${f3(r.blocks.f1)} | ${f3(r.blocks.accuracy)} |`);
+if (sameSets(a) && sameSets(b)) {
+  out.push("| run | precision | recall | F1 | accuracy |", "| --- | ---: | ---: | ---: | ---: |");
+  for (const [n, r] of [
+    [nameA, a],
+    [nameB, b],
+  ]) {
+    out.push(`| ${n} | ${f3(r.blocks.precision)} | ${f3(r.blocks.recall)} | ${f3(r.blocks.f1)} | ${f3(r.blocks.accuracy)} |`);
+  }
+} else {
+  out.push("Not compared: one run scored sets the other did not, and the results files pool block counts per run.");
 }
 process.stdout.write(`${out.join("\n")}\n`);
