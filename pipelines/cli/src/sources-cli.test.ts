@@ -45,6 +45,44 @@ describe("winnow eval with several --data sets", () => {
   });
 });
 
+describe("winnow eval --loso --held-out", () => {
+  /** The figures line of a set in the per-source table (all text, then the model). */
+  const sourceLine = (stdout: string, set: string): string | undefined => new RegExp(`^${set} \\(\\d+\\) .*$`, "m").exec(stdout)?.[0];
+
+  it("scores only the named set, with the figures the full run gives it", async () => {
+    const flags = ["--loso", "--feature-set", "texrex37+ext+ctx", ...QUICK];
+    const full = await runWinnow(["eval", "--data", WCXB, MAGIC, ...flags], dir);
+    const json = join(dir, "held-out.json");
+    const one = await runWinnow(["eval", "--data", WCXB, MAGIC, ...flags, "--held-out", "magic-html-sample", "--json", json], dir);
+    expect([full.code, one.code]).toEqual([0, 0]);
+    // The fold that leaves magic-html-sample out is trained on the same pages either way.
+    const line = sourceLine(one.stdout, "magic-html-sample");
+    expect(line).toMatch(/^magic-html-sample \(16\)(?:\s+\d\.\d{3}){6}\s*$/);
+    expect(line).toBe(sourceLine(full.stdout, "magic-html-sample"));
+    // The other set trains that fold but is not scored, nor in the floor's line.
+    expect(sourceLine(one.stdout, "wcxb-sample")).toBeUndefined();
+    expect(one.stdout).toMatch(/^word-level scores over 16 pages /m);
+    expect(one.stdout).toMatch(/^thresholds chosen per fold on its own validation domains: \d\.\d\d\n/m);
+    const { reports } = JSON.parse(readFileSync(json, "utf8")) as { reports: Array<{ pages: Array<{ source: string }> }> };
+    for (const report of reports) expect(new Set(report.pages.map((p) => p.source))).toEqual(new Set(["magic-html-sample"]));
+    expect(reports[1].pages).toHaveLength(16);
+  }, 120_000);
+
+  it("refuses a name that is no --data set, and --held-out without --loso, before reading a page", async () => {
+    const unknown = await runWinnow(["eval", "--data", WCXB, MAGIC, "--loso", "--held-out", "magic-html", "wcxb-sample"], dir);
+    expect([unknown.code, stderrMessages(unknown.stderr).join("\n")]).toEqual([
+      2,
+      'winnow: --held-out: no --data set is named "magic-html" (the sets: wcxb-sample, magic-html-sample)',
+    ]);
+    expect(unknown.stderr).not.toMatch(/read \d+ labelled pages|at .*\.js/);
+    const noLoso = await runWinnow(["eval", "--data", WCXB, MAGIC, "--held-out", "wcxb-sample"], dir);
+    expect([noLoso.code, stderrMessages(noLoso.stderr).join("\n")]).toEqual([
+      2,
+      "winnow: --held-out names the sets --loso leaves out, so it needs --loso",
+    ]);
+  });
+});
+
 describe("winnow train --loso", () => {
   it("prints each set scored by a model trained on the other, and writes the operating points of those scores", async () => {
     const model = join(dir, "loso.onnx");

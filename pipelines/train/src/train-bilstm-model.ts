@@ -15,7 +15,13 @@ import type { LabelledPage } from "@winnow/evaluation";
 /** K-fold cross-validation of the BiLSTM recipe, folds split by domain. */
 export function crossValidateBiLstm(
   data: Dataset,
-  options: BiLstmFitOptions & { folds: number; bySource?: boolean; onFold?: (fold: number, folds: number, validationF1: number) => void },
+  options: BiLstmFitOptions & {
+    folds: number;
+    bySource?: boolean;
+    /** With `bySource`: leave out and score only these sources; default every one. */
+    heldOut?: readonly string[];
+    onFold?: (fold: number, folds: number, validationF1: number) => void;
+  },
 ): EvaluationReport {
   const input = options.input ?? BILSTM_DEFAULTS.input;
   return crossValidate(
@@ -27,6 +33,8 @@ export function crossValidateBiLstm(
       return { ...fitted, scores: scoreBiLstmPages(data, test, fitted.model) };
     },
     options.onFold,
+    undefined,
+    options.heldOut,
   );
 }
 

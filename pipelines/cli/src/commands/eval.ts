@@ -64,6 +64,7 @@ pages with comment gold, the user comment words left in the main text.`;
 interface EvalFlags extends TrainingFlags, BiLstmFlags {
   data: string[];
   loso?: boolean;
+  heldOut?: string[];
   curve?: boolean;
   model?: string;
   folds?: number;
@@ -98,6 +99,10 @@ export function registerEval(program: Command): void {
       new Option("--loso", "leave one source out: train on all --data sets but one, score that one, for each set in turn").conflicts(
         "folds",
       ),
+    )
+    .option(
+      "--held-out <set...>",
+      "with --loso: leave out and score only these sets (by --data folder or file name), each by a model trained on all the other --data sets, as in the full run (default: every set)",
     )
     .option("--curve", "also print mean precision, recall and F1 at every candidate keep threshold, and the operating points")
     .option(
@@ -158,8 +163,12 @@ async function evaluate(flags: EvalFlags): Promise<void> {
     if (kind !== "mlp" && kind !== "bilstm") throw new UsageError(`with --folds or --loso, --model must be mlp or bilstm, not "${kind}"`);
     const featureSet = featureSetFor(flags, kind);
     const data = await withLabelSource(buildDataset(pages, featureSet, { headline: flags.headline }), flags, logger);
-    reports.push(evaluateAllText(data));
-    const how = flags.loso ? `leaving one of ${data.sources.length} sources out` : `over ${flags.folds} domain folds`;
+    reports.push(evaluateAllText(data, flags.heldOut));
+    const how = flags.loso
+      ? flags.heldOut
+        ? `leaving out ${flags.heldOut.join(", ")} in turn (of ${data.sources.length} sources)`
+        : `leaving one of ${data.sources.length} sources out`
+      : `over ${flags.folds} domain folds`;
     logger.info(`cross-validating the ${kind === "mlp" ? `MLP (${featureSet.name})` : "BiLSTM"} ${how} of ${pages.length} pages`);
     const started = Date.now();
     const onFold = (f: number, k: number): void =>
@@ -169,8 +178,8 @@ async function evaluate(flags: EvalFlags): Promise<void> {
     const folds = flags.folds ?? 0;
     const cv =
       kind === "bilstm"
-        ? crossValidateBiLstm(data, { ...bilstmOptionsFrom(flags), folds, bySource: flags.loso, onFold })
-        : crossValidateMlp(data, { ...trainingOptionsFrom(flags), folds, bySource: flags.loso, onFold });
+        ? crossValidateBiLstm(data, { ...bilstmOptionsFrom(flags), folds, bySource: flags.loso, heldOut: flags.heldOut, onFold })
+        : crossValidateMlp(data, { ...trainingOptionsFrom(flags), folds, bySource: flags.loso, heldOut: flags.heldOut, onFold });
     const labelSource = flags.seeds ?? (flags.labels !== undefined ? "label files" : undefined);
     reports.push(labelSource === undefined ? cv : { ...cv, method: `mlp on ${labelSource}` });
   } else {
@@ -187,7 +196,8 @@ async function evaluate(flags: EvalFlags): Promise<void> {
     }
   }
 
-  process.stdout.write(formatReports(reports, pages.length));
+  // With --held-out, the pages of the sets scored (the others only train).
+  process.stdout.write(formatReports(reports, reports[0]?.pages.length ?? pages.length));
   if (new Set(pages.map((p) => p.source)).size > 1 || pages.some((p) => p.language !== "")) process.stdout.write(formatBreakdown(reports));
   if (flags.curve) process.stdout.write(formatCurves(reports));
   if (trainedOnThese) {

@@ -159,9 +159,21 @@ export async function dataInputs(data: readonly string[], flag = "--data"): Prom
   return inputs;
 }
 
-/** Why --loso cannot run on these --data paths (eval and train alike), or undefined when it can. */
-export function losoProblem(flags: { loso?: boolean; data: readonly string[] }): string | undefined {
-  return flags.loso && flags.data.length < 2 ? "--loso leaves one source out, so it needs two or more --data sets" : undefined;
+/**
+ * Why --loso cannot run on these --data paths (eval and train alike), or undefined when it can.
+ * eval's --held-out must name --data sets (by folder or file name, as the figures are keyed),
+ * checked before any page is read.
+ */
+export function losoProblem(flags: { loso?: boolean; data: readonly string[]; heldOut?: readonly string[] }): string | undefined {
+  if (flags.loso && flags.data.length < 2) return "--loso leaves one source out, so it needs two or more --data sets";
+  if (flags.heldOut === undefined) return undefined;
+  if (!flags.loso) return "--held-out names the sets --loso leaves out, so it needs --loso";
+  const names = flags.data.map(sourceName);
+  const unknown = flags.heldOut.filter((name) => !names.includes(name));
+  if (unknown.length > 0) {
+    return `--held-out: no --data set is named ${unknown.map((n) => `"${n}"`).join(", ")} (the sets: ${names.join(", ")})`;
+  }
+  return undefined;
 }
 
 /** requireGoldText for each --data set's own pages, so the message names the set. */
