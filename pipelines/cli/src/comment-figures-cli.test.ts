@@ -6,9 +6,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { fileURLToPath } from "node:url";
-import { loadLabelledPages } from "@winnow/evaluation";
-import { makeLabelFile, writeLabelFile } from "@winnow/labels";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { writeLastBlockCommentLabel } from "../test/comment-label-fixture.js";
 import { runWinnow, stderrMessages } from "../test/run-winnow.js";
 
 const WCXB = fileURLToPath(new URL("../../../fixtures/wcxb-sample", import.meta.url));
@@ -45,16 +44,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe("winnow train --loso, comment figures", () => {
   it("gives them per set with comment gold and per set's hand-labelled pages, and the folds' comment thresholds", async () => {
-    const labels = join(dir, "labels");
-    mkdirSync(join(labels, "wcxb-sample"), { recursive: true });
-    const [page] = await loadLabelledPages(WCXB, { limit: 1 });
-    const blockTexts = page.doc.blocks.map((b) => b.text);
-    const file = makeLabelFile(
-      { id: page.id, url: page.url, blockTexts },
-      blockTexts.map((_, b) => (b === blockTexts.length - 1 ? "comment" : 0)),
-      "hand",
-    );
-    await writeLabelFile(join(labels, "wcxb-sample"), file);
+    const labels = await writeLastBlockCommentLabel(join(dir, "labels"), WCXB);
     const model = join(dir, "m.onnx");
     const r = await runWinnow(["train", "--loso", "--data", news, WCXB, "-o", model, "--score-comment-labels", labels, ...QUICK], dir);
     expect(r.stderr).not.toMatch(/internal error/);

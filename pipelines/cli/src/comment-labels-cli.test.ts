@@ -1,14 +1,13 @@
 // winnow train --comment-labels: hand comment labels (label-ui's version-2 files, one folder per
 // data set) decide the comment head's labels on their pages; a bad folder or a model without a
 // comment head is a usage error before anything is read.
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { loadLabelledPages } from "@winnow/evaluation";
-import { makeLabelFile, writeLabelFile } from "@winnow/labels";
 import { readModelInfo } from "@winnow/models";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { writeLastBlockCommentLabel } from "../test/comment-label-fixture.js";
 import { runWinnow, stderrMessages } from "../test/run-winnow.js";
 
 const WCXB = fileURLToPath(new URL("../../../fixtures/wcxb-sample", import.meta.url));
@@ -32,17 +31,7 @@ describe("winnow train --comment-labels", () => {
   });
 
   it("trains with the labels of the pages that have a file in the folder of their set, and says how many", async () => {
-    const labels = join(dir, "labels");
-    mkdirSync(join(labels, "wcxb-sample"), { recursive: true });
-    const [page] = await loadLabelledPages(WCXB, { limit: 1 });
-    const blockTexts = page.doc.blocks.map((b) => b.text);
-    // The last block a user comment, the others as the alignment would have them (all 0 here).
-    const file = makeLabelFile(
-      { id: page.id, url: page.url, blockTexts },
-      blockTexts.map((_, b) => (b === blockTexts.length - 1 ? "comment" : 0)),
-      "hand",
-    );
-    await writeLabelFile(join(labels, "wcxb-sample"), file);
+    const labels = await writeLastBlockCommentLabel(join(dir, "labels"), WCXB);
     const model = join(dir, "with-labels.onnx");
     const r = await runWinnow(["train", "--data", WCXB, "-o", model, "--comment-labels", labels, ...QUICK], dir);
     expect(r.stderr).not.toMatch(/internal error/);
