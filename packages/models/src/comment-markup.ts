@@ -455,6 +455,19 @@ export function commentContext(doc: SegmentedDocument): CommentContext | null {
 }
 
 /**
+ * The head's veto, in place: a block the comment head scores at or above `commentThreshold` is
+ * never main text (content score 0). The first step of decideComments; the comment threshold's
+ * choice in training weighs it alone.
+ */
+export function vetoComments(pages: Float32Array[], comments: ReadonlyArray<ArrayLike<number>>, commentThreshold: number): void {
+  for (let p = 0; p < pages.length; p++) {
+    const content = pages[p];
+    const said = comments[p];
+    for (let b = 0; b < content.length; b++) if (said[b] >= commentThreshold) content[b] = 0;
+  }
+}
+
+/**
  * The comment decision of `winnow clean`, in place, for pages scored by a model with a comment
  * head: a block the head scores at or above `commentThreshold` is vetoed as main text (content
  * score 0), then the markup settles threads and chrome (settleComments). `winnow clean` and
@@ -467,11 +480,7 @@ export function decideComments(
   commentThreshold: number,
   keepThreshold: number,
 ): void {
-  for (let p = 0; p < pages.length; p++) {
-    const content = pages[p];
-    const said = comments[p];
-    for (let b = 0; b < content.length; b++) if (said[b] >= commentThreshold) content[b] = 0;
-  }
+  vetoComments(pages, comments, commentThreshold);
   settleComments(
     pages,
     comments,

@@ -29,6 +29,7 @@ export {
   decideComments,
   inCommentsField,
   NO_COMMENTS,
+  vetoComments,
 } from "./comment-markup.js";
 export { dropRepeatedBlocks, keepingOneCopy, type RepeatLinks, repeatLinks } from "./repeated-blocks.js";
 

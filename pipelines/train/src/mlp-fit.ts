@@ -7,7 +7,15 @@
  * that maximises the mean word F1 of those pages, the measure users judge by.
  */
 import { domainFolds } from "@winnow/evaluation";
-import { applyEmptyPageFallback, decideComments, predictMlpEnsemble, trainMlp, type MlpWeights, type TrainOptions } from "@winnow/models";
+import {
+  applyEmptyPageFallback,
+  decideComments,
+  predictMlpEnsemble,
+  trainMlp,
+  type MlpWeights,
+  type TrainOptions,
+  vetoComments,
+} from "@winnow/models";
 import { selectPages, type Dataset } from "./dataset.js";
 import { f1At, type OperatingPoints, operatingPoints, THRESHOLD_CANDIDATES, thresholdCurve } from "./operating-points.js";
 
@@ -285,7 +293,8 @@ export function chooseCommentThreshold(
   for (const threshold of THRESHOLD_CANDIDATES) {
     const commentF1 = commentBlockF1(data, validation, comments, threshold);
     if (commentF1 === 0 || commentF1 < chosen.commentF1 + 1e-4) continue;
-    const vetoed = content.map((scores, i) => scores.map((v, b) => (comments[i][b] >= threshold ? 0 : v)));
+    const vetoed = content.map((scores) => Float32Array.from(scores));
+    vetoComments(vetoed, comments, threshold);
     const best = chooseThreshold(data, validation, vetoed, sourceBalance);
     const cost = every
       ? best.f1
