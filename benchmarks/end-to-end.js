@@ -6,7 +6,10 @@
  *
  *   node benchmarks/end-to-end.js [--quick] [--no-single] [--no-scaling] [--no-full]
  *        [--input WARC] [--subset-input WARC] [--model PATH] [--workers 1,2,4 | 1..N]
- *        [--docs-per-worker D] [--runs R] [--unordered] [--json FILE] [--data DIR] [--baseline-model PATH]
+ *        [--docs-per-worker D] [--runs R] [--unordered] [--lang-id] [--json FILE] [--data DIR] [--baseline-model PATH]
+ *
+ * --lang-id runs the scaling table with language identification on, as `winnow clean` does by
+ * default (without it the pool runs extraction and metadata only, as the earlier tables did).
  *
  * --unordered adds a second scaling table with runClean's unordered output. --baseline-model
  * measures a second MLP file beside --model in the single-threaded tables, in the same run (an old
@@ -101,7 +104,7 @@ async function singleThreaded(label, input, methods, model, runs, log, baselineM
 const mainMs = (r) => (r.mainThreadCpuSeconds == null ? NaN : (1000 * r.mainThreadCpuSeconds) / r.records);
 
 /** Winnow MLP through the pool; work grows with the workers so every run lasts about as long. */
-async function scaling(input, model, workerList, docsPerWorker, runs, log, unordered = false) {
+async function scaling(input, model, workerList, docsPerWorker, runs, log, unordered = false, langId = false) {
   const stats = await warcStats(input);
   const rows = [];
   for (const w of workerList) {
@@ -110,7 +113,14 @@ async function scaling(input, model, workerList, docsPerWorker, runs, log, unord
     rows.push({
       workers: w,
       passes,
-      ...(await measure("mlp", input, stats, { runs, passes, model, workers: w, unordered: unordered || undefined })),
+      ...(await measure("mlp", input, stats, {
+        runs,
+        passes,
+        model,
+        workers: w,
+        unordered: unordered || undefined,
+        "lang-id": langId || undefined,
+      })),
     });
   }
   const base = rows.find((r) => r.workers === 1) ?? rows[0];
@@ -151,7 +161,7 @@ async function scaling(input, model, workerList, docsPerWorker, runs, log, unord
     return row;
   });
   const note =
-    `winnow MLP, \`runClean({ workers: N${unordered ? ", unordered: true" : ""} })\`, input ${basename(input)} read repeatedly (${docsPerWorker} docs per worker, so runs last about as long); ` +
+    `winnow MLP, \`runClean({ workers: N${unordered ? ", unordered: true" : ""}${langId ? ", corpus: { langId: true }" : ""} })\`${langId ? " (language ID on: `winnow clean`'s defaults)" : ""}, input ${basename(input)} read repeatedly (${docsPerWorker} docs per worker, so runs last about as long); ` +
     "efficiency = docs/s ÷ (N × docs/s at 1 worker); marginal = gain of the added workers ÷ their number ÷ 1-worker docs/s; " +
     "main thread ms/doc = CPU time of the main thread alone (reading, gunzip, hand-over, writing) per page, and its inverse the most docs/s any number of workers can reach.";
   const last = rows[rows.length - 1];
@@ -220,13 +230,13 @@ export async function endToEnd(options = {}, log = console.error) {
     const input = options.scalingInput ?? fullInput ?? subsetInput;
     const perWorker = Number(options.docsPerWorker ?? (quick ? QUICK_PAGES : 1000));
     log("end to end, worker pool:");
-    const s = await scaling(input, model.path, list, perWorker, runs, log);
+    const s = await scaling(input, model.path, list, perWorker, runs, log, false, options.langId === true);
     out.scaling = s;
     md.push(`### Worker pool scaling (${cores} cores available)\n\n${s.markdown}`);
     if (options.unordered) {
       // Same runs writing as batches finish: shows how much input-order writing holds workers back.
       log("end to end, worker pool, unordered:");
-      const u = await scaling(input, model.path, list, perWorker, runs, log, true);
+      const u = await scaling(input, model.path, list, perWorker, runs, log, true, options.langId === true);
       out.scalingUnordered = u;
       md.push(`### Worker pool scaling, unordered output\n\n${u.markdown}`);
     }
@@ -236,7 +246,7 @@ export async function endToEnd(options = {}, log = console.error) {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const flags = parseFlags(process.argv.slice(2), ["quick", "no-single", "no-scaling", "no-full", "unordered"]);
+  const flags = parseFlags(process.argv.slice(2), ["quick", "no-single", "no-scaling", "no-full", "unordered", "lang-id"]);
   try {
     const result = await endToEnd({
       quick: flags.quick === true,
@@ -244,6 +254,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
       scaling: !flags["no-scaling"],
       full: !flags["no-full"],
       unordered: flags.unordered === true,
+      langId: flags["lang-id"] === true,
       input: flags.input,
       subsetInput: flags["subset-input"],
       scalingInput: flags["scaling-input"],

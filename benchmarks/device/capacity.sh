@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # What the machine itself gives for this work: K independent winnow processes at once, each
-# cleaning the carried WARC single-threaded (--workers 0, the MLP), for K in PROCS; aggregate
+# cleaning the carried WARC single-threaded (--workers 0, the MLP; language ID on unless
+# LANG_ID=0, as in scaling.sh), for K in PROCS; aggregate
 # docs/s against K times one process's. Where K processes fall short of K times one, the cores
 # (shared hyperthreads, memory bandwidth, a CPU quota) cap any worker pool too: this is the
 # ceiling to read the pool's scaling against. Run after scaling.sh has unpacked the bundle.
@@ -22,7 +23,7 @@ one=""
 for k in ${PROCS//,/ }; do
   start=$(date +%s.%N)
   for i in $(seq "$k"); do
-    "$NODE" "$WORK/benchmarks/lib/method.js" --method mlp --input "$WARC" --model "$BUNDLE/model.onnx" --passes 2 --workers 0 >"$tmp/$k-$i.json" &
+    "$NODE" "$WORK/benchmarks/lib/method.js" --method mlp --input "$WARC" --model "$BUNDLE/model.onnx" --passes 2 --workers 0 --lang-id "$([ "${LANG_ID:-1}" = 1 ] && echo true || echo false)" >"$tmp/$k-$i.json" &
   done
   wait
   wall=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { print b - a }')

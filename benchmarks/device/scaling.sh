@@ -13,6 +13,8 @@
 #   SECTIONS="single scaling"   add "micro" for the micro-benchmarks, "capacity" for what the machine
 #                           gives as many independent processes as WORKERS names (capacity.sh: the
 #                           ceiling to read the pool's scaling against), drop "single" to skip Readability & co.
+#   LANG_ID=1               language identification on in the scaling and capacity runs, as
+#                           `winnow clean` runs by default (0: extraction and metadata only)
 #   OUT=<dir>               where results go (default: benchmarks/data/device-out)
 set -euo pipefail
 
@@ -27,6 +29,8 @@ DOCS_PER_WORKER=${DOCS_PER_WORKER:-800}
 RUNS=${RUNS:-1}
 UNORDERED=${UNORDERED:-1}
 SECTIONS=${SECTIONS:-single scaling}
+LANG_ID=${LANG_ID:-1}
+export LANG_ID
 mkdir -p "$OUT"
 
 say() { echo "scaling.sh: $*" >&2; }
@@ -77,7 +81,7 @@ MODEL=$BUNDLE/model.onnx
   (grep -E '^(MemTotal|MemAvailable):' /proc/meminfo || true)
   echo "cgroup cpu.max: $(cat /sys/fs/cgroup/cpu.max 2>/dev/null || echo n/a)"
   echo "node: $("$NODE" --version)"
-  echo "settings: WORKERS=$WORKERS DOCS_PER_WORKER=$DOCS_PER_WORKER RUNS=$RUNS UNORDERED=$UNORDERED SECTIONS=$SECTIONS"
+  echo "settings: WORKERS=$WORKERS DOCS_PER_WORKER=$DOCS_PER_WORKER RUNS=$RUNS UNORDERED=$UNORDERED SECTIONS=$SECTIONS LANG_ID=$LANG_ID"
   cat "$BUNDLE/manifest.json"
 } >"$OUT/machine.txt"
 say "$(head -4 "$OUT/machine.txt" | tr '\n' ' ')"
@@ -86,6 +90,7 @@ args=(--no-full --subset-input "$WARC" --model "$MODEL" --workers "$WORKERS" --d
 case " $SECTIONS " in *" single "*) ;; *) args+=(--no-single) ;; esac
 case " $SECTIONS " in *" scaling "*) ;; *) args+=(--no-scaling) ;; esac
 [ "$UNORDERED" = 1 ] && args+=(--unordered)
+[ "$LANG_ID" = 1 ] && args+=(--lang-id)
 
 if [[ " $SECTIONS " == *" micro "* ]]; then
   say "micro-benchmarks ..."

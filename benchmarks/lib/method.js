@@ -202,6 +202,12 @@ try {
       workers,
       batchSize: flags["batch-size"] ? Number(flags["batch-size"]) : undefined,
       unordered: flags.unordered === true || flags.unordered === "true",
+      // --lang-id: the corpus step `winnow clean` runs by default (language identification, no
+      // filters), so a figure reads as the command's; without it only extraction and metadata run.
+      corpus:
+        flags["lang-id"] === true || flags["lang-id"] === "true"
+          ? { langId: true, filters: [], stats: false, keepFiltered: false }
+          : undefined,
     });
     // A run that read fewer inputs than it was given (a file it took for a repeat, say) would
     // measure less work than the figures claim: stop rather than report it.
