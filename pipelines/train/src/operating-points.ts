@@ -43,23 +43,60 @@ export interface OperatingPoints {
 
 export type Favor = keyof OperatingPoints;
 
+/**
+ * A page's words as small integers (ids local to the page), counted once: a training run draws
+ * many curves over the same pages (the keep threshold of every fold, the comment veto's candidates,
+ * the fallback's factors), and tokenising the gold and the blocks again at each was most of what a
+ * curve cost.
+ */
+export interface PageWords {
+  /** The gold text the counts are of (a cached entry serves only the same text). */
+  gold: string;
+  /** Occurrences of each word id in the gold. */
+  goldCounts: Int32Array;
+  goldCount: number;
+  /** The word ids of block b are blockWords[blockStarts[b]] up to blockWords[blockStarts[b + 1]]. */
+  blockStarts: Int32Array;
+  blockWords: Int32Array;
+}
+
+/** The words of a page's blocks and of its gold, as ids into one page-wide table. */
+export function pageWords(blockTexts: readonly string[], gold: string): PageWords {
+  const ids = new Map<string, number>();
+  const idOf = (w: string): number => {
+    let id = ids.get(w);
+    if (id === undefined) ids.set(w, (id = ids.size));
+    return id;
+  };
+  const goldIds = wordTokens(gold).map(idOf);
+  const blockStarts = new Int32Array(blockTexts.length + 1);
+  const words: number[] = [];
+  blockTexts.forEach((text, b) => {
+    for (const w of wordTokens(text)) words.push(idOf(w));
+    blockStarts[b + 1] = words.length;
+  });
+  const goldCounts = new Int32Array(ids.size);
+  for (const id of goldIds) goldCounts[id]++;
+  return { gold, goldCounts, goldCount: goldIds.length, blockStarts, blockWords: Int32Array.from(words) };
+}
+
 /** Word precision and recall of one page at every candidate threshold. */
 export function pageCurve(
   blockTexts: readonly string[],
   gold: string,
   scores: ArrayLike<number>,
 ): { precision: Float64Array; recall: Float64Array } {
+  return pageCurveOfWords(pageWords(blockTexts, gold), scores);
+}
+
+/** pageCurve over words already counted (pageWords). */
+export function pageCurveOfWords(words: PageWords, scores: ArrayLike<number>): { precision: Float64Array; recall: Float64Array } {
   const t = THRESHOLD_CANDIDATES.length;
   const precision = new Float64Array(t);
   const recall = new Float64Array(t);
-  const goldBag = new Map<string, number>();
-  let goldCount = 0;
-  for (const w of wordTokens(gold)) {
-    goldBag.set(w, (goldBag.get(w) ?? 0) + 1);
-    goldCount++;
-  }
-  const order = Array.from(blockTexts.keys()).sort((a, b) => scores[b] - scores[a]);
-  const kept = new Map<string, number>();
+  const { goldCounts, goldCount, blockStarts, blockWords } = words;
+  const order = Array.from({ length: blockStarts.length - 1 }, (_, b) => b).sort((a, b) => scores[b] - scores[a]);
+  const kept = new Int32Array(goldCounts.length);
   let keptCount = 0;
   let overlap = 0;
   let next = 0;
@@ -67,11 +104,11 @@ export function pageCurve(
   for (let k = t - 1; k >= 0; k--) {
     const threshold = THRESHOLD_CANDIDATES[k];
     while (next < order.length && scores[order[next]] >= threshold) {
-      for (const w of wordTokens(blockTexts[order[next]])) {
-        const n = (kept.get(w) ?? 0) + 1;
-        kept.set(w, n);
+      const b = order[next];
+      for (let j = blockStarts[b]; j < blockStarts[b + 1]; j++) {
+        const w = blockWords[j];
         keptCount++;
-        if (n <= (goldBag.get(w) ?? 0)) overlap++;
+        if (++kept[w] <= goldCounts[w]) overlap++;
       }
       next++;
     }
@@ -84,6 +121,21 @@ export function pageCurve(
     }
   }
   return { precision, recall };
+}
+
+/** Each segmented page's counted words, kept while the page is (see PageWords). */
+const wordsOfPage = new WeakMap<object, { blocks: readonly unknown[]; words: PageWords }>();
+
+/** The counted words of a page's blocks against `gold`, from the cache when blocks and gold are the same. */
+function cachedPageWords(doc: { blocks: readonly { text: string }[] }, gold: string): PageWords {
+  const cached = wordsOfPage.get(doc);
+  if (cached !== undefined && cached.blocks === doc.blocks && cached.words.gold === gold) return cached.words;
+  const words = pageWords(
+    doc.blocks.map((b) => b.text),
+    gold,
+  );
+  wordsOfPage.set(doc, { blocks: doc.blocks, words });
+  return words;
 }
 
 function fBeta(p: number, r: number, beta: number): number {
@@ -148,11 +200,7 @@ export function thresholdCurves(
   for (const p of pages) pagesOf.set(data.pages[p].source, (pagesOf.get(data.pages[p].source) ?? 0) + 1);
   pages.forEach((p, i) => {
     const gold = data.training?.validationGold[p] ?? data.pages[p].gold;
-    const page = pageCurve(
-      data.pages[p].doc.blocks.map((b) => b.text),
-      gold,
-      scores[i],
-    );
+    const page = pageCurveOfWords(cachedPageWords(data.pages[p].doc, gold), scores[i]);
     addPage(pooled, page, weights[i] / pages.length);
     const source = data.pages[p].source;
     let own = bySource.get(source);

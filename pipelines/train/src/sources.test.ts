@@ -107,6 +107,34 @@ describe("operating points", () => {
     });
   });
 
+  it("count each page's words once, and count them again when the page's gold changes", () => {
+    const all = pages.map((_, i) => i);
+    const scores = all.map((p) => Float32Array.from(data.pages[p].doc.blocks, (_, b) => ((b * 31 + p) % 97) / 96));
+    const fresh = (d: Dataset) =>
+      all.map((p) =>
+        pageCurve(
+          d.pages[p].doc.blocks.map((b) => b.text),
+          d.pages[p].gold,
+          scores[p],
+        ),
+      );
+    const first = thresholdCurve(data, all, scores, 0.5);
+    // A second curve over the same pages reads the counted words: the same figures to the bit.
+    expect(thresholdCurve(data, all, scores, 0.5).f1).toEqual(first.f1);
+    const k = THRESHOLD_CANDIDATES.indexOf(0.5);
+    const expected = fresh(data);
+    const mean = (curves: { precision: Float64Array }[]) => curves.reduce((a, c) => a + c.precision[k], 0);
+    expect(mean(expected)).toBeGreaterThan(0);
+    // The same documents against another gold (the first page's gold cut to its first word):
+    // its counts must not come from the cache.
+    const other = { ...data, pages: data.pages.map((page, p) => (p === 0 ? { ...page, gold: page.gold.split(/\s+/)[0] } : page)) };
+    const again = thresholdCurves(other, [0], [scores[0]], 0.5).pooled;
+    const direct = fresh(other)[0];
+    expect(again.precision[k]).toBe(direct.precision[k]);
+    expect(again.recall[k]).toBe(direct.recall[k]);
+    expect(direct.recall[k]).not.toBe(expected[0].recall[k]);
+  });
+
   it("favor precision keeps no more than balanced, and balanced no more than recall", () => {
     const all = pages.map((_, i) => i);
     const fitted = fitMlp(data, all, QUICK);
