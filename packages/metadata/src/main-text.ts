@@ -90,23 +90,33 @@ export function chooseByMainText(
   return out;
 }
 
-/** The first date shown in the blocks around the main text's first kept block, as normaliseDate reads it. */
+/**
+ * The date shown at the main text's head, as normaliseDate reads it: in the blocks just under its
+ * first kept block (most often the headline), else just above it, else in that block itself (a
+ * dateline kept as the first block; a headline's own year or date, "Best laptops 2026", last).
+ * Nearest first: a sidebar's date above the headline loses to the dateline under it (on the
+ * tuning fold this order and the page's order gave the same days).
+ */
 function headDate(shown: ShownCandidates, first: number, texts: readonly string[]): string | undefined {
-  const to = Math.min(texts.length - 1, first + HEAD_AFTER);
-  for (let b = Math.max(0, first - HEAD_BEFORE); b <= to; b++) {
-    const text = texts[b];
-    if (NOT_PUBLISHED_LABEL.test(text)) continue;
-    for (const d of shown.dates) {
-      if (d.block !== b || NOT_PUBLISHED_LABEL.test(d.value)) continue;
-      const iso = normaliseDate(d.value, shown.bound, shown.lang);
-      if (iso !== undefined) return iso;
-    }
-    if (mayBeDateLine(text, b > 0 ? texts[b - 1] : "")) {
-      const iso = normaliseDate(text, shown.bound, shown.lang);
-      if (iso !== undefined) return iso;
-    }
+  for (let k = 1; k <= HEAD_AFTER + HEAD_BEFORE + 1; k++) {
+    const b = k <= HEAD_AFTER ? first + k : k <= HEAD_AFTER + HEAD_BEFORE ? first - (k - HEAD_AFTER) : first;
+    if (b < 0 || b >= texts.length) continue;
+    const iso = dateShownIn(shown, b, texts);
+    if (iso !== undefined) return iso;
   }
   return undefined;
+}
+
+/** The date block `b` shows (a shown date candidate there, else its text as a date line), not an update's. */
+function dateShownIn(shown: ShownCandidates, b: number, texts: readonly string[]): string | undefined {
+  const text = texts[b];
+  if (NOT_PUBLISHED_LABEL.test(text)) return undefined;
+  for (const d of shown.dates) {
+    if (d.block !== b || NOT_PUBLISHED_LABEL.test(d.value)) continue;
+    const iso = normaliseDate(d.value, shown.bound, shown.lang);
+    if (iso !== undefined) return iso;
+  }
+  return mayBeDateLine(text, b > 0 ? texts[b - 1] : "") ? normaliseDate(text, shown.bound, shown.lang) : undefined;
 }
 
 /** Whether the date shown at the main text's head (`head`) replaces the chosen one (`chosen`). */
