@@ -119,15 +119,27 @@ export async function cleanPages(
       for (let b = 0; b < n; b++) if (s[b] >= threshold) keptIndexes.push(b);
     }
     for (const b of keptIndexes) blocks.push(outputBlock(page, b));
-    const metadata =
-      page.metadata !== undefined && page.shown !== undefined
-        ? chooseByMainText(page.metadata, page.shown, keptIndexes, page.texts)
-        : page.metadata;
+    const metadata = chosenMetadata(page.metadata, page.shown, keptIndexes, () => page.texts);
     const output: PageOutput = { ok: true, title: page.title, charset: page.charset, blocks, blocksTotal: n, metadata };
     if (keepComments) output.comments = commentBlocks(page, s, threshold, commentScores?.[k], commentThreshold);
     outputs[page.slot] = output;
   }
   return outputs;
+}
+
+/**
+ * The page's metadata with its date and author chosen again by where the page shows them against
+ * the blocks kept as main text (chooseByMainText): the one place both cleaning paths (cleanPages,
+ * and site templates' cleanParsedPages) decide them. `texts` gives every block's text, asked for
+ * only when there is metadata to decide.
+ */
+export function chosenMetadata(
+  metadata: PageMetadata | undefined,
+  shown: ShownCandidates | undefined,
+  keptIndexes: readonly number[],
+  texts: () => readonly string[],
+): PageMetadata | undefined {
+  return metadata === undefined || shown === undefined ? metadata : chooseByMainText(metadata, shown, keptIndexes, texts());
 }
 
 /** The blocks not kept as main text that the comment head scores as comments ([] without one). */
