@@ -50,11 +50,11 @@ import { gunzipSync } from "node:zlib";
 import { decodeHtmlPieces } from "@winnow/archive";
 import { alignBlockLabels } from "@winnow/evaluation";
 import { chooseByMainText, MetadataCollector, normaliseDate } from "@winnow/metadata";
-import { loadClassifier, resolveModelSpec, scoreBatch } from "@winnow/models";
+import { loadClassifier, resolveModelSpec } from "@winnow/models";
 import { segmentHtml } from "@winnow/segment";
 import { segmentWithMetadata } from "../pipelines/clean/dist/page.js";
 import { parseFlags } from "../benchmarks/lib/common.js";
-import { goldDay, setPages } from "./lib/metadata-gold.js";
+import { goldDay, modelKeptBlocks, setPages } from "./lib/metadata-gold.js";
 
 const flags = parseFlags(process.argv.slice(2), []);
 const root = flags.data ?? new URL("../../shared/data", import.meta.url).pathname;
@@ -176,21 +176,13 @@ for (const set of SETS) {
 
 /** The indexes of the main text's blocks: those the shipped model keeps, or those the gold's main text covers. */
 async function keptBlocks(doc, goldText) {
-  let keep;
-  if (MAIN_TEXT === "model") {
-    const batch = scoreBatch(classifier);
-    await batch.add(doc);
-    const [scores] = await batch.score();
-    keep = (b) => scores[b] >= classifier.threshold;
-  } else {
-    const { labels } = alignBlockLabels(
-      doc.blocks.map((b) => b.text),
-      goldText,
-    );
-    keep = (b) => labels[b] === 1;
-  }
+  if (MAIN_TEXT === "model") return modelKeptBlocks(classifier, doc);
+  const { labels } = alignBlockLabels(
+    doc.blocks.map((b) => b.text),
+    goldText,
+  );
   const kept = [];
-  for (let b = 0; b < doc.blocks.length; b++) if (keep(b)) kept.push(b);
+  for (let b = 0; b < doc.blocks.length; b++) if (labels[b] === 1) kept.push(b);
   return kept;
 }
 
