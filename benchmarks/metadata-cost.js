@@ -8,6 +8,9 @@
  * - with `--collector-before DIR`: the same segmenter with DIR's MetadataCollector (DIR: a checkout
  *   whose packages/metadata/dist is an earlier build), so that the two collectors' extra CPU
  *   per page over the floor compare directly; and chrono-node's parses per page, of each;
+ * - with `--main-text`: `collector + main text`, this build's collector finishing with its shown
+ *   candidates (finishWithShown) and chooseByMainText on the blocks the shipped model keeps (kept
+ *   blocks found once, before the timed rounds: the model's scoring is not the step measured);
  * - with `--before DIR`: DIR's segmenter alone (a checkout of an earlier commit, built), as the
  *   first version of this script measured (the cost of structure and metadata together).
  * The extra CPU per page, against the end-to-end CPU per document of `winnow clean`
@@ -22,7 +25,8 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { gunzipSync } from "node:zlib";
 import { decodeHtmlPieces } from "@winnow/archive";
-import { MetadataCollector } from "@winnow/metadata";
+import { chooseByMainText, MetadataCollector } from "@winnow/metadata";
+import { loadClassifier, resolveModelSpec, scoreBatch } from "@winnow/models";
 import { Segmenter } from "@winnow/segment";
 import { parseFlags } from "./lib/common.js";
 
@@ -63,6 +67,33 @@ if (before !== undefined) {
 }
 if (collectorBefore !== undefined) runs["collector before"] = withCollector(new collectorBefore.MetadataCollector());
 runs.collector = withCollector(new MetadataCollector());
+if (flags["main-text"] !== undefined) {
+  const kept = await keptByModel();
+  const collector = new MetadataCollector();
+  runs["collector + main text"] = () => {
+    for (let i = 0; i < pages.length; i++) {
+      const doc = now.segment(pages[i], collector);
+      sink += doc.blocks.length;
+      const { metadata, shown } = collector.finishWithShown(URL_OF_PAGE, CAPTURED, doc.blocks, doc.title);
+      const texts = doc.blocks.map((b) => b.text);
+      sink += Object.keys(chooseByMainText(metadata, shown, kept[i], texts)).length;
+    }
+  };
+}
+
+/** Per page, the indexes of the blocks the shipped model keeps (as clean scores a page). */
+async function keptByModel() {
+  const classifier = await loadClassifier(resolveModelSpec(undefined));
+  const out = [];
+  for (const p of pages) {
+    const doc = now.segment(p);
+    const batch = scoreBatch(classifier);
+    await batch.add(doc);
+    const [scores] = await batch.score();
+    out.push(doc.blocks.flatMap((_, b) => (scores[b] >= classifier.threshold ? [b] : [])));
+  }
+  return out;
+}
 
 // chrono-node's parses, counted in one pass of each collector before the timed rounds (both
 // builds load the same chrono-node modules: each locale's strict parser is counted where it is).
@@ -137,6 +168,13 @@ if (collectorBefore !== undefined) {
   const a = median(extra("collector"));
   lines.push(
     `  collector's own CPU per page, median of rounds: before ${ms(b)} ms, now ${ms(a)} ms (${((a / b) * 100).toFixed(0)}% of before)`,
+  );
+}
+if (runs["collector + main text"] !== undefined) {
+  // Paired per round, as above: what finishWithShown and chooseByMainText add to the collector.
+  const extra = cpu["collector + main text"].map((x, i) => x - cpu.collector[i]);
+  lines.push(
+    `  the main text's choice per page (finishWithShown and chooseByMainText over finish), median of rounds: ${ms(median(extra))} ms (${((median(extra) / median(cpu.collector)) * 100).toFixed(1)}% of the collector's round)`,
   );
 }
 console.log(lines.join("\n"));

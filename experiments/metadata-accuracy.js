@@ -30,16 +30,31 @@
  * offered (its rank and text, as the collector received it) and where the gold's name first
  * sits in the page's HTML, to see which rule gave an answer and what a missing one would need.
  *
- *   npx turbo run build --filter=@winnow/metadata... && node experiments/metadata-accuracy.js [--data DIR] [--out FILE] [--show N] [--candidates]
+ * `--main-text model|gold` reads each page as clean does from the segmenter on (clean's
+ * segmentWithMetadata), then re-decides its date and author by where the page shows them against
+ * its main text (chooseByMainText), the main text being the blocks that the shipped model keeps
+ * (`model`: scored as clean scores a page, scoreBatch of the default classifier) or the blocks
+ * that the gold's main text covers (`gold`: alignBlockLabels, the upper bound of what the signal
+ * can give). The shipped model was trained on WCXB dev's pages among others, so `model` is
+ * optimistic there about which blocks are kept. `--candidates` is not read in this mode.
+ * `--dump FILE` writes, for fold 0's pages only, one JSON line per page: the gold, the answers,
+ * the shown candidates with their blocks and the kept blocks (for counting a rule's effect on
+ * the tuning fold before writing it).
+ *
+ *   npx turbo run build --filter=@winnow/clean... && node experiments/metadata-accuracy.js [--data DIR] [--out FILE] [--show N] [--candidates]
+ *     [--main-text model|gold] [--dump FILE]
  */
-import { readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { decodeHtmlPieces } from "@winnow/archive";
-import { MetadataCollector } from "@winnow/metadata";
+import { alignBlockLabels } from "@winnow/evaluation";
+import { chooseByMainText, MetadataCollector, normaliseDate } from "@winnow/metadata";
+import { loadClassifier, resolveModelSpec } from "@winnow/models";
 import { segmentHtml } from "@winnow/segment";
+import { segmentWithMetadata } from "../pipelines/clean/dist/page.js";
 import { parseFlags } from "../benchmarks/lib/common.js";
-import { goldDay, setPages } from "./lib/metadata-gold.js";
+import { goldDay, modelKeptBlocks, setPages } from "./lib/metadata-gold.js";
 
 const flags = parseFlags(process.argv.slice(2), []);
 const root = flags.data ?? new URL("../../shared/data", import.meta.url).pathname;
@@ -47,6 +62,11 @@ const SETS = ["wcxb-dev", "googletrends-2017", "chinese-wce"];
 const BOUND = Date.UTC(2026, 11, 31);
 const SHOW = Number(flags.show ?? 0);
 const CANDIDATES = flags.candidates !== undefined;
+const MAIN_TEXT = flags["main-text"];
+if (MAIN_TEXT !== undefined && MAIN_TEXT !== "model" && MAIN_TEXT !== "gold") throw new Error("--main-text takes model or gold");
+const DUMP = flags.dump;
+if (DUMP !== undefined) writeFileSync(DUMP, "");
+const classifier = MAIN_TEXT === "model" ? await loadClassifier(resolveModelSpec(undefined)) : undefined;
 
 /**
  * Case and spaces folded, and the list's own separators: winnow writes several authors with
@@ -109,13 +129,27 @@ for (const set of SETS) {
   const dir = join(root, set);
   const { ids, folds } = setPages(dir);
   const byFold = [0, 1, "all"].map(() => ({ date: tally(), author: tally() }));
-  ids.forEach((id, index) => {
+  for (let index = 0; index < ids.length; index++) {
+    const id = ids[index];
     const gold = JSON.parse(readFileSync(join(dir, "ground-truth", `${id}.json`), "utf8"));
     const html = gunzipSync(readFileSync(join(dir, "html", `${id}.html.gz`)));
     const { pieces } = decodeHtmlPieces(html, "");
     offered.length = 0;
-    const doc = segmentHtml(pieces, { observer: collector });
-    const meta = collector.finish(gold.url ?? "", BOUND, doc.blocks, doc.title);
+    let meta;
+    if (MAIN_TEXT === undefined) {
+      const doc = segmentHtml(pieces, { observer: collector });
+      meta = collector.finish(gold.url ?? "", BOUND, doc.blocks, doc.title);
+    } else {
+      const { doc, metadata, shown } = segmentWithMetadata(pieces, gold.url ?? "", { capturedAt: new Date(BOUND).toISOString() });
+      const kept = await keptBlocks(doc, gold.ground_truth.main_content ?? "");
+      meta = chooseByMainText(
+        metadata,
+        shown,
+        kept,
+        doc.blocks.map((b) => b.text),
+      );
+      if (DUMP !== undefined && folds[index] === 0) dump(set, id, gold, doc, metadata, meta, shown, kept);
+    }
     pagesRead++;
     const goldDate = gold.ground_truth.publish_date ? goldDay(gold.ground_truth.publish_date) : undefined;
     const goldAuthor = gold.ground_truth.author || undefined;
@@ -127,7 +161,7 @@ for (const set of SETS) {
         t.author.examples.push(...offered, ...(goldAuthor === undefined ? [] : whereInHtml(html.toString("utf8"), goldAuthor)));
       }
     }
-  });
+  }
   results[set] = Object.fromEntries(
     ["fold 0 (tuned on)", "fold 1 (held out)", "all"].map((name, f) => [
       name,
@@ -138,6 +172,51 @@ for (const set of SETS) {
     // Only fold 0's pages are shown: fold 1 stays unseen.
     for (const line of [...byFold[0].date.examples, ...byFold[0].author.examples].slice(0, SHOW)) console.log(line);
   }
+}
+
+/** The indexes of the main text's blocks: those the shipped model keeps, or those the gold's main text covers. */
+async function keptBlocks(doc, goldText) {
+  if (MAIN_TEXT === "model") return modelKeptBlocks(classifier, doc);
+  const { labels } = alignBlockLabels(
+    doc.blocks.map((b) => b.text),
+    goldText,
+  );
+  const kept = [];
+  for (let b = 0; b < doc.blocks.length; b++) if (labels[b] === 1) kept.push(b);
+  return kept;
+}
+
+/** One line of --dump: a fold-0 page's gold, answers before and after, shown candidates (dates read) and kept blocks. */
+function dump(set, id, gold, doc, before, after, shown, kept) {
+  const text = (b) => (b >= 0 && b < doc.blocks.length ? doc.blocks[b].text.slice(0, 120) : "");
+  const line = {
+    set,
+    id,
+    url: gold.url,
+    blocks: doc.blocks.length,
+    goldDate: gold.ground_truth.publish_date ? goldDay(gold.ground_truth.publish_date) : null,
+    goldAuthor: gold.ground_truth.author || null,
+    before: { date: before.date ?? null, author: before.author ?? null },
+    after: { date: after.date ?? null, author: after.author ?? null },
+    dateBlock: shown.dateBlock,
+    authorBlock: shown.authorBlock,
+    dates: shown.dates.map((d) => ({
+      ...d,
+      day: normaliseDate(d.value, shown.bound, shown.lang)?.slice(0, 10) ?? null,
+      text: text(d.block),
+    })),
+    authors: shown.authors.map((a) => ({ ...a, text: text(a.block) })),
+    kept,
+    // The blocks around the main text's head and end, with their indexes.
+    around:
+      kept.length === 0
+        ? []
+        : [...Array.from({ length: 7 }, (_, k) => kept[0] - 4 + k), ...Array.from({ length: 5 }, (_, k) => kept[kept.length - 1] - 1 + k)]
+            .filter((b, k, all) => b >= 0 && b < doc.blocks.length && all.indexOf(b) === k)
+            .map((b) => [b, text(b)]),
+    heads: doc.blocks.slice(0, 400).flatMap((b, k) => (b.heading === 1 ? [k] : [])),
+  };
+  appendFileSync(DUMP, `${JSON.stringify(line)}\n`);
 }
 
 /** Where the gold's name (or its first name of a list) first sits in the page's HTML, with some markup around it. */

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { domainFolds } from "@winnow/evaluation";
+import { scoreBatch } from "@winnow/models";
 
 /**
  * A labelled set's pages as the metadata experiments split them: its ids in order, its
@@ -17,6 +18,19 @@ export function setPages(dir) {
     1,
   );
   return { files, ids, folds };
+}
+
+/**
+ * The indexes of the blocks `classifier` keeps of a segmented page, scored as clean scores a
+ * page (scoreBatch: the comment head's veto and the empty-page fallback included).
+ */
+export async function modelKeptBlocks(classifier, doc) {
+  const batch = scoreBatch(classifier);
+  await batch.add(doc);
+  const [scores] = await batch.score();
+  const kept = [];
+  for (let b = 0; b < doc.blocks.length; b++) if (scores[b] >= classifier.threshold) kept.push(b);
+  return kept;
 }
 
 /**

@@ -16,7 +16,7 @@ import type { MarkupObserver } from "@winnow/segment";
 import { dateInUrl, NO_BOUND, normaliseDate } from "./dates.js";
 import { authorNames, handleIn, isPublisher, isSiteName } from "./names.js";
 import { type JsonLdFacts, readJsonLd } from "./json-ld.js";
-import type { PageBlock, PageMetadata } from "./types.js";
+import { NOT_SHOWN, type PageBlock, type PageMetadata, type ShownCandidates } from "./types.js";
 
 /** Candidate ranks: lower wins. */
 const JSON_LD = 0;
@@ -273,6 +273,10 @@ const clean = (s: string): string => s.replace(SPACES, " ").trim();
 interface Candidate {
   value: string;
   rank: number;
+  /** The block it sits in (-1: not known, or not shown: the markup's); found in finish() from `shown`. */
+  at: number;
+  /** The text the page shows for it, by which its block is found ("" when it shows none). */
+  shown: string;
 }
 /** An author candidate; `handle`: a forum's username, where digits belong to the name ("lulug30"). */
 interface AuthorCandidate extends Candidate {
@@ -325,6 +329,10 @@ export class MetadataCollector implements MarkupObserver {
   private timeDated = false; // the first <time> gave its datetime: its text is not read
   private authorNext = false; // a screen reader's label said "Thread starter": the next link names them
   private listing = false; // bestAuthor found a listing's bylines: the page's lines are not read for a byline
+  private timeCandidate: Candidate | null = null; // the open <time>'s datetime candidate: its text says where it is shown
+  private atBlock = -1; // the block finish() reads lines of: its candidates sit there
+  private chosen: Candidate | null = null; // the candidate bestDate or bestAuthor took last
+  private headlineAt = -1; // the block of the date line headlineDate read last
 
   private lang = "";
   private langRank = NONE;
@@ -360,6 +368,10 @@ export class MetadataCollector implements MarkupObserver {
     this.timeDated = false;
     this.authorNext = false;
     this.listing = false;
+    this.timeCandidate = null;
+    this.atBlock = -1;
+    this.chosen = null;
+    this.headlineAt = -1;
     this.lang = "";
     this.langRank = NONE;
     // In place, and nothing allocated for a page that offers none: a run reads pages by the million.
@@ -520,15 +532,18 @@ export class MetadataCollector implements MarkupObserver {
         }
         break;
       case Capture.Author:
-        this.offerAuthor(text, rank);
+        this.offerAuthor(text, rank, false, text);
         // A byline often says when, too ("By Jane Roe, March 4, 2021").
-        this.offerDate("date", text, VISIBLE_TEXT);
+        this.offerDate("date", text, VISIBLE_TEXT, text);
         break;
       case Capture.Time:
-        if (rank !== NONE && !this.timeDated) this.offerDate("date", text, rank);
+        if (rank !== NONE && !this.timeDated) this.offerDate("date", text, rank, text);
+        // The datetime read from its attributes is shown as this text.
+        if (this.timeCandidate !== null) this.timeCandidate.shown = text;
+        this.timeCandidate = null;
         break;
       case Capture.DateText:
-        this.offerDate("date", text, rank);
+        this.offerDate("date", text, rank, text);
         break;
       case Capture.Tag:
         this.addTo("tags", clean(text), rank);
@@ -555,9 +570,38 @@ export class MetadataCollector implements MarkupObserver {
    * reads as a publication (see below). Without `blocks`, the markup's dates are taken as they are.
    */
   finish(url: string, capturedAt: number = NO_BOUND, blocks?: ReadonlyArray<PageBlock>, title = ""): PageMetadata {
+    return this.finishPage(url, capturedAt, blocks, title, undefined);
+  }
+
+  /**
+   * finish(), and the dates and authors the page shows with the blocks they sit in, for
+   * chooseByMainText to decide again once the blocks of the main text are known.
+   */
+  finishWithShown(
+    url: string,
+    capturedAt: number,
+    blocks: ReadonlyArray<PageBlock>,
+    title = "",
+  ): { metadata: PageMetadata; shown: ShownCandidates } {
+    const shown: ShownCandidates = { dates: [], authors: [], dateBlock: NOT_SHOWN, authorBlock: NOT_SHOWN, bound: NO_BOUND, lang: "" };
+    return { metadata: this.finishPage(url, capturedAt, blocks, title, shown), shown };
+  }
+
+  private finishPage(
+    url: string,
+    capturedAt: number,
+    blocks: ReadonlyArray<PageBlock> | undefined,
+    title: string,
+    shown: ShownCandidates | undefined,
+  ): PageMetadata {
     if (this.pending) this.settle();
     const linesRead = this.authors.length === 0 && this.jsonLd.authors.length === 0;
     if (blocks !== undefined) this.readLabelledBlocks(blocks);
+    // In page order, before any is ranked: each shown candidate's block, found from its text.
+    if (shown !== undefined && blocks !== undefined) {
+      placeShown(this.dates, blocks);
+      placeShown(this.authors, blocks);
+    }
     const out: PageMetadata = {};
     const v = this.values;
     const ld = this.jsonLd;
@@ -584,11 +628,15 @@ export class MetadataCollector implements MarkupObserver {
         this.authors.length = 0;
         const n = Math.min(blocks.length, MAX_AUTHOR_BLOCKS);
         // Where the markup offered nothing, readLabelledBlocks read the first blocks already.
-        for (let b = linesRead ? Math.min(n, MAX_BLOCKS_SCANNED) : 0; b < n; b++)
+        for (let b = linesRead ? Math.min(n, MAX_BLOCKS_SCANNED) : 0; b < n; b++) {
+          this.atBlock = b;
           if (blocks[b].text.length <= MAX_LABELLED) this.offerAuthorBlock(blocks, b);
+        }
+        this.atBlock = -1;
         if (this.authors.length > 0) author = this.bestAuthor(publishers, hostOf(url));
       }
       if (author !== undefined) out.author = author;
+      if (shown !== undefined) this.shownAuthors(shown, author !== undefined ? this.chosen : null, publishers, hostOf(url));
     }
     // A JSON-LD WebPage's datePublished is when a CMS first saved the page, which it records for
     // every page, a service's or a product's too: a publication's date only where the page names
@@ -605,11 +653,22 @@ export class MetadataCollector implements MarkupObserver {
     // Found only where a rule below needs them: most pages are dated by their markup and name their author.
     let headlines: readonly number[] | undefined;
     let date = this.bestDate(this.dates, bound);
+    // Where it is shown (NOT_SHOWN: the markup's or the URL's).
+    let dateBlock =
+      date !== undefined && this.chosen !== null && this.chosen.rank >= VISIBLE_MARKED && this.chosen.rank <= EDITED_TEXT
+        ? this.chosen.at
+        : NOT_SHOWN;
     if (saveStamp && date !== undefined && blocks !== undefined) {
-      const shown = this.headlineDate(blocks, (headlines ??= headlinesOf(blocks, title)), bound);
-      if (shown !== undefined && shown.slice(0, 10) !== date.slice(0, 10)) date = shown;
+      const line = this.headlineDate(blocks, (headlines ??= headlinesOf(blocks, title)), bound);
+      if (line !== undefined && line.slice(0, 10) !== date.slice(0, 10)) {
+        date = line;
+        dateBlock = this.headlineAt;
+      }
     }
-    if (date === undefined && blocks !== undefined) date = this.headlineDate(blocks, (headlines ??= headlinesOf(blocks, title)), bound);
+    if (date === undefined && blocks !== undefined) {
+      date = this.headlineDate(blocks, (headlines ??= headlinesOf(blocks, title)), bound);
+      if (date !== undefined) dateBlock = this.headlineAt;
+    }
     date ??= urlDate;
     // A publication date only for a page that reads as a publication: one that names who wrote
     // it, dates itself as an article in its markup or its URL, or shows a date beside its
@@ -624,6 +683,7 @@ export class MetadataCollector implements MarkupObserver {
           (out.author !== undefined || this.articleDated(ld) || this.datedHeadline(blocks, headlines, title, bound))))
     )
       out.date = date;
+    if (shown !== undefined) this.shownDates(shown, out.date, out.date !== undefined ? dateBlock : NOT_SHOWN, bound);
     const modified = this.bestDate(this.modified, bound);
     if (modified !== undefined) out.dateModified = modified;
     if (v.sitename.value.length > 0) out.sitename = v.sitename.value;
@@ -633,6 +693,31 @@ export class MetadataCollector implements MarkupObserver {
     if (this.tags.length > 0) out.tags = this.tags;
     this.reset();
     return out;
+  }
+
+  /** The shown dates (in what the page shows: not its JSON-LD, `<meta>` or URL) and where the chosen one sits. */
+  private shownDates(shown: ShownCandidates, date: string | undefined, dateBlock: number, bound: number): void {
+    shown.dateBlock = dateBlock;
+    shown.bound = bound;
+    shown.lang = this.lang;
+    for (const c of this.dates) {
+      if (c.rank >= VISIBLE_MARKED && c.rank <= EDITED_TEXT && c.at >= 0) shown.dates.push({ value: c.value, block: c.at, rank: c.rank });
+    }
+    // A date line headlineDate read: shown there, and read as this date.
+    if (date !== undefined && dateBlock >= 0 && !shown.dates.some((d) => d.block === dateBlock))
+      shown.dates.push({ value: date, block: dateBlock, rank: LABELLED_TEXT });
+    shown.dates.sort((a, b) => a.block - b.block);
+  }
+
+  /** The names that shown author candidates give (publishers left out), and where the chosen one sits. */
+  private shownAuthors(shown: ShownCandidates, chosen: Candidate | null, publishers: readonly string[], host: string): void {
+    shown.authorBlock = chosen !== null && chosen.rank >= VISIBLE_MARKED && chosen.rank <= EDITED_TEXT ? chosen.at : NOT_SHOWN;
+    for (const c of this.authors as AuthorCandidate[]) {
+      if (c.rank < VISIBLE_MARKED || c.rank > EDITED_TEXT || c.at < 0) continue;
+      const names = this.namesOf(c).filter((name) => !isPublisher(name, publishers, host));
+      if (names.length > 0) shown.authors.push({ value: names.join("; "), block: c.at, rank: c.rank });
+    }
+    shown.authors.sort((a, b) => a.block - b.block);
   }
 
   /**
@@ -648,12 +733,14 @@ export class MetadataCollector implements MarkupObserver {
     for (let b = 0; b < n; b++) {
       const text = blocks[b].text;
       if (text.length > MAX_LABELLED) continue;
+      this.atBlock = b;
       if (needDate && /\d/.test(text) && (DATE_LABEL.test(text) || DATE_ONLY.test(text) || isDateLine(text)))
         this.offerDate("date", text, LABELLED_TEXT);
       if (needAuthor) {
         this.offerAuthorBlock(blocks, b);
       }
     }
+    this.atBlock = -1;
   }
 
   /**
@@ -684,16 +771,12 @@ export class MetadataCollector implements MarkupObserver {
       if (headline < 0) continue;
       const end = Math.min(blocks.length, headline + HEADLINE_AFTER + 1);
       for (let b = Math.max(0, headline - HEADLINE_BEFORE); b < end; b++) {
-        const text = blocks[b].text;
-        // Chiefly for cost: a line of another shape is seldom a date, and chrono-node's parsers
-        // were most of what reading every line of the window with a year cost.
-        if (text.length > MAX_LABELLED || !YEAR_IN_LINE.test(text)) continue;
-        if (!(DATE_LABEL.test(text) || DATE_ONLY.test(text) || isDateLine(text) || BYLINE_START.test(text))) continue;
-        // A product's release date is no sign of a publication, nor its date (on WCXB dev's
-        // tuning fold, a store's game pages: 9 of the 50 pages dated without gold).
-        if (isReleaseDate(blocks, b)) continue;
-        const iso = this.read(text, bound);
-        if (iso !== null) return iso;
+        if (!mayBeDateLine(blocks[b].text, b > 0 ? blocks[b - 1].text : "")) continue;
+        const iso = this.read(blocks[b].text, bound);
+        if (iso !== null) {
+          this.headlineAt = b;
+          return iso;
+        }
       }
     }
     return undefined;
@@ -719,7 +802,10 @@ export class MetadataCollector implements MarkupObserver {
   private bestDate(candidates: Candidate[], bound: number): string | undefined {
     for (const candidate of byRank(candidates)) {
       const iso = this.read(candidate.value, bound);
-      if (iso !== null) return iso;
+      if (iso !== null) {
+        this.chosen = candidate;
+        return iso;
+      }
     }
     return undefined;
   }
@@ -788,6 +874,11 @@ export class MetadataCollector implements MarkupObserver {
         // byline around it is being captured (a discussion page's "via user 1 year ago").
         this.offerDate("date", when, VISIBLE_GUESS);
         this.timeDated = true;
+      }
+      // A <time>'s datetime is shown as its text: its block is found by that (close()).
+      if (element === "time" && this.capture === Capture.Time && this.captureLevel === this.level && this.dates.length > 0) {
+        const last = this.dates[this.dates.length - 1];
+        if (last.value === when && last.shown.length === 0) this.timeCandidate = last;
       }
     }
     if (a.pubdate && this.capture === Capture.Time && this.captureLevel === this.level) this.captureRank = VISIBLE_MARKED;
@@ -871,7 +962,7 @@ export class MetadataCollector implements MarkupObserver {
     // A byline is a line: an element of more text is a post whose class names its author
     // (Serendipity's "serendipity_entry_author_Ian-Monroe"), and its first line is its heading.
     if (this.sideKind === Capture.Author) {
-      if (this.sideSeen <= MAX_SIDE_TEXT) this.offerAuthor(this.side, this.sideRank, this.sideHandle);
+      if (this.sideSeen <= MAX_SIDE_TEXT) this.offerAuthor(this.side, this.sideRank, this.sideHandle, this.side);
     } else this.authorNext = this.side.length < 40 && AUTHOR_LINK_LABEL.test(this.side);
     this.sideLevel = -1;
     this.capturing = this.capture !== Capture.None;
@@ -902,9 +993,9 @@ export class MetadataCollector implements MarkupObserver {
   }
 
   /** Kept as written: read in finish(), against the capture's date, best rank first. */
-  private offerDate(field: "date" | "dateModified", value: string, rank: number): void {
+  private offerDate(field: "date" | "dateModified", value: string, rank: number, shown = ""): void {
     const list = field === "date" ? this.dates : this.modified;
-    if (list.length < MAX_CANDIDATES && value.length >= 4 && value.length <= 300) list.push({ value, rank });
+    if (list.length < MAX_CANDIDATES && value.length >= 4 && value.length <= 300) list.push({ value, rank, at: this.atBlock, shown });
   }
 
   /** Block `b` of the page, read as offerAuthorLine reads a line, or as the label of the name(s) after it. */
@@ -950,8 +1041,8 @@ export class MetadataCollector implements MarkupObserver {
     }
   }
 
-  private offerAuthor(value: string, rank: number, handle = false): void {
-    if (this.authors.length < MAX_CANDIDATES && value.length > 0) this.authors.push({ value, rank, handle });
+  private offerAuthor(value: string, rank: number, handle = false, shown = ""): void {
+    if (this.authors.length < MAX_CANDIDATES && value.length > 0) this.authors.push({ value, rank, handle, at: this.atBlock, shown });
   }
 
   /**
@@ -962,6 +1053,7 @@ export class MetadataCollector implements MarkupObserver {
    */
   private bestAuthor(publishers: readonly string[], host: string): string | undefined {
     let sitesOwn: string | undefined;
+    let sitesOwnCandidate: Candidate | null = null;
     const ranked = byRank(this.authors) as AuthorCandidate[];
     let listing = NONE; // a rank whose bylines name too many people: a listing's teasers
     for (let c = 0; c < ranked.length; c++) {
@@ -974,9 +1066,16 @@ export class MetadataCollector implements MarkupObserver {
         this.listing = true;
         continue;
       }
-      if (!names.every((name) => isSiteName(name, publishers))) return names.join("; ");
-      sitesOwn ??= names.join("; ");
+      if (!names.every((name) => isSiteName(name, publishers))) {
+        this.chosen = candidate;
+        return names.join("; ");
+      }
+      if (sitesOwn === undefined) {
+        sitesOwn = names.join("; ");
+        sitesOwnCandidate = candidate;
+      }
     }
+    this.chosen = sitesOwnCandidate;
     return sitesOwn;
   }
 
@@ -1027,6 +1126,36 @@ export class MetadataCollector implements MarkupObserver {
 
 function emptyAttributes(): Attributes {
   return { name: "", property: "", content: "", itemprop: "", rel: "", href: "", datetime: "", httpEquiv: "", pubdate: false };
+}
+
+/**
+ * The block each shown candidate sits in, found in page order: the first block from the last one
+ * found that holds the longest line of its text (a byline's "By\nJane Roe\nMarch 4, 2021" sits in
+ * "By Jane Roe | March 4, 2021"). A candidate whose text no block holds (hidden, or cut by the
+ * segmenter) stays at -1.
+ */
+function placeShown(candidates: readonly Candidate[], blocks: ReadonlyArray<PageBlock>): void {
+  let from = 0;
+  for (const c of candidates) {
+    if (c.at >= 0 || c.shown.length === 0) continue;
+    const key = longestLine(c.shown);
+    if (key.length < 2) continue;
+    for (let b = from; b < blocks.length; b++) {
+      if (blocks[b].text.includes(key)) {
+        c.at = from = b;
+        break;
+      }
+    }
+  }
+}
+
+function longestLine(text: string): string {
+  let best = "";
+  for (const line of text.split("\n")) {
+    const l = clean(line);
+    if (l.length > best.length) best = l;
+  }
+  return best;
 }
 
 /**
@@ -1093,10 +1222,24 @@ function urlOfNoPublication(url: string): boolean {
   return path.length <= 1 || FRONT_PAGE_FILE.test(path) || NO_PUBLICATION_SECTION.test(path);
 }
 
-/** Whether block `b`, a date line, is labelled as a release, in itself or by the short label block before it ("Release Date:"). */
-function isReleaseDate(blocks: ReadonlyArray<PageBlock>, b: number): boolean {
-  if (RELEASE_LABEL.test(blocks[b].text)) return true;
-  const label = b > 0 ? blocks[b - 1].text : "";
+/**
+ * Whether a block's `text` is a line that shows a date (one that labels a date, is one, is a
+ * line of a few words with a year, or a byline), and not a release's date (in itself or by the
+ * short label block `before` it): worth reading as a date.
+ */
+export function mayBeDateLine(text: string, before: string): boolean {
+  // Chiefly for cost: a line of another shape is seldom a date, and chrono-node's parsers were
+  // most of what reading every line of the window with a year cost.
+  if (text.length > MAX_LABELLED || !YEAR_IN_LINE.test(text)) return false;
+  if (!(DATE_LABEL.test(text) || DATE_ONLY.test(text) || isDateLine(text) || BYLINE_START.test(text))) return false;
+  // A product's release date is no sign of a publication, nor its date (on WCXB dev's tuning
+  // fold, a store's game pages: 9 of the 50 pages dated without gold).
+  return !isReleaseDate(text, before);
+}
+
+/** Whether a date line is labelled as a release, in itself or by the short label block before it ("Release Date:"). */
+function isReleaseDate(text: string, label: string): boolean {
+  if (RELEASE_LABEL.test(text)) return true;
   return label.length > 0 && label.length <= MAX_LABEL_BLOCK && RELEASE_LABEL.test(label);
 }
 

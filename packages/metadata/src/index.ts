@@ -3,5 +3,6 @@
 // one pass; the date normalisation it uses.
 
 export { MetadataCollector } from "./collector.js";
+export { chooseByMainText } from "./main-text.js";
 export { dateInUrl, EARLIEST_DATE_MS, normaliseDate } from "./dates.js";
-export type { PageBlock, PageMetadata } from "./types.js";
+export { NOT_SHOWN, type PageBlock, type PageMetadata, type ShownCandidate, type ShownCandidates } from "./types.js";

@@ -19,20 +19,34 @@ const PAGES = [
 ];
 const EXPECTED = ["2021-03-04", "2021-03-04", "2021-03-04T23:30:00-05:00", "2024-03-31"];
 
+/**
+ * Pages whose date chooseByMainText decides again, the first block after the headline kept: a
+ * dateline with a time and no zone under the headline against the markup's UTC stamp of the next
+ * day (the dateline's day: a zone's doing), and against a stamp with the page's own offset one
+ * day off (the stamp's).
+ */
+const HEADLINE_PAGES = [
+  '<html><head><meta property="article:published_time" content="2021-03-05T04:30:00Z"></head><body><h1>T</h1><p>Mar 4, 2021 11:30 PM</p><p>Body text.</p></body></html>',
+  '<html><head><meta property="article:published_time" content="2021-03-05T00:30:00+01:00"></head><body><h1>T</h1><p>Mar 4, 2021 11:30 PM</p><p>Body text.</p></body></html>',
+];
+const HEADLINE_EXPECTED = ["2021-03-04", "2021-03-05T00:30:00+01:00"];
+
 const SCRIPT = `
-import { MetadataCollector } from "./dist/index.js";
+import { chooseByMainText, MetadataCollector } from "./dist/index.js";
 import { segmentHtml } from "@winnow/segment";
-const pages = JSON.parse(process.argv[1]);
+const [pages, chosen] = JSON.parse(process.argv[1]);
 const collector = new MetadataCollector();
 const out = pages.map((html) => {
-  segmentHtml(html, { observer: collector });
-  return collector.finish("https://example.org/story", Date.parse("2024-04-01T00:30:00Z"));
+  const doc = segmentHtml(html, { observer: collector });
+  if (!chosen) return collector.finish("https://example.org/story", Date.parse("2024-04-01T00:30:00Z"));
+  const { metadata, shown } = collector.finishWithShown("https://example.org/story", Date.parse("2024-04-01T00:30:00Z"), doc.blocks, doc.title);
+  return chooseByMainText(metadata, shown, [0, 2], doc.blocks.map((b) => b.text));
 });
 process.stdout.write(JSON.stringify(out));
 `;
 
-function runUnder(zone: string): string {
-  return execFileSync(process.execPath, ["--input-type=module", "-e", SCRIPT, JSON.stringify(PAGES)], {
+function runUnder(zone: string, pages = PAGES, chosen = false): string {
+  return execFileSync(process.execPath, ["--input-type=module", "-e", SCRIPT, JSON.stringify([pages, chosen])], {
     cwd: PACKAGE,
     env: { ...process.env, TZ: zone },
     encoding: "utf8",
@@ -42,8 +56,15 @@ function runUnder(zone: string): string {
 describe("dates do not depend on the machine's time zone", () => {
   it("the same pages give the same bytes under UTC, New York, Tokyo and Kiritimati (UTC+14)", () => {
     const zones = ["UTC", "America/New_York", "Asia/Tokyo", "Pacific/Kiritimati"];
-    const outputs = zones.map(runUnder);
+    const outputs = zones.map((zone) => runUnder(zone));
     for (const output of outputs.slice(1)) expect(output).toBe(outputs[0]);
     expect((JSON.parse(outputs[0]) as Array<{ date?: string }>).map((m) => m.date)).toEqual(EXPECTED);
+  });
+
+  it("the date chosen by the main text's head is the same bytes under the four zones too", () => {
+    const zones = ["UTC", "America/New_York", "Asia/Tokyo", "Pacific/Kiritimati"];
+    const outputs = zones.map((zone) => runUnder(zone, HEADLINE_PAGES, true));
+    for (const output of outputs.slice(1)) expect(output).toBe(outputs[0]);
+    expect((JSON.parse(outputs[0]) as Array<{ date?: string }>).map((m) => m.date)).toEqual(HEADLINE_EXPECTED);
   });
 });

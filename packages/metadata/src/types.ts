@@ -32,3 +32,30 @@ export interface PageBlock {
   /** 1-6 for a heading h1-h6, else 0 (the segmenter's Block.heading). */
   readonly heading?: number;
 }
+
+/** A date or author candidate's block where the page does not show it (its JSON-LD, `<meta>`, URL), or none was given. */
+export const NOT_SHOWN = -1;
+
+/** A date or an author that the page shows in its text, and the block it sits in. */
+export interface ShownCandidate {
+  /** A date as written (read by normaliseDate), or an author's names ("; " between them). */
+  readonly value: string;
+  readonly block: number;
+  /** How the page marks it (the collector's ranks: 3 marked as the date or author, 4-5 a class or a `<time>`, 6-7 a labelled line). */
+  readonly rank: number;
+}
+
+/** What MetadataCollector.finishWithShown() gives chooseByMainText besides the page's metadata. */
+export interface ShownCandidates {
+  /** The dates the page shows, in block order ("" where only the block is known). */
+  dates: ShownCandidate[];
+  /** The names the page shows as its author's, publishers left out, in block order. */
+  authors: ShownCandidate[];
+  /** The block of the date finish() gave, NOT_SHOWN when the markup or the URL gave it or none was given. */
+  dateBlock: number;
+  /** The same for the author. */
+  authorBlock: number;
+  /** The bound and the language the page's dates were read with. */
+  bound: number;
+  lang: string;
+}

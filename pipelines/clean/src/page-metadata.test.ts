@@ -10,6 +10,7 @@ import { UsageError } from "@winnow/errors";
 import { DuckDBInstance } from "@duckdb/node-api";
 import { readCorpus } from "@winnow/writers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { segmentWithMetadata } from "../dist/page.js";
 import { runClean } from "../dist/run.js";
 
 const PARAGRAPH =
@@ -185,7 +186,9 @@ describe("page metadata and structure in the output", () => {
 describe("a page's dates are bounded by its capture, never by the run's clock", () => {
   const DATED = `<!doctype html><html lang="de"><head><meta charset="utf-8"><title>Datiert</title>
 <meta property="article:published_time" content="2021-06-01T09:00:00+02:00"></head><body><article><h1>Datiert</h1>
-<time datetime="2019-05-05">5. Mai 2019</time><p>${PARAGRAPH}</p><p>${PARAGRAPH}</p></article></body></html>`;
+<p>${PARAGRAPH}</p><p>${PARAGRAPH}</p><time datetime="2019-05-05">5. Mai 2019</time></article></body></html>`;
+  // The <time> closes the text: shown under the headline, its day would go before the markup's
+  // whatever the bound (chooseByMainText), and this is about the bound.
 
   /** One WARC response record of DATED captured at `warcDate`. */
   function writeWarc(path: string, warcDate: string): void {
@@ -240,4 +243,31 @@ describe("a page's dates are bounded by its capture, never by the run's clock", 
     await runClean({ inputs: [input], output: out, model: "mlp", workers: 0 });
     expect(dateOf(out)).toBe("2021-06-01T09:00:00+02:00");
   });
+});
+
+describe("the date and author chosen by where the page shows them against its main text", () => {
+  const ARTICLE = `<!doctype html><html lang="de"><head><meta charset="utf-8"><title>Haushalt beschlossen</title>
+<meta property="article:published_time" content="2019-02-01T10:00:00Z"></head><body>
+<nav><a href="/">Start</a> <a href="/politik">Politik</a> <a href="/wirtschaft">Wirtschaft</a></nav>
+<article><h1>Haushalt beschlossen</h1><p class="meta">4. März 2021</p>
+<p>${PARAGRAPH}</p><p>${PARAGRAPH}</p><p>${PARAGRAPH}</p></article>
+<aside><h3>Meistgelesen</h3><ul>${Array.from({ length: 10 }, (_, i) => `<li><a href="/a/${i}">Meldung ${i + 1}</a></li>`).join("")}</ul>
+<p class="byline">Von Max Beispiel</p></aside><footer>© Tagesblatt</footer></body></html>`;
+
+  it.each([0, 1])(
+    "winnow clean (workers: %i): the dateline under the headline, not the markup's stamp; no author from the sidebar",
+    async (workers) => {
+      const input = join(dir, `haushalt-${workers}.html`);
+      writeFileSync(input, ARTICLE);
+      const out = join(dir, `haushalt-${workers}.jsonl`);
+      await runClean({ inputs: [input], output: out, model: "mlp", workers });
+      const doc = JSON.parse(readFileSync(out, "utf8").trim());
+      expect(doc.date).toBe("2021-03-04");
+      expect(doc.author).toBeUndefined();
+      expect(doc.text).toContain("Bundesregierung");
+      // Without the main text, the collector alone gives the stamp and the sidebar's name.
+      const { metadata } = segmentWithMetadata([ARTICLE], "", {});
+      expect(metadata).toMatchObject({ date: "2019-02-01T10:00:00Z", author: "Max Beispiel" });
+    },
+  );
 });

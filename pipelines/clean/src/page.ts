@@ -8,7 +8,7 @@ import { errorMessage } from "@winnow/errors";
 import type { DedupKeys } from "@winnow/dedup";
 import type { DocumentStats, PiiCounts } from "@winnow/filters";
 import { scoreBatch, type BlockClassifier, inCommentsField, type ScoreBatch } from "@winnow/models";
-import { MetadataCollector, type PageMetadata } from "@winnow/metadata";
+import { chooseByMainText, MetadataCollector, type PageMetadata, type ShownCandidates } from "@winnow/metadata";
 import { type BlockLayout, MAX_NESTING, segmentHtml, type SegmentedDocument } from "@winnow/segment";
 import type { DocumentBlock } from "@winnow/writers";
 import { applySiteTemplates, type SiteTemplateBatch } from "./site-templates-batch.js";
@@ -70,6 +70,8 @@ interface PageLeft {
   /** Per block, the structure it sits in; null when no block sits in any. */
   layouts: Array<BlockLayout | undefined> | null;
   metadata: PageMetadata | undefined;
+  /** The dates and authors the page shows, and where: the date and author are chosen again once the main text is known. */
+  shown: ShownCandidates | undefined;
   /** Site templates only: the parse, whose subtrees the template rule reads after scoring. */
   doc?: SegmentedDocument;
 }
@@ -107,19 +109,37 @@ export async function cleanPages(
     const n = page.texts.length;
     if (s.length !== n) throw new Error(`the classifier gave ${s.length} scores for ${n} blocks`);
     const blocks: DocumentBlock[] = [];
+    const keptIndexes: number[] = [];
     if (page.doc !== undefined && siteTemplates !== undefined) {
       const kept = new Uint8Array(n);
       for (let b = 0; b < n; b++) kept[b] = s[b] >= threshold ? 1 : 0;
       applySiteTemplates(page.doc, s, kept, siteTemplates, page.slot);
-      for (let b = 0; b < n; b++) if (kept[b] === 1) blocks.push(outputBlock(page, b));
+      for (let b = 0; b < n; b++) if (kept[b] === 1) keptIndexes.push(b);
     } else {
-      for (let b = 0; b < n; b++) if (s[b] >= threshold) blocks.push(outputBlock(page, b));
+      for (let b = 0; b < n; b++) if (s[b] >= threshold) keptIndexes.push(b);
     }
-    const output: PageOutput = { ok: true, title: page.title, charset: page.charset, blocks, blocksTotal: n, metadata: page.metadata };
+    for (const b of keptIndexes) blocks.push(outputBlock(page, b));
+    const metadata = chosenMetadata(page.metadata, page.shown, keptIndexes, () => page.texts);
+    const output: PageOutput = { ok: true, title: page.title, charset: page.charset, blocks, blocksTotal: n, metadata };
     if (keepComments) output.comments = commentBlocks(page, s, threshold, commentScores?.[k], commentThreshold);
     outputs[page.slot] = output;
   }
   return outputs;
+}
+
+/**
+ * The page's metadata with its date and author chosen again by where the page shows them against
+ * the blocks kept as main text (chooseByMainText): the one place both cleaning paths (cleanPages,
+ * and site templates' cleanParsedPages) decide them. `texts` gives every block's text, asked for
+ * only when there is metadata to decide.
+ */
+export function chosenMetadata(
+  metadata: PageMetadata | undefined,
+  shown: ShownCandidates | undefined,
+  keptIndexes: readonly number[],
+  texts: () => readonly string[],
+): PageMetadata | undefined {
+  return metadata === undefined || shown === undefined ? metadata : chooseByMainText(metadata, shown, keptIndexes, texts());
 }
 
 /** The blocks not kept as main text that the comment head scores as comments ([] without one). */
@@ -156,14 +176,14 @@ export function segmentWithMetadata(
   pieces: readonly string[],
   url: string,
   options: Pick<PageOptions, "links" | "metadata"> & { subtrees?: boolean; capturedAt?: string } = {},
-): { doc: SegmentedDocument; metadata: PageMetadata | undefined } {
+): { doc: SegmentedDocument; metadata: PageMetadata | undefined; shown?: ShownCandidates } {
   const subtrees = options.subtrees === true;
   const inline = options.links === true;
   if (options.metadata === false) return { doc: segmentHtml(pieces, { subtrees, inline }), metadata: undefined };
   try {
     const doc = segmentHtml(pieces, { subtrees, observer: metadataCollector, inline });
     const captured = options.capturedAt === undefined || options.capturedAt.length === 0 ? Number.NaN : Date.parse(options.capturedAt);
-    return { doc, metadata: metadataCollector.finish(url, captured, doc.blocks, doc.title) };
+    return { doc, ...metadataCollector.finishWithShown(url, captured, doc.blocks, doc.title) };
   } catch (error) {
     metadataCollector.reset();
     throw error;
@@ -185,10 +205,11 @@ async function takePage(
   let charset: string;
   let doc: SegmentedDocument;
   let metadata: PageMetadata | undefined;
+  let shown: ShownCandidates | undefined;
   try {
     const decoded = decodeHtmlPieces(input.body, input.headerCharset);
     charset = decoded.charset;
-    ({ doc, metadata } = segmentWithMetadata(decoded.pieces, input.url ?? "", {
+    ({ doc, metadata, shown } = segmentWithMetadata(decoded.pieces, input.url ?? "", {
       subtrees: keepDoc,
       links: options.links,
       metadata: options.metadata,
@@ -215,7 +236,7 @@ async function takePage(
       layouts[b] = layout.pre === undefined && layout.inline === undefined ? layout : ownedLayout(layout);
     }
   }
-  return { slot, title: own(doc.title), charset, texts, headings, layouts, metadata, doc: keepDoc ? doc : undefined };
+  return { slot, title: own(doc.title), charset, texts, headings, layouts, metadata, shown, doc: keepDoc ? doc : undefined };
 }
 
 /**

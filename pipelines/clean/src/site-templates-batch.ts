@@ -3,14 +3,14 @@
  * worker applies with it. Kept apart from site-templates-page.ts so that page.ts can use it
  * without importing that module, which imports page.ts.
  */
-import type { PageMetadata } from "@winnow/metadata";
+import type { PageMetadata, ShownCandidates } from "@winnow/metadata";
 import type { SegmentedDocument } from "@winnow/segment";
 import { dropTemplateBlocks } from "@winnow/templates";
 import type { PageOutput } from "./page.js";
 
 /** A page as pass one left it: segmented (with subtree fingerprints), or what became of it. */
 export type ParsedPage =
-  | { ok: true; doc: SegmentedDocument; charset: string; metadata: PageMetadata | undefined }
+  | { ok: true; doc: SegmentedDocument; charset: string; metadata: PageMetadata | undefined; shown?: ShownCandidates }
   | { ok: false; output: PageOutput };
 
 /** What a worker needs to apply the hosts' templates to one batch. */

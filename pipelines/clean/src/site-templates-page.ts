@@ -9,7 +9,7 @@ import type { SegmentedDocument } from "@winnow/segment";
 import { pageFingerprints } from "@winnow/templates";
 import { errorMessage } from "@winnow/errors";
 import { scorePages } from "@winnow/models";
-import { type PageInput, type PageOptions, type PageOutput, segmentWithMetadata, unusableParse } from "./page.js";
+import { chosenMetadata, type PageInput, type PageOptions, type PageOutput, segmentWithMetadata, unusableParse } from "./page.js";
 import type { DocumentBlock } from "@winnow/writers";
 import { applySiteTemplates, type ParsedPage, type SiteTemplateBatch } from "./site-templates-batch.js";
 
@@ -39,9 +39,12 @@ export function fingerprintPages(inputs: readonly PageInput[], keepParsed: boole
     let parsed: ParsedPage;
     try {
       const { pieces, charset } = decodeHtmlPieces(inputs[i].body, inputs[i].headerCharset);
-      const { doc, metadata } = segmentWithMetadata(pieces, inputs[i].url ?? "", { ...segmentOptions, capturedAt: inputs[i].capturedAt });
+      const { doc, metadata, shown } = segmentWithMetadata(pieces, inputs[i].url ?? "", {
+        ...segmentOptions,
+        capturedAt: inputs[i].capturedAt,
+      });
       const unusable = unusableParse(doc);
-      parsed = unusable !== null ? { ok: false, output: unusable } : { ok: true, doc, charset, metadata };
+      parsed = unusable !== null ? { ok: false, output: unusable } : { ok: true, doc, charset, metadata, shown };
     } catch (error) {
       parsed = { ok: false, output: { ok: false, reason: "decode-error", detail: errorMessage(error) } };
     }
@@ -75,13 +78,16 @@ export async function cleanParsedPages(
     const i = slots[k];
     applySiteTemplates(doc, scores, kept, batch, i);
     const blocks: DocumentBlock[] = [];
+    const keptIndexes: number[] = [];
     for (let b = 0; b < doc.blocks.length; b++) {
       if (kept[b] !== 1) continue;
       const { text, heading, layout } = doc.blocks[b];
       blocks.push(layout === undefined ? { text, heading } : { text, heading, layout });
+      keptIndexes.push(b);
     }
     const page = parsed[i] as Extract<ParsedPage, { ok: true }>;
-    outputs[i] = { ok: true, title: doc.title, charset: page.charset, blocks, blocksTotal: doc.blocks.length, metadata: page.metadata };
+    const metadata = chosenMetadata(page.metadata, page.shown, keptIndexes, () => doc.blocks.map((block) => block.text));
+    outputs[i] = { ok: true, title: doc.title, charset: page.charset, blocks, blocksTotal: doc.blocks.length, metadata };
   }
   return outputs;
 }
