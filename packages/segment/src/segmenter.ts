@@ -29,7 +29,7 @@ import { BrowserTokenizer } from "./browser-tokenizer.js";
 import { AFTER_HEAD_TAGS, BLOCK_TAGS, HEAD_TAGS, TAG_BLOCK, TAG_KINDS, TAG_SKIP, headingLevel } from "./tags.js";
 import { SubtreeFingerprinter } from "./subtrees.js";
 import { ClassLink, PathTrie, classChainText, type PathNode } from "./ancestry.js";
-import { WHITESPACE_RUN, foldWhitespace, isHtmlWhitespace } from "./whitespace.js";
+import { foldWhitespace, isHtmlWhitespace } from "./whitespace.js";
 import { InlineTracker } from "./inline.js";
 import { Doctype, type Block, type CellLayout, type ListLayout, type MarkupObserver, type SegmentedDocument } from "./types.js";
 import { StructureTracker, blockLayout } from "./structure.js";
@@ -222,7 +222,7 @@ export class Segmenter {
     const truncated = this.truncated;
     this.flush(truncated ? this.parser.endIndex : this.sourceLength);
     const doc: SegmentedDocument = {
-      title: this.title.replace(WHITESPACE_RUN, " ").trim(),
+      title: foldWhitespace(this.title).trim(),
       doctype: this.doctype,
       blocks: this.blocks,
       markupChars: Math.max(0, this.sourceLength - this.totalTextChars),
