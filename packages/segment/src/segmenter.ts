@@ -113,7 +113,15 @@ export class Segmenter {
   // are kept per level, so a block takes them in O(1) and blocks of one element share them.
   private paths: PathNode[] = [];
   private containers: string[] = [];
-  private classLinks: Array<ClassLink | null> = [];
+  /** The class and id words each open element gives itself ("" for none), cut as ClassLink.raw. */
+  private classWords: string[] = [];
+  /**
+   * Each level's class chain (its own link, or the nearest ancestor's), made when a block first
+   * asks for it (linkAt); undefined until then. Most elements with a class or id never hold a
+   * block's first text, and making a link for each of them was the segmenter's largest
+   * allocation after the blocks themselves (benchmarks/results/2026-11-27-alloc.md).
+   */
+  private classLinks: Array<ClassLink | null | undefined> = [];
   private skips: boolean[] = [];
   private tagSkips: boolean[] = []; // the level's element is a SKIP_TAGS one (script, style, ...)
   // Ids of the innermost three block-level elements open at each level (innermost first).
@@ -261,6 +269,7 @@ export class Segmenter {
     this.blockPath = this.pathTrie.top;
     this.paths.length = 0;
     this.containers.length = 0;
+    this.classWords.length = 0;
     this.classLinks.length = 0;
     this.skips.length = 0;
     this.tagSkips.length = 0;
@@ -336,7 +345,8 @@ export class Segmenter {
       this.scope2[d] = p2;
       this.scope3[d] = d === 0 ? 0 : this.scope3[d - 1];
     }
-    this.classLinks[d] = d === 0 ? null : this.classLinks[d - 1];
+    this.classWords[d] = "";
+    this.classLinks[d] = undefined;
     this.skips[d] = skip;
     this.tagSkips[d] = skip;
     if (skip) {
@@ -503,7 +513,8 @@ export class Segmenter {
     this.scope1[d] = this.nextScopeId++;
     this.scope2[d] = d === 0 ? 0 : this.scope1[d - 1];
     this.scope3[d] = d === 0 ? 0 : this.scope2[d - 1];
-    this.classLinks[d] = d === 0 ? null : this.classLinks[d - 1];
+    this.classWords[d] = "";
+    this.classLinks[d] = undefined;
     this.skips[d] = false;
     this.tagSkips[d] = false;
     this.bodyLevel = d;
@@ -518,9 +529,28 @@ export class Segmenter {
     this.scope1[d] = root ? 0 : this.scope1[d - 1];
     this.scope2[d] = root ? 0 : this.scope2[d - 1];
     this.scope3[d] = root ? 0 : this.scope3[d - 1];
-    this.classLinks[d] = root ? null : this.classLinks[d - 1];
+    this.classWords[d] = "";
+    this.classLinks[d] = undefined;
     this.skips[d] = false;
     this.tagSkips[d] = false;
+  }
+
+  /**
+   * The class chain at level `d`: a link for each element up to it that has class or id words,
+   * each made once and kept for the element's lifetime, so that the blocks of one element share
+   * one link (and the texts and masks it caches) and an element's link is its parent's when it
+   * has no words of its own.
+   */
+  private linkAt(d: number): ClassLink | null {
+    let k = d;
+    while (k >= 0 && this.classLinks[k] === undefined) k--;
+    let link = k < 0 ? null : (this.classLinks[k] as ClassLink | null);
+    for (k++; k <= d; k++) {
+      const words = this.classWords[k];
+      if (words !== "") link = new ClassLink(words, link);
+      this.classLinks[k] = link;
+    }
+    return link;
   }
 
   private isTransparent(d: number): boolean {
@@ -541,12 +571,11 @@ export class Segmenter {
     if (this.structureAttributes) this.structure.attribute(name, value);
     if (name === "class" || name === "id") {
       const words = value.length > MAX_CLASS_ID_CHARS ? value.slice(0, MAX_CLASS_ID_CHARS) : value;
-      // The level holds its parent's link until the element's own first class/id; a second
-      // attribute (class, then id) replaces the element's link with one holding both. Lowercased
-      // when first read (ClassLink.words): lowercasing the joined words is lowercasing each.
-      const parent = d === 0 ? null : this.classLinks[d - 1];
-      const own = this.classLinks[d];
-      this.classLinks[d] = new ClassLink(own !== parent && own !== null ? `${own.raw} ${words}` : words, parent);
+      // A second attribute (class, then id) joins the first: the element's link holds both.
+      // Lowercased when first read (ClassLink.words): lowercasing the joined words is lowercasing
+      // each. Attributes come before any child or text, so no link of this level was made yet.
+      const own = this.classWords[d];
+      this.classWords[d] = own === "" ? words : `${own} ${words}`;
       if (name === "class") {
         // A page's html, body or main hidden by class is unhidden by its scripts once they run
         // (a guard against a flash of unstyled content): the page itself, not a hidden part.
@@ -747,7 +776,7 @@ export class Segmenter {
     const d = this.depth - 1;
     this.blockPath = d < 0 ? this.pathTrie.top : this.paths[d];
     this.blockContainer = d < 0 ? "" : this.containers[d];
-    this.blockClassLink = d < 0 ? null : this.classLinks[d];
+    this.blockClassLink = d < 0 ? null : this.linkAt(d);
     this.blockHeading = this.headingLevelNow;
     this.blockParentId = d < 0 ? 0 : this.scope2[d];
     this.blockGrandparentId = d < 0 ? 0 : this.scope3[d];
