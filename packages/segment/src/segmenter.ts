@@ -24,8 +24,9 @@
  * boundary). Until the first body is open, and while a head is, each start tag and text node looks
  * at this (a few integer comparisons); afterwards only html, head and body do.
  */
-import { Parser } from "htmlparser2";
+import type { Parser } from "htmlparser2";
 import { BrowserTokenizer } from "./browser-tokenizer.js";
+import { TagNameParser } from "./tag-name-parser.js";
 import { AFTER_HEAD_TAGS, BLOCK_TAGS, HEAD_TAGS, TAG_BLOCK, TAG_KINDS, TAG_SKIP, headingLevel } from "./tags.js";
 import { SubtreeFingerprinter } from "./subtrees.js";
 import { ClassLink, PathTrie, classChainText, type PathNode } from "./ancestry.js";
@@ -183,7 +184,7 @@ export class Segmenter {
     this.pathTrie = new PathTrie(options.maxPathDepth ?? MAX_PATH_DEPTH);
     this.blockPath = this.pathTrie.top;
     this.subtrees = options.subtrees === true ? new SubtreeFingerprinter() : null;
-    this.parser = new Parser(
+    this.parser = new TagNameParser(
       {
         onopentagname: (name) => this.openTag(name),
         onattribute: (name, value) => this.attribute(name, value),
