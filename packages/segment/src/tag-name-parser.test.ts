@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { gunzipSync } from "node:zlib";
 import { type Handler, Parser } from "htmlparser2";
 import { describe, expect, it } from "vitest";
-import { TagNameParser, internedTagName } from "./tag-name-parser.js";
+import { TagNameParser, internedAttributeName, internedTagName } from "./tag-name-parser.js";
 
 /** The tag names (opened and closed) and attributes a parser class reports, in order. */
 function tagEvents(html: string, parserClass: typeof Parser, chunks = 1): string[] {
@@ -27,6 +27,7 @@ const TRICKY = [
   `<custom-element>c</custom-element><x1>y</x1><\u212Aey>kelvin</\u212Aey><lınk>dotless</lınk>`,
   `<form><form><input></form><p>after a second form</p>`,
   `<ul><li>a<li>b</ul><select><option>1<option>2</select><p>a<p>b`,
+  `<a CLASS=x Href="/y" class=z data-src=1 data-foo aria-hidden="true" aria-expanded=false hidden>a</a><td colspan=2 ID=q>`,
 ];
 
 describe("TagNameParser", () => {
@@ -44,6 +45,16 @@ describe("TagNameParser", () => {
     expect(internedTagName("\u212Aey", 0, 3)).toBeUndefined(); // the Kelvin sign lowercases to k
     expect(internedTagName("divx", 0, 3)).toBe("div");
     expect(internedTagName("", 0, 0)).toBeUndefined();
+  });
+
+  it("gives the table's string for a common attribute name exactly as written, and nothing else", () => {
+    for (const name of ["class", "id", "href", "style", "aria-expanded", "aria-controls", "http-equiv", "data-src"]) {
+      expect(internedAttributeName(` ${name}=`, 1, 1 + name.length)).toBe(name);
+    }
+    expect(internedAttributeName("Class", 0, 5)).toBeUndefined(); // attribute names keep their case
+    expect(internedAttributeName("data-foo", 0, 8)).toBeUndefined();
+    expect(internedAttributeName("", 0, 0)).toBeUndefined();
+    for (const name of ["figcaption", "blockquote", "noscript", "textarea", "h6"]) expect(internedTagName(name, 0, name.length)).toBe(name);
   });
 
   for (const [i, html] of TRICKY.entries()) {

@@ -1,12 +1,17 @@
 /**
- * htmlparser2's Parser, reading the HTML elements' tag names without making a string for each.
+ * htmlparser2's Parser, reading tag names and common attribute names without making a string
+ * for each.
  *
  * Why: the stock parser slices every start and end tag's name out of the page and lowercases it,
- * two short strings per element (V8 copies a slice under 13 characters), about 30 KB a page on
- * CleanEval and 100 KB on WCXB dev (benchmarks/results/2026-11-27-alloc.md), all of it garbage
- * right after the segmenter has looked the name up. Here a name in the HTML namespace is matched
- * in place against the standard's element names and the table's own string comes back: the
- * same characters, and a string whose hash V8 already knows for the segmenter's tag tables.
+ * two short strings per element (V8 copies a slice under 13 characters), and slices every
+ * attribute's name: about 40 KB a page on CleanEval and 100 KB on WCXB dev
+ * (benchmarks/results/2026-11-27-alloc.md), all of it garbage right after the segmenter has
+ * looked the name up. Here a name is matched in place against a table (the HTML elements; the
+ * attributes most pages carry) and the table's own string comes back: the same characters, and a
+ * string whose hash V8 already knows for the segmenter's tables.
+ *
+ * Attribute names are taken as written, as the segmenter asks (lowerCaseAttributeNames: false);
+ * with lowercasing on, the stock method runs.
  *
  * Only where the stock method would return the lowercased slice unchanged: HTML mode with
  * lowercased names, outside SVG and MathML (and their integration points), the name wholly in the
@@ -20,6 +25,10 @@ import { Parser } from "htmlparser2";
 /** The parts of htmlparser2's Parser (v12) the override reads and calls. */
 interface ParserInternals {
   readTagName(start: number, endIndex: number): string;
+  onattribname(start: number, endIndex: number): void;
+  startIndex: number;
+  attribname: string;
+  lowerCaseAttributeNames: boolean;
   buffers: string[];
   bufferOffset: number;
   foreignContext: number[];
@@ -43,52 +52,101 @@ const ELEMENT_NAMES = [
   .join(" ")
   .split(" ");
 
+/** The attribute names most elements carry, as pages write them (attribute names are not lowercased). */
+const ATTRIBUTE_NAMES = [
+  "class id href src style title alt rel type name content property itemprop itemtype itemscope width height",
+  "border align valign colspan rowspan cellpadding cellspacing bgcolor color face size lang dir role target",
+  "value action method for tabindex hidden open start srcset sizes loading async defer charset http-equiv",
+  "onclick data-src data-id aria-label aria-hidden aria-expanded aria-controls aria-modal datetime",
+]
+  .join(" ")
+  .split(" ");
+
 /** Open addressing over a power of two well above the names' count, so that probes stay short. */
 const SLOTS = 1024;
-const table: Array<string | undefined> = new Array(SLOTS).fill(undefined);
-
-/** The slot a name's hash starts at; `code` reads its characters, lowercased ASCII. */
-function hashOf(length: number, code: (i: number) => number): number {
-  let h = length;
-  for (let i = 0; i < length; i++) h = (h * 31 + code(i)) & (SLOTS - 1);
-  return h;
-}
-
-for (const name of ELEMENT_NAMES) {
-  let slot = hashOf(name.length, (i) => name.charCodeAt(i));
-  while (table[slot] !== undefined) slot = (slot + 1) & (SLOTS - 1);
-  table[slot] = name;
-}
 
 /**
- * The table's string for the characters of `buffer` from `from` to `to`, compared with ASCII
+ * Names in a hash table searched with the characters of a buffer in place: `fold` maps each
+ * character code to the one it matches (ASCII letters lowercased for tag names, itself for
+ * attribute names), or -1 for a character no name in the table may hold.
+ */
+class NameTable {
+  private readonly slots: Array<string | undefined> = new Array(SLOTS).fill(undefined);
+
+  constructor(
+    names: readonly string[],
+    private readonly fold: (c: number) => number,
+  ) {
+    for (const name of names) {
+      let h = name.length;
+      for (let i = 0; i < name.length; i++) h = (h * 31 + name.charCodeAt(i)) & (SLOTS - 1);
+      while (this.slots[h] !== undefined) h = (h + 1) & (SLOTS - 1);
+      this.slots[h] = name;
+    }
+  }
+
+  /** The table's string for `buffer` from `from` to `to`, or undefined. */
+  find(buffer: string, from: number, to: number): string | undefined {
+    const length = to - from;
+    if (length <= 0 || length > MAX_NAME) return undefined;
+    let h = length;
+    for (let i = from; i < to; i++) {
+      const c = this.fold(buffer.charCodeAt(i));
+      if (c < 0) return undefined;
+      h = (h * 31 + c) & (SLOTS - 1);
+    }
+    for (let name = this.slots[h]; name !== undefined; h = (h + 1) & (SLOTS - 1), name = this.slots[h]) {
+      if (name.length === length && this.matches(name, buffer, from)) return name;
+    }
+    return undefined;
+  }
+
+  private matches(name: string, buffer: string, from: number): boolean {
+    for (let i = 0; i < name.length; i++) if (this.fold(buffer.charCodeAt(from + i)) !== name.charCodeAt(i)) return false;
+    return true;
+  }
+}
+
+/** The longest name either table holds. */
+const MAX_NAME = 14;
+
+const isDigit = (c: number): boolean => c >= 48 && c <= 57;
+const isLower = (c: number): boolean => c >= 97 && c <= 122;
+
+/** Tag names: ASCII letters in either case (lowercased, as the stock parser does) and digits. */
+const tagNames = new NameTable(ELEMENT_NAMES, (c) => (c >= 65 && c <= 90 ? c | 0x20 : isLower(c) || isDigit(c) ? c : -1));
+/** Attribute names: as written, so only lowercase letters, digits and '-' can match. */
+const attributeNames = new NameTable(ATTRIBUTE_NAMES, (c) => (isLower(c) || isDigit(c) || c === 45 ? c : -1));
+
+/**
+ * The table's string for the tag name in `buffer` from `from` to `to`, compared with ASCII
  * letters lowercased; undefined if the name is not there or holds anything but ASCII letters and
  * digits (whose lowercasing the table cannot stand in for).
  */
 export function internedTagName(buffer: string, from: number, to: number): string | undefined {
-  const length = to - from;
-  if (length <= 0 || length > 10) return undefined;
-  let h = length;
-  for (let i = from; i < to; i++) {
-    let c = buffer.charCodeAt(i);
-    if (c >= 65 && c <= 90) c |= 0x20;
-    else if (!((c >= 97 && c <= 122) || (c >= 48 && c <= 57))) return undefined;
-    h = (h * 31 + c) & (SLOTS - 1);
-  }
-  for (let name = table[h]; name !== undefined; h = (h + 1) & (SLOTS - 1), name = table[h]) {
-    if (name.length === length && sameLowercased(name, buffer, from)) return name;
-  }
-  return undefined;
+  return tagNames.find(buffer, from, to);
 }
 
-/** Whether `buffer` from `from` holds `name` (lowercase ASCII) with its ASCII letters in any case. */
-function sameLowercased(name: string, buffer: string, from: number): boolean {
-  for (let i = 0; i < name.length; i++) {
-    let c = buffer.charCodeAt(from + i);
-    if (c >= 65 && c <= 90) c |= 0x20;
-    if (c !== name.charCodeAt(i)) return false;
-  }
-  return true;
+/** The table's string for the attribute name in `buffer` from `from` to `to`, exactly as written; or undefined. */
+export function internedAttributeName(buffer: string, from: number, to: number): string | undefined {
+  return attributeNames.find(buffer, from, to);
+}
+
+/**
+ * The table's name for the characters from `start` to `endIndex` (positions in the page) when
+ * they lie wholly in the parser's current buffer, where the stock getSlice would read them without
+ * moving to the next buffer; undefined otherwise.
+ */
+function findInPlace(
+  parser: ParserInternals,
+  table: (buffer: string, from: number, to: number) => string | undefined,
+  start: number,
+  endIndex: number,
+): string | undefined {
+  const buffer = parser.buffers[0];
+  const from = start - parser.bufferOffset;
+  const to = endIndex - parser.bufferOffset;
+  return buffer !== undefined && from >= 0 && to <= buffer.length ? table(buffer, from, to) : undefined;
 }
 
 function install(): typeof Parser {
@@ -96,8 +154,12 @@ function install(): typeof Parser {
   const probe = new Parser({}) as unknown as ParserInternals;
   const usable =
     typeof base.readTagName === "function" &&
+    typeof base.onattribname === "function" &&
     Array.isArray(probe.buffers) &&
     typeof probe.bufferOffset === "number" &&
+    typeof probe.startIndex === "number" &&
+    typeof probe.attribname === "string" &&
+    typeof probe.lowerCaseAttributeNames === "boolean" &&
     Array.isArray(probe.foreignContext) &&
     probe.foreignContext.length === 1 &&
     probe.foreignContext[0] === HTML_CONTEXT &&
@@ -107,20 +169,24 @@ function install(): typeof Parser {
 
   class TagNameParser extends Parser {}
   const own = TagNameParser.prototype as unknown as ParserInternals;
-  const { readTagName } = base;
+  const { readTagName, onattribname } = base;
   own.readTagName = function (this: ParserInternals, start: number, endIndex: number): string {
     const context = this.foreignContext;
     if (this.lowerCaseTagNames && this.htmlMode && context.length === 1 && context[0] === HTML_CONTEXT) {
-      const buffer = this.buffers[0];
-      const from = start - this.bufferOffset;
-      const to = endIndex - this.bufferOffset;
-      // Inside the current buffer: then the stock getSlice would not have moved to the next one.
-      if (buffer !== undefined && from >= 0 && to <= buffer.length) {
-        const name = internedTagName(buffer, from, to);
-        if (name !== undefined) return name;
-      }
+      const name = findInPlace(this, internedTagName, start, endIndex);
+      if (name !== undefined) return name;
     }
     return readTagName.call(this, start, endIndex);
+  };
+  // As the stock method: the name as written where names are not lowercased (the segmenter's way).
+  own.onattribname = function (this: ParserInternals, start: number, endIndex: number): void {
+    const name = this.lowerCaseAttributeNames ? undefined : findInPlace(this, internedAttributeName, start, endIndex);
+    if (name === undefined) {
+      onattribname.call(this, start, endIndex);
+      return;
+    }
+    this.startIndex = start;
+    this.attribname = name;
   };
   return TagNameParser;
 }
