@@ -27,6 +27,7 @@
 import type { Parser } from "htmlparser2";
 import { BrowserTokenizer } from "./browser-tokenizer.js";
 import { TagNameParser } from "./tag-name-parser.js";
+import { BlockText } from "./block-text.js";
 import { AFTER_HEAD_TAGS, BLOCK_TAGS, HEAD_TAGS, TAG_BLOCK, TAG_KINDS, TAG_SKIP, headingLevel } from "./tags.js";
 import { SubtreeFingerprinter } from "./subtrees.js";
 import { ClassLink, PathTrie, classChainText, type PathNode } from "./ancestry.js";
@@ -149,10 +150,9 @@ export class Segmenter {
   private watchStructure = true; // headLevel >= 0 || bodyLevel < 0
   private openedTransparent = false; // the element just opened is merged away: attributes ignored
 
-  // The block being collected. Whether its text ends in a space is kept beside it: the text is a
-  // rope of text nodes, and reading its last character makes V8 flatten (copy) the whole rope,
-  // once per text node, which turned long blocks of many nodes quadratic.
-  private text = "";
+  // The block being collected (block-text.ts: its text nodes' code units, the string made once at
+  // its end). Whether its text ends in a space is kept beside it, so that no append reads it back.
+  private readonly text = new BlockText();
   private textHasContent = false;
   private textEndsInSpace = false;
   private blockPath: PathNode;
@@ -294,7 +294,7 @@ export class Segmenter {
     this.sawDocument = false;
     this.watchStructure = true;
     this.openedTransparent = false;
-    this.text = "";
+    this.text.reset();
     this.textHasContent = false;
     this.textEndsInSpace = false;
     this.anchorCount = 0;
@@ -633,7 +633,9 @@ export class Segmenter {
   private openNoscript(d: number): void {
     this.noscriptLevel = d;
     this.noscriptBlocks = this.blocks.length;
-    this.noscriptText = this.text;
+    // A string, not a length: a block that ends inside the <noscript> with nothing but shortcodes
+    // empties the buffer without ending a block, and the rollback must still find the text.
+    this.noscriptText = this.textHasContent ? this.text.text() : "";
     this.noscriptHadText = this.textHasContent;
     this.noscriptEndedInSpace = this.textEndsInSpace;
     this.noscriptChars = 0;
@@ -649,7 +651,7 @@ export class Segmenter {
     const chars = this.noscriptChars;
     if (chars === 0 || chars >= NOSCRIPT_MAX_DROPPED_CHARS) return;
     if (this.blocks.length === this.noscriptBlocks) {
-      this.text = this.noscriptText;
+      this.text.set(this.noscriptText);
       this.textHasContent = this.noscriptHadText;
       this.textEndsInSpace = this.noscriptEndedInSpace;
     } else {
@@ -661,7 +663,7 @@ export class Segmenter {
       }
       this.blocks.length = keep;
       this.subtrees?.dropBlocks(keep);
-      this.text = "";
+      this.text.clear();
       this.textHasContent = false;
       this.textEndsInSpace = false;
     }
@@ -736,7 +738,7 @@ export class Segmenter {
     if (this.noscriptLevel >= 0) this.noscriptChars += piece.length;
     if (piece === " ") {
       if (this.textHasContent && !this.textEndsInSpace) {
-        this.text += " ";
+        this.text.append(" ");
         this.textEndsInSpace = true;
       }
       return;
@@ -748,7 +750,7 @@ export class Segmenter {
     } else if (piece.charCodeAt(0) === 32 && this.textEndsInSpace) {
       piece = piece.slice(1);
     }
-    this.text += piece;
+    this.text.append(piece);
     if (piece.length > 0) this.textEndsInSpace = piece.charCodeAt(piece.length - 1) === 32;
     if (this.anchorDepth > 0) {
       // Folded text has no whitespace but single spaces, so trimming is at most one at each end.
@@ -766,7 +768,7 @@ export class Segmenter {
     if (++this.brRun >= 2) {
       this.flush(this.parser.endIndex + 1);
     } else if (this.textHasContent && !this.textEndsInSpace) {
-      this.text += " ";
+      this.text.append(" ");
       this.textEndsInSpace = true;
     }
   }
@@ -815,12 +817,12 @@ export class Segmenter {
       this.emptyRun++;
       return;
     }
-    const raw = this.textEndsInSpace ? this.text.slice(0, -1) : this.text;
+    const raw = this.text.text(this.textEndsInSpace ? this.text.length - 1 : this.text.length);
     const stripped = stripShortcodes(raw);
-    const text = compactCopy(stripped);
+    const text = stripped === raw ? raw : compactCopy(stripped);
     if (text.length === 0) {
       // Nothing but shortcodes: an empty block, as if it had had no text.
-      this.text = "";
+      this.text.clear();
       this.textHasContent = false;
       this.textEndsInSpace = false;
       this.rawTextChars = 0;
@@ -865,7 +867,7 @@ export class Segmenter {
     if (inline !== null && stripped === raw) (block.layout ??= {}).inline = inline;
     this.blocks.push(block);
     this.subtrees?.endBlock();
-    this.text = "";
+    this.text.clear();
     this.textHasContent = false;
     this.textEndsInSpace = false;
     this.anchorCount = 0;
@@ -890,10 +892,10 @@ function isHexTail(id: string): boolean {
  * a string two bytes per character when its source was (a page's decoded HTML is, for one curly
  * quote anywhere in it), and then every block of the page is too, ASCII or not: toLowerCase goes
  * through ICU, regexes and charCodeAt loops run slower. Copying through UTF-16 bytes lets V8
- * narrow what fits in Latin-1. It costs about 0.08 ms a page; feature extraction over 400 WCXB
- * dev pages went from 1.0 to 0.6 ms a page (benchmarks/string-width.js widens texts on purpose
- * to show it again). The copy also holds nothing of the page's HTML alive, and is flat, where
- * the text built from text nodes is a rope.
+ * narrow what fits in Latin-1. Feature extraction over 400 WCXB dev pages went from 1.0 to 0.6 ms
+ * a page (benchmarks/string-width.js widens texts on purpose to show it again). A block's text
+ * gets this form from BlockText.text(), by the same decoding; this is for the rare text that
+ * shortcode stripping changed after it.
  */
 function compactCopy(s: string): string {
   return Buffer.from(s, "utf16le").toString("utf16le");
