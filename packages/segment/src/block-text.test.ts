@@ -12,6 +12,15 @@ describe("BlockText", () => {
     expect(t.text(3)).toBe("a c");
   });
 
+  it("skips a piece's first units when asked, short pieces and long", () => {
+    const t = new BlockText();
+    t.append(" short", 1);
+    t.append(` ${"long ".repeat(20)}`, 1);
+    t.append(" ", 1);
+    t.append("", 0);
+    expect(t.text()).toBe(`short${"long ".repeat(20)}`);
+  });
+
   it("grows past its initial size for a huge text, and is empty and reusable after reset", () => {
     const t = new BlockText();
     const huge = "word ".repeat(300_000); // 1.5 M units, 3 MB of UTF-16

@@ -23,19 +23,23 @@ export class BlockText {
   /** Code units held. */
   length = 0;
 
-  append(piece: string): void {
-    const n = piece.length;
+  /** Appends `piece` from its unit `from` on (a leading space skipped without slicing it off). */
+  append(piece: string, from = 0): void {
+    const n = piece.length - from;
+    if (n <= 0) return;
     const at = this.length * 2;
-    if (at + n * 2 > this.bytes.length) this.grow(at + n * 2);
+    if (at + piece.length * 2 > this.bytes.length) this.grow(at + piece.length * 2);
     const bytes = this.bytes;
     if (n <= SHORT_PIECE) {
-      for (let i = 0, b = at; i < n; i++, b += 2) {
+      for (let i = from, b = at; i < piece.length; i++, b += 2) {
         const unit = piece.charCodeAt(i);
         bytes[b] = unit & 0xff;
         bytes[b + 1] = unit >>> 8;
       }
     } else {
-      bytes.write(piece, at, n * 2, "utf16le");
+      bytes.write(piece, at, piece.length * 2, "utf16le");
+      // The skipped units were written too: move the rest over them (a native memmove).
+      if (from > 0) bytes.copyWithin(at, at + from * 2, at + piece.length * 2);
     }
     this.length += n;
   }

@@ -734,7 +734,7 @@ export class Segmenter {
     this.rawTextChars += data.length;
     this.visibleChars += data.length;
     if (this.structure.inPre) this.preText += data;
-    let piece = foldWhitespace(data);
+    const piece = foldWhitespace(data);
     if (this.noscriptLevel >= 0) this.noscriptChars += piece.length;
     if (piece === " ") {
       if (this.textHasContent && !this.textEndsInSpace) {
@@ -744,17 +744,22 @@ export class Segmenter {
       return;
     }
     this.brRun = 0;
+    // Folded text has no whitespace but single spaces, so trimming is at most one at each end: a
+    // leading space the block does not want is skipped where the piece is copied, not sliced off.
+    let from = 0;
     if (!this.textHasContent) {
-      piece = piece.trimStart();
+      if (piece.charCodeAt(0) === 32) from = 1;
       this.startBlock();
     } else if (piece.charCodeAt(0) === 32 && this.textEndsInSpace) {
-      piece = piece.slice(1);
+      from = 1;
     }
-    this.text.append(piece);
-    if (piece.length > 0) this.textEndsInSpace = piece.charCodeAt(piece.length - 1) === 32;
+    this.text.append(piece, from);
+    const end = piece.length - 1;
+    const added = piece.length - from;
+    if (added > 0) this.textEndsInSpace = piece.charCodeAt(end) === 32;
     if (this.anchorDepth > 0) {
-      // Folded text has no whitespace but single spaces, so trimming is at most one at each end.
-      this.anchorChars += piece.length - (piece.charCodeAt(0) === 32 ? 1 : 0) - (piece.charCodeAt(piece.length - 1) === 32 ? 1 : 0);
+      this.anchorChars +=
+        added - (added > 0 && piece.charCodeAt(from) === 32 ? 1 : 0) - (added > 0 && piece.charCodeAt(end) === 32 ? 1 : 0);
       if (this.countedAnchor !== this.anchorSerial) {
         this.countedAnchor = this.anchorSerial;
         this.anchorCount++;
