@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 /**
- * Why the segmenter copies each block's text (segmenter.ts, compactCopy): feature extraction over
+ * Why the segmenter narrows each block's text (block-text.ts since 2026-11-27, segmenter.ts's
+ * compactCopy before: the same UTF-16 decoding): feature extraction over
  * the same blocks with their texts one byte per character where they fit (as the segmenter gives
  * them) and with every text two bytes per character (as they were when a page's decoded HTML was,
  * which one curly quote anywhere makes it), also as ropes, as the segmenter built them. Each variant runs in its own process, so that neither

@@ -24,12 +24,14 @@
  * boundary). Until the first body is open, and while a head is, each start tag and text node looks
  * at this (a few integer comparisons); afterwards only html, head and body do.
  */
-import { Parser } from "htmlparser2";
+import type { Parser } from "htmlparser2";
 import { BrowserTokenizer } from "./browser-tokenizer.js";
+import { TagNameParser } from "./tag-name-parser.js";
+import { BlockText } from "./block-text.js";
 import { AFTER_HEAD_TAGS, BLOCK_TAGS, HEAD_TAGS, TAG_BLOCK, TAG_KINDS, TAG_SKIP, headingLevel } from "./tags.js";
 import { SubtreeFingerprinter } from "./subtrees.js";
 import { ClassLink, PathTrie, classChainText, type PathNode } from "./ancestry.js";
-import { WHITESPACE_RUN, foldWhitespace, isHtmlWhitespace } from "./whitespace.js";
+import { foldWhitespace, isHtmlWhitespace } from "./whitespace.js";
 import { InlineTracker } from "./inline.js";
 import { Doctype, type Block, type CellLayout, type ListLayout, type MarkupObserver, type SegmentedDocument } from "./types.js";
 import { StructureTracker, blockLayout } from "./structure.js";
@@ -113,7 +115,15 @@ export class Segmenter {
   // are kept per level, so a block takes them in O(1) and blocks of one element share them.
   private paths: PathNode[] = [];
   private containers: string[] = [];
-  private classLinks: Array<ClassLink | null> = [];
+  /** The class and id words each open element gives itself ("" for none), cut as ClassLink.raw. */
+  private classWords: string[] = [];
+  /**
+   * Each level's class chain (its own link, or the nearest ancestor's), made when a block first
+   * asks for it (linkAt); undefined until then. Most elements with a class or id never hold a
+   * block's first text, and making a link for each of them was the segmenter's largest
+   * allocation after the blocks themselves (benchmarks/results/2026-11-27-alloc.md).
+   */
+  private classLinks: Array<ClassLink | null | undefined> = [];
   private skips: boolean[] = [];
   private tagSkips: boolean[] = []; // the level's element is a SKIP_TAGS one (script, style, ...)
   // Ids of the innermost three block-level elements open at each level (innermost first).
@@ -140,10 +150,9 @@ export class Segmenter {
   private watchStructure = true; // headLevel >= 0 || bodyLevel < 0
   private openedTransparent = false; // the element just opened is merged away: attributes ignored
 
-  // The block being collected. Whether its text ends in a space is kept beside it: the text is a
-  // rope of text nodes, and reading its last character makes V8 flatten (copy) the whole rope,
-  // once per text node, which turned long blocks of many nodes quadratic.
-  private text = "";
+  // The block being collected (block-text.ts: its text nodes' code units, the string made once at
+  // its end). Whether its text ends in a space is kept beside it, so that no append reads it back.
+  private readonly text = new BlockText();
   private textHasContent = false;
   private textEndsInSpace = false;
   private blockPath: PathNode;
@@ -175,7 +184,7 @@ export class Segmenter {
     this.pathTrie = new PathTrie(options.maxPathDepth ?? MAX_PATH_DEPTH);
     this.blockPath = this.pathTrie.top;
     this.subtrees = options.subtrees === true ? new SubtreeFingerprinter() : null;
-    this.parser = new Parser(
+    this.parser = new TagNameParser(
       {
         onopentagname: (name) => this.openTag(name),
         onattribute: (name, value) => this.attribute(name, value),
@@ -222,7 +231,7 @@ export class Segmenter {
     const truncated = this.truncated;
     this.flush(truncated ? this.parser.endIndex : this.sourceLength);
     const doc: SegmentedDocument = {
-      title: this.title.replace(WHITESPACE_RUN, " ").trim(),
+      title: foldWhitespace(this.title).trim(),
       doctype: this.doctype,
       blocks: this.blocks,
       markupChars: Math.max(0, this.sourceLength - this.totalTextChars),
@@ -261,6 +270,7 @@ export class Segmenter {
     this.blockPath = this.pathTrie.top;
     this.paths.length = 0;
     this.containers.length = 0;
+    this.classWords.length = 0;
     this.classLinks.length = 0;
     this.skips.length = 0;
     this.tagSkips.length = 0;
@@ -284,7 +294,7 @@ export class Segmenter {
     this.sawDocument = false;
     this.watchStructure = true;
     this.openedTransparent = false;
-    this.text = "";
+    this.text.reset();
     this.textHasContent = false;
     this.textEndsInSpace = false;
     this.anchorCount = 0;
@@ -336,7 +346,8 @@ export class Segmenter {
       this.scope2[d] = p2;
       this.scope3[d] = d === 0 ? 0 : this.scope3[d - 1];
     }
-    this.classLinks[d] = d === 0 ? null : this.classLinks[d - 1];
+    this.classWords[d] = "";
+    this.classLinks[d] = undefined;
     this.skips[d] = skip;
     this.tagSkips[d] = skip;
     if (skip) {
@@ -503,7 +514,8 @@ export class Segmenter {
     this.scope1[d] = this.nextScopeId++;
     this.scope2[d] = d === 0 ? 0 : this.scope1[d - 1];
     this.scope3[d] = d === 0 ? 0 : this.scope2[d - 1];
-    this.classLinks[d] = d === 0 ? null : this.classLinks[d - 1];
+    this.classWords[d] = "";
+    this.classLinks[d] = undefined;
     this.skips[d] = false;
     this.tagSkips[d] = false;
     this.bodyLevel = d;
@@ -518,9 +530,28 @@ export class Segmenter {
     this.scope1[d] = root ? 0 : this.scope1[d - 1];
     this.scope2[d] = root ? 0 : this.scope2[d - 1];
     this.scope3[d] = root ? 0 : this.scope3[d - 1];
-    this.classLinks[d] = root ? null : this.classLinks[d - 1];
+    this.classWords[d] = "";
+    this.classLinks[d] = undefined;
     this.skips[d] = false;
     this.tagSkips[d] = false;
+  }
+
+  /**
+   * The class chain at level `d`: a link for each element up to it that has class or id words,
+   * each made once and kept for the element's lifetime, so that the blocks of one element share
+   * one link (and the texts and masks it caches) and an element's link is its parent's when it
+   * has no words of its own.
+   */
+  private linkAt(d: number): ClassLink | null {
+    let k = d;
+    while (k >= 0 && this.classLinks[k] === undefined) k--;
+    let link = k < 0 ? null : (this.classLinks[k] as ClassLink | null);
+    for (k++; k <= d; k++) {
+      const words = this.classWords[k];
+      if (words !== "") link = new ClassLink(words, link);
+      this.classLinks[k] = link;
+    }
+    return link;
   }
 
   private isTransparent(d: number): boolean {
@@ -541,12 +572,11 @@ export class Segmenter {
     if (this.structureAttributes) this.structure.attribute(name, value);
     if (name === "class" || name === "id") {
       const words = value.length > MAX_CLASS_ID_CHARS ? value.slice(0, MAX_CLASS_ID_CHARS) : value;
-      // The level holds its parent's link until the element's own first class/id; a second
-      // attribute (class, then id) replaces the element's link with one holding both. Lowercased
-      // when first read (ClassLink.words): lowercasing the joined words is lowercasing each.
-      const parent = d === 0 ? null : this.classLinks[d - 1];
-      const own = this.classLinks[d];
-      this.classLinks[d] = new ClassLink(own !== parent && own !== null ? `${own.raw} ${words}` : words, parent);
+      // A second attribute (class, then id) joins the first: the element's link holds both.
+      // Lowercased when first read (ClassLink.words): lowercasing the joined words is lowercasing
+      // each. Attributes come before any child or text, so no link of this level was made yet.
+      const own = this.classWords[d];
+      this.classWords[d] = own === "" ? words : `${own} ${words}`;
       if (name === "class") {
         // A page's html, body or main hidden by class is unhidden by its scripts once they run
         // (a guard against a flash of unstyled content): the page itself, not a hidden part.
@@ -603,7 +633,9 @@ export class Segmenter {
   private openNoscript(d: number): void {
     this.noscriptLevel = d;
     this.noscriptBlocks = this.blocks.length;
-    this.noscriptText = this.text;
+    // A string, not a length: a block that ends inside the <noscript> with nothing but shortcodes
+    // empties the buffer without ending a block, and the rollback must still find the text.
+    this.noscriptText = this.textHasContent ? this.text.text() : "";
     this.noscriptHadText = this.textHasContent;
     this.noscriptEndedInSpace = this.textEndsInSpace;
     this.noscriptChars = 0;
@@ -619,7 +651,7 @@ export class Segmenter {
     const chars = this.noscriptChars;
     if (chars === 0 || chars >= NOSCRIPT_MAX_DROPPED_CHARS) return;
     if (this.blocks.length === this.noscriptBlocks) {
-      this.text = this.noscriptText;
+      this.text.set(this.noscriptText);
       this.textHasContent = this.noscriptHadText;
       this.textEndsInSpace = this.noscriptEndedInSpace;
     } else {
@@ -631,7 +663,7 @@ export class Segmenter {
       }
       this.blocks.length = keep;
       this.subtrees?.dropBlocks(keep);
-      this.text = "";
+      this.text.clear();
       this.textHasContent = false;
       this.textEndsInSpace = false;
     }
@@ -702,27 +734,32 @@ export class Segmenter {
     this.rawTextChars += data.length;
     this.visibleChars += data.length;
     if (this.structure.inPre) this.preText += data;
-    let piece = foldWhitespace(data);
+    const piece = foldWhitespace(data);
     if (this.noscriptLevel >= 0) this.noscriptChars += piece.length;
     if (piece === " ") {
       if (this.textHasContent && !this.textEndsInSpace) {
-        this.text += " ";
+        this.text.append(" ");
         this.textEndsInSpace = true;
       }
       return;
     }
     this.brRun = 0;
+    // Folded text has no whitespace but single spaces, so trimming is at most one at each end: a
+    // leading space the block does not want is skipped where the piece is copied, not sliced off.
+    let from = 0;
     if (!this.textHasContent) {
-      piece = piece.trimStart();
+      if (piece.charCodeAt(0) === 32) from = 1;
       this.startBlock();
     } else if (piece.charCodeAt(0) === 32 && this.textEndsInSpace) {
-      piece = piece.slice(1);
+      from = 1;
     }
-    this.text += piece;
-    if (piece.length > 0) this.textEndsInSpace = piece.charCodeAt(piece.length - 1) === 32;
+    this.text.append(piece, from);
+    const end = piece.length - 1;
+    const added = piece.length - from;
+    if (added > 0) this.textEndsInSpace = piece.charCodeAt(end) === 32;
     if (this.anchorDepth > 0) {
-      // Folded text has no whitespace but single spaces, so trimming is at most one at each end.
-      this.anchorChars += piece.length - (piece.charCodeAt(0) === 32 ? 1 : 0) - (piece.charCodeAt(piece.length - 1) === 32 ? 1 : 0);
+      this.anchorChars +=
+        added - (added > 0 && piece.charCodeAt(from) === 32 ? 1 : 0) - (added > 0 && piece.charCodeAt(end) === 32 ? 1 : 0);
       if (this.countedAnchor !== this.anchorSerial) {
         this.countedAnchor = this.anchorSerial;
         this.anchorCount++;
@@ -736,7 +773,7 @@ export class Segmenter {
     if (++this.brRun >= 2) {
       this.flush(this.parser.endIndex + 1);
     } else if (this.textHasContent && !this.textEndsInSpace) {
-      this.text += " ";
+      this.text.append(" ");
       this.textEndsInSpace = true;
     }
   }
@@ -747,7 +784,7 @@ export class Segmenter {
     const d = this.depth - 1;
     this.blockPath = d < 0 ? this.pathTrie.top : this.paths[d];
     this.blockContainer = d < 0 ? "" : this.containers[d];
-    this.blockClassLink = d < 0 ? null : this.classLinks[d];
+    this.blockClassLink = d < 0 ? null : this.linkAt(d);
     this.blockHeading = this.headingLevelNow;
     this.blockParentId = d < 0 ? 0 : this.scope2[d];
     this.blockGrandparentId = d < 0 ? 0 : this.scope3[d];
@@ -785,12 +822,12 @@ export class Segmenter {
       this.emptyRun++;
       return;
     }
-    const raw = this.textEndsInSpace ? this.text.slice(0, -1) : this.text;
+    const raw = this.text.text(this.textEndsInSpace ? this.text.length - 1 : this.text.length);
     const stripped = stripShortcodes(raw);
-    const text = compactCopy(stripped);
+    const text = stripped === raw ? raw : compactCopy(stripped);
     if (text.length === 0) {
       // Nothing but shortcodes: an empty block, as if it had had no text.
-      this.text = "";
+      this.text.clear();
       this.textHasContent = false;
       this.textEndsInSpace = false;
       this.rawTextChars = 0;
@@ -835,7 +872,7 @@ export class Segmenter {
     if (inline !== null && stripped === raw) (block.layout ??= {}).inline = inline;
     this.blocks.push(block);
     this.subtrees?.endBlock();
-    this.text = "";
+    this.text.clear();
     this.textHasContent = false;
     this.textEndsInSpace = false;
     this.anchorCount = 0;
@@ -860,10 +897,10 @@ function isHexTail(id: string): boolean {
  * a string two bytes per character when its source was (a page's decoded HTML is, for one curly
  * quote anywhere in it), and then every block of the page is too, ASCII or not: toLowerCase goes
  * through ICU, regexes and charCodeAt loops run slower. Copying through UTF-16 bytes lets V8
- * narrow what fits in Latin-1. It costs about 0.08 ms a page; feature extraction over 400 WCXB
- * dev pages went from 1.0 to 0.6 ms a page (benchmarks/string-width.js widens texts on purpose
- * to show it again). The copy also holds nothing of the page's HTML alive, and is flat, where
- * the text built from text nodes is a rope.
+ * narrow what fits in Latin-1. Feature extraction over 400 WCXB dev pages went from 1.0 to 0.6 ms
+ * a page (benchmarks/string-width.js widens texts on purpose to show it again). A block's text
+ * gets this form from BlockText.text(), by the same decoding; this is for the rare text that
+ * shortcode stripping changed after it.
  */
 function compactCopy(s: string): string {
   return Buffer.from(s, "utf16le").toString("utf16le");

@@ -21,6 +21,20 @@ describe("foldWhitespace", () => {
     }
   });
 
+  it("folds runs at the edges, runs of lone non-space whitespace, and a space beside another", () => {
+    for (const s of ["\n", "\na", "a\n", " \n", "\n ", "a \u00a0b", "a\u00a0 b", "a \u2028 b", " a ", "\u3000\u3000", "a \tb  c\n"]) {
+      expect(foldWhitespace(s)).toBe(regexFold(s));
+    }
+  });
+
+  it("a huge text node (a megabyte of words, single spaces and line breaks) folds like the regex", () => {
+    const huge = Array.from({ length: 100_000 }, (_, i) => (i % 7 === 0 ? "word\n  " : "word ")).join("");
+    expect(huge.length).toBeGreaterThan(500_000);
+    expect(foldWhitespace(huge)).toBe(regexFold(huge));
+    const spaced = "word ".repeat(200_000);
+    expect(foldWhitespace(spaced)).toBe(spaced);
+  });
+
   it("folds like replace(/\\s+/g, ' ') on any string", () => {
     const unit = fc.constantFrom(" ", "\n", "\t", "\u00a0", "\u2003", "\u3000", "\ufeff", "\u200b", "a", "é", "語");
     const pieces = fc.array(fc.oneof(unit, fc.string({ unit: "binary", maxLength: 4 })), { maxLength: 30 }).map((p) => p.join(""));
