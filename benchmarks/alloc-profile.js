@@ -25,13 +25,9 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { parseFlags } from "./lib/common.js";
+import { buildsCommandLine } from "./lib/common.js";
 
-const dash = process.argv.indexOf("--");
-const cleanFlags = dash < 0 ? ["--workers", "0"] : process.argv.slice(dash + 1);
-const flags = parseFlags(dash < 0 ? process.argv.slice(2) : process.argv.slice(2, dash), []);
-if (flags.input === undefined) throw new Error("--input WARC is needed");
-const builds = (flags.builds ?? ".").split(",").map((b) => resolve(b));
+const { flags, builds, cleanFlags } = buildsCommandLine(process.argv.slice(2), ["--workers", "0"], []);
 const top = Number(flags.top ?? 25);
 const sampler = fileURLToPath(new URL("./lib/alloc-sampler.js", import.meta.url));
 

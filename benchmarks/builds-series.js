@@ -13,14 +13,10 @@
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
-import { BENCH_DIR, median, parseFlags } from "./lib/common.js";
+import { join } from "node:path";
+import { BENCH_DIR, buildsCommandLine, median } from "./lib/common.js";
 
-const dash = process.argv.indexOf("--");
-const cleanFlags = dash < 0 ? [] : process.argv.slice(dash + 1);
-const flags = parseFlags(dash < 0 ? process.argv.slice(2) : process.argv.slice(2, dash), ["floor"]);
-if (flags.input === undefined) throw new Error("--input WARC is needed");
-const builds = (flags.builds ?? ".").split(",").map((b) => resolve(b));
+const { flags, builds, cleanFlags } = buildsCommandLine(process.argv.slice(2), [], ["floor"]);
 const runs = Number(flags.runs ?? 5);
 const out = mkdtempSync(join(tmpdir(), "winnow-series-"));
 

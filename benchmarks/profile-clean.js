@@ -13,15 +13,11 @@
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { summarizeProfile } from "./lib/cpuprofile.js";
-import { parseFlags } from "./lib/common.js";
+import { buildsCommandLine } from "./lib/common.js";
 
-const dash = process.argv.indexOf("--");
-const cleanFlags = dash < 0 ? ["--workers", "0"] : process.argv.slice(dash + 1);
-const flags = parseFlags(dash < 0 ? process.argv.slice(2) : process.argv.slice(2, dash), []);
-if (flags.input === undefined) throw new Error("--input WARC is needed");
-const builds = (flags.builds ?? ".").split(",").map((b) => resolve(b));
+const { flags, builds, cleanFlags } = buildsCommandLine(process.argv.slice(2), ["--workers", "0"], []);
 
 /** Inclusive time of the costliest function matching `match`: a stage's entry point. */
 const entry = (match) => (rows) => rows.filter(match).sort((a, b) => b.totalMs - a.totalMs)[0]?.totalMs ?? 0;

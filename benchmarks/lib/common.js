@@ -5,7 +5,7 @@
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { availableParallelism, cpus, loadavg, totalmem } from "node:os";
-import { dirname, join, relative } from "node:path";
+import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
 export const BENCH_DIR = dirname(dirname(fileURLToPath(import.meta.url)));
@@ -200,6 +200,20 @@ export const fmt = {
   ratio: (x) => (Number.isFinite(x) ? `${x.toFixed(2)}×` : "–"),
   pct: (x) => (Number.isFinite(x) ? `${(100 * x).toFixed(0)}%` : "–"),
 };
+
+/**
+ * The command line of a script that runs several builds' `winnow clean` over one input: its own
+ * flags before "--" (`--input WARC`, required; `--builds A,B`, this checkout when absent) and the
+ * clean flags after it (`defaultCleanFlags` when there is no "--").
+ */
+export function buildsCommandLine(argv, defaultCleanFlags = [], booleans = []) {
+  const dash = argv.indexOf("--");
+  const cleanFlags = dash < 0 ? [...defaultCleanFlags] : argv.slice(dash + 1);
+  const flags = parseFlags(dash < 0 ? argv : argv.slice(0, dash), booleans);
+  if (flags.input === undefined) throw new Error("--input WARC is needed");
+  const builds = (flags.builds ?? ".").split(",").map((b) => resolve(b));
+  return { flags, builds, cleanFlags };
+}
 
 /** Minimal flag parser: --name value, --name=value, bare --flag → true. */
 export function parseFlags(argv, booleans = []) {
