@@ -495,10 +495,13 @@ export function decideComments(
 
 /**
  * Whether a block goes to the `comments` field: not kept as main text, and a comment by the head
- * or the markup (after decideComments).
+ * at the field's own threshold (the model's commentFieldThreshold, lower than the veto's: a block
+ * the head is not sure enough of to veto as main text, and which the main text does not keep, is
+ * still best read as a comment) or by the markup (after decideComments: a settled thread scores
+ * above every threshold, chrome 0).
  */
-export function inCommentsField(content: number, comment: number, keepThreshold: number, commentThreshold: number): boolean {
-  return content < keepThreshold && comment >= commentThreshold;
+export function inCommentsField(content: number, comment: number, keepThreshold: number, fieldThreshold: number): boolean {
+  return content < keepThreshold && comment >= fieldThreshold;
 }
 
 /**
