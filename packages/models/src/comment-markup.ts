@@ -373,7 +373,9 @@ export function datedThread(doc: SegmentedDocument, roles: Uint8Array | null): b
  * `dated`, from datedThread, needs only the article). Then all of it is (comment
  * score NO_COMMENTS), never main text, the head's misses filled in by the markup. Otherwise the
  * page is a discussion (a forum thread, lobste.rs, reddit in comment markup), whose thread is what
- * the page is for, and the thread is left to the model. A head trained on other sites misses
+ * the page is for, and the thread is left to the model as main text; the blocks of it the model
+ * does not keep (and that are not mostly links) go to the `comments` field (comment score
+ * NO_COMMENTS, the content score untouched). A head trained on other sites misses
  * markup it never saw (L3S-GN1's 2008 threads, held out): the article is what says so there.
  */
 export function settleComments(
@@ -423,6 +425,11 @@ export function settleComments(
       } else if (roles[b] === COMMENT_CHROME) {
         content[b] = 0;
         said[b] = 0;
+      } else if (roles[b] === COMMENT_THREAD && 2 * (links[p]?.[b] ?? 0) < chars[b]) {
+        // A thread the article does not settle is left to the model as main text; what the model
+        // does not keep of it is still a comment, for the `comments` field (inCommentsField reads
+        // only the blocks not kept). Not a block of mostly links: teasers under comment class words.
+        said[b] = NO_COMMENTS;
       }
     }
   }
