@@ -234,8 +234,9 @@ export interface DecidedPages {
  * The `comments` field's threshold, chosen on pages already decided at the veto threshold
  * `commentThreshold` (held-out pages, each scored by a model that never saw it): the one whose
  * field has the best word F1 against the comment gold (mean over the pages with comments, as the
- * reports give it), among those whose field stays as often empty on the pages without comments
- * as the veto threshold's own field, less FIELD_EMPTY_SLACK. Among equals the one met first from
+ * reports give it), among those whose field stays as often empty on the pages without comments,
+ * in each set, as the veto threshold's own field, less FIELD_EMPTY_SLACK (pooled, one set's loss
+ * hides behind another's pages: L3S-GN1's head is surer than GoogleTrends-2017's). Among equals the one met first from
  * below (more recall). The veto threshold is chosen to cost the main text nothing, so it keeps
  * only the surest comments; the field, which the main text does not read, wants recall
  * (experiments/results/2026-11-27-comment-field.md). Pages without known comments (no comment gold
@@ -251,6 +252,8 @@ export function chooseCommentFieldThreshold(
       withComments = 0,
       empty = 0,
       without = 0;
+    // Per source, pages without comments and how many of them have an empty field.
+    const bySource = new Map<string, [number, number]>();
     decided.pages.forEach((p, i) => {
       const score = commentDecisionScore(data, p, decided.scores[i], decided.keep[i], {
         comments: decided.comments[i],
@@ -263,21 +266,28 @@ export function chooseCommentFieldThreshold(
       } else if (score?.fieldEmpty !== undefined) {
         without++;
         if (score.fieldEmpty) empty++;
+        const counts = bySource.get(data.pages[p].source) ?? [0, 0];
+        counts[0]++;
+        if (score.fieldEmpty) counts[1]++;
+        bySource.set(data.pages[p].source, counts);
       }
     });
     return {
       threshold: fieldThreshold,
       fieldF1: withComments === 0 ? 0 : f1 / withComments,
       fieldEmpty: without === 0 ? 1 : empty / without,
+      emptyBySource: new Map([...bySource].map(([source, [n, e]]) => [source, e / n])),
       withComments,
     };
   };
   const veto = at(commentThreshold);
   if (veto.withComments === 0) return { threshold: veto.threshold, fieldF1: veto.fieldF1, fieldEmpty: veto.fieldEmpty };
+  const keepsEmpty = (candidate: typeof veto) =>
+    [...veto.emptyBySource].every(([source, share]) => (candidate.emptyBySource.get(source) ?? 1) >= share - FIELD_EMPTY_SLACK);
   let chosen = veto;
   for (const threshold of THRESHOLD_CANDIDATES) {
     const candidate = at(threshold);
-    if (candidate.fieldEmpty < veto.fieldEmpty - FIELD_EMPTY_SLACK || candidate.fieldF1 < chosen.fieldF1 + 1e-4) continue;
+    if (candidate.fieldF1 < chosen.fieldF1 + 1e-4 || !keepsEmpty(candidate)) continue;
     chosen = candidate;
   }
   return { threshold: chosen.threshold, fieldF1: chosen.fieldF1, fieldEmpty: chosen.fieldEmpty };
