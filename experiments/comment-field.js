@@ -10,18 +10,30 @@
  *   the "neither" words, the head's raw comment score (bins) and what the markup says of the block;
  * - the field's word F1 (mean over pages with comment gold; precision and recall likewise) and the
  *   field empty on pages without comments, for the field at each candidate threshold, the veto
- *   threshold unchanged.
+ *   threshold unchanged, without and with the thread blocks of comment markup that the main text
+ *   does not keep (what settleComments now marks for the field);
+ * - a before/after table as `winnow train --loso` reports the figures (scorePage): the field as
+ *   the rule before filled it, with the unsettled thread's blocks, and at a field threshold chosen
+ *   by chooseCommentFieldThreshold on the other sets, on the set itself (in sample) and on all;
+ *   with --labels, hand-labelled pages of other sets (wcxb-dev, cleaneval) in the table too.
  *
  *   npm run build && node experiments/comment-field.js --saved DIR [--sets l3s-gn1,googletrends-2017]
- *     [--veto l3s-gn1=0.9241,googletrends-2017=0.7773] [--data ROOT]
+ *     [--veto l3s-gn1=0.9241,googletrends-2017=0.7773,…] [--labels experiments/labels/comments] [--pages] [--data ROOT]
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { loadLabelledSources, wordScores } from "@winnow/evaluation";
 import { TEXREX_CONTEXT } from "@winnow/features";
 import { inCommentsField } from "@winnow/models";
-import { buildDataset, chooseCommentFieldThreshold, THRESHOLD_CANDIDATES } from "@winnow/train";
+import {
+  buildDataset,
+  chooseCommentFieldThreshold,
+  commentLabelsFromFiles,
+  readLabelDirsBySource,
+  THRESHOLD_CANDIDATES,
+} from "@winnow/train";
 import { parseFlags } from "../benchmarks/lib/common.js";
+import { scorePage } from "../pipelines/train/dist/evaluate.js";
 import { decideMlpComments, withFallback } from "../pipelines/train/dist/mlp-fit.js";
 
 const flags = parseFlags(process.argv.slice(2), ["pages"]);
@@ -29,7 +41,7 @@ if (typeof flags.saved !== "string") throw new Error("--saved DIR: the folds com
 const root = flags.data ?? new URL("../../shared/data", import.meta.url).pathname;
 const sets = (flags.sets ?? "l3s-gn1,googletrends-2017").split(",");
 const veto = new Map(
-  (flags.veto ?? "l3s-gn1=0.9241,googletrends-2017=0.7773").split(",").map((kv) => {
+  (flags.veto ?? "l3s-gn1=0.9241,googletrends-2017=0.7773,wcxb-dev=0.7311,cleaneval=0.5").split(",").map((kv) => {
     const [k, v] = kv.split("=");
     return [k, Number(v)];
   }),
@@ -41,66 +53,21 @@ function threadBlock(ctx, b, text) {
 const ROLES = ["no markup role", "thread", "chrome", "signed run", "discussion"];
 
 const pages = await loadLabelledSources(sets.map((s) => `${root}/${s}`));
-const data = buildDataset(pages, TEXREX_CONTEXT);
+// --labels DIR: hand comment labels (experiments/labels/comments) score their pages, as
+// `winnow train --score-comment-labels` does, without training on them.
+const commentLabels = flags.labels ? commentLabelsFromFiles(pages, await readLabelDirsBySource(flags.labels, sets)) : undefined;
+const data = buildDataset(pages, TEXREX_CONTEXT, { commentLabels, commentLabelsTrain: false });
 const fmt = (x) => (Number.isNaN(x) ? "-" : x.toFixed(3));
+/** The sets with comment gold: sections 1 and 2 read them alone (a hand-labelled set only fills section 3's table). */
+const gold = sets.filter((n) => data.pages.some((p) => p.source === n && p.comments !== ""));
 /** Each set's pages decided at a veto threshold (DecidedPages), for the field threshold's choice. */
 const folds = new Map();
 function decide(source, vetoAt) {
   const f = folds.get(source);
   const decided = decideMlpComments(data, f.test, f.content, f.comments, vetoAt, f.keep);
   const scores = withFallback(decided.content, f.keep, f.emptyPageFallback);
-  return { pages: f.test, scores, keep: f.test.map(() => f.keep), comments: decided.comments };
+  return { pages: f.test, scores, keep: f.test.map(() => f.keep), comments: decided.comments, undecided: decided.content };
 }
-/** Mean field F1, P, R over pages with comment gold, field empty over those without, words in main. */
-function figures(d, fieldThreshold) {
-  let f1 = 0,
-    pr = 0,
-    re = 0,
-    withGold = 0,
-    empty = 0,
-    without = 0,
-    words = 0,
-    inMain = 0;
-  d.pages.forEach((p, i) => {
-    const blocks = data.pages[p].doc.blocks;
-    const field = [];
-    for (let b = 0, row = data.firstRow[p]; b < blocks.length; b++, row++) {
-      if (inCommentsField(d.scores[i][b], d.comments[i][b], d.keep[i], fieldThreshold)) field.push(blocks[b].text);
-      if (data.comments[row] === 1) {
-        words += data.words[row];
-        if (d.scores[i][b] >= d.keep[i]) inMain += data.words[row];
-      }
-    }
-    const gold = data.pages[p].comments;
-    if (gold === "") {
-      without++;
-      if (field.length === 0) empty++;
-      return;
-    }
-    const w = wordScores(field.join("\n\n"), gold);
-    withGold++;
-    f1 += w.f1;
-    pr += w.precision;
-    re += w.recall;
-  });
-  return {
-    f1: f1 / withGold,
-    precision: pr / withGold,
-    recall: re / withGold,
-    empty: empty / without,
-    inMain: inMain / words,
-    withGold,
-    without,
-  };
-}
-function row(label, source, vetoAt, fieldThreshold) {
-  const r = figures(decide(source, vetoAt), fieldThreshold);
-  const t = (x) => (x > 1 ? "never" : x.toFixed(4));
-  console.log(
-    `| ${source} | ${label} | ${t(vetoAt)} | ${t(fieldThreshold)} | ${(100 * r.inMain).toFixed(1)}% | ${fmt(r.f1)} | ${fmt(r.precision)} | ${fmt(r.recall)} | ${fmt(r.empty)} | ${r.withGold} / ${r.without} |`,
-  );
-}
-
 for (const source of sets) {
   const s = data.sources.indexOf(source);
   const test = [];
@@ -112,6 +79,7 @@ for (const source of sets) {
   const vetoAt = veto.get(source) ?? saved.commentThreshold;
   const keep = saved.threshold;
   folds.set(source, { test, content, comments, keep, emptyPageFallback: saved.emptyPageFallback });
+  if (!gold.includes(source)) continue;
   const decided = decideMlpComments(data, test, content, comments, vetoAt, keep);
   const scores = withFallback(decided.content, keep, saved.emptyPageFallback);
   // 1. Where the comment gold's block words go, at the veto threshold as the field threshold (today).
@@ -209,8 +177,49 @@ for (const source of sets) {
   }
 }
 
-// 3. The field threshold chosen by chooseCommentFieldThreshold: on the set itself (in sample), on
-// the other sets (left out), and on all sets pooled at the shipped model's veto threshold.
+// 3. Before and after, per set: the field as the rule before this branch filled it (at the veto
+// threshold, without the unsettled thread's blocks), with the unsettled thread's blocks (this
+// branch's decision) at the veto threshold, and at a field threshold chosen by
+// chooseCommentFieldThreshold on the other sets (left out), on this set (in sample) and on all.
+// Figures as `winnow train --loso` reports them (scorePage's commentDecision): on the sets with
+// comment gold against the gold, on hand-labelled pages (--labels) against the labels.
+/** Whether the rule before this branch left block b out of the field: a thread block the article did not settle, which the head alone did not call a comment. */
+const newlyInField = (p, i, b, d, raw, t) => threadBlock(data.commentContexts[p], b, true) && d.undecided[i][b] !== 0 && raw[i][b] < t;
+function table(source, label, vetoAt, fieldThreshold, before = false) {
+  const f = folds.get(source);
+  const d = decide(source, vetoAt);
+  let words = 0,
+    inMain = 0,
+    f1 = 0,
+    pr = 0,
+    re = 0,
+    withComments = 0,
+    empty = 0,
+    without = 0;
+  d.pages.forEach((p, i) => {
+    // The rule before: the field's comment scores with the newly marked blocks under any threshold.
+    const comments = before
+      ? Float32Array.from(d.comments[i], (c, b) => (newlyInField(p, i, b, d, f.comments, fieldThreshold) ? 0 : c))
+      : d.comments[i];
+    const score = scorePage(data, p, d.scores[i], d.keep[i], 0, { comments, threshold: vetoAt, fieldThreshold }).commentDecision;
+    if (score === undefined) return;
+    words += score.words;
+    inMain += score.wordsInMain;
+    if (score.fieldF1 !== undefined) {
+      withComments++;
+      f1 += score.fieldF1;
+      pr += score.fieldPrecision;
+      re += score.fieldRecall;
+    } else {
+      without++;
+      if (score.fieldEmpty) empty++;
+    }
+  });
+  const t = (x) => (x > 1 ? "never" : x.toFixed(4));
+  console.log(
+    `| ${source} | ${label} | ${t(vetoAt)} | ${t(fieldThreshold)} | ${words === 0 ? "-" : `${((100 * inMain) / words).toFixed(1)}%`} | ${fmt(f1 / withComments)} | ${fmt(pr / withComments)} | ${fmt(re / withComments)} | ${without === 0 ? "-" : fmt(empty / without)} | ${withComments} / ${without} |`,
+  );
+}
 const pooledOf = (names, vetoAt) => {
   const ds = names.map((n) => decide(n, vetoAt));
   return {
@@ -221,23 +230,37 @@ const pooledOf = (names, vetoAt) => {
   };
 };
 const shipped = Number(flags["shipped-veto"] ?? 0.8808);
-const pooled = chooseCommentFieldThreshold(data, pooledOf(sets, shipped), shipped);
-console.log(`\nfield threshold chosen on ${sets.join(" + ")} pooled at the veto threshold ${shipped}: ${JSON.stringify(pooled)}`);
+const pooled = chooseCommentFieldThreshold(data, pooledOf(gold, shipped), shipped);
+console.log(`\nfield threshold chosen on ${gold.join(" + ")} pooled at the veto threshold ${shipped}: ${JSON.stringify(pooled)}`);
 console.log(
-  "\n| held out | field threshold | veto threshold | field threshold | comment words in main | field F1 | P | R | field empty | pages with / without |",
+  "\n| held out | field | veto threshold | field threshold | comment words in main | field F1 | P | R | field empty | pages with / without |",
 );
 console.log("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
 for (const source of sets) {
-  for (const vetoAt of [veto.get(source), shipped]) {
+  for (const vetoAt of [...new Set([veto.get(source), shipped])]) {
     if (vetoAt === undefined) continue;
-    const others = sets.filter((n) => n !== source);
-    row("before: the veto's", source, vetoAt, vetoAt);
-    if (others.length > 0) {
-      const out = chooseCommentFieldThreshold(data, pooledOf(others, vetoAt), vetoAt);
-      row(`chosen on ${others.join(" + ")}`, source, vetoAt, out.threshold);
-    }
-    const own = chooseCommentFieldThreshold(data, pooledOf([source], vetoAt), vetoAt);
-    row("chosen on this set (in sample)", source, vetoAt, own.threshold);
-    row("chosen on all pooled", source, vetoAt, chooseCommentFieldThreshold(data, pooledOf(sets, vetoAt), vetoAt).threshold);
+    table(source, "before (the veto's threshold, no unsettled thread)", vetoAt, vetoAt, true);
+    table(source, "after: unsettled thread, the veto's threshold", vetoAt, vetoAt);
+    const others = gold.filter((n) => n !== source);
+    if (others.length > 0)
+      table(
+        source,
+        `after, field threshold chosen on ${others.join(" + ")}`,
+        vetoAt,
+        chooseCommentFieldThreshold(data, pooledOf(others, vetoAt), vetoAt).threshold,
+      );
+    if (gold.includes(source))
+      table(
+        source,
+        "after, field threshold chosen on this set (in sample)",
+        vetoAt,
+        chooseCommentFieldThreshold(data, pooledOf([source], vetoAt), vetoAt).threshold,
+      );
+    table(
+      source,
+      `after, field threshold chosen on ${gold.join(" + ")}`,
+      vetoAt,
+      chooseCommentFieldThreshold(data, pooledOf(gold, vetoAt), vetoAt).threshold,
+    );
   }
 }
