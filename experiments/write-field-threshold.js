@@ -8,7 +8,7 @@
  * (veto) threshold; then appended to the model's metadata (appendModelMetadata: every earlier
  * byte unchanged). For a shipped model whose training run predates the field threshold.
  *
- *   npm run build && node experiments/comment-field-threshold.js --model IN.onnx --saved DIR \
+ *   npm run build && node experiments/write-field-threshold.js --model IN.onnx --saved DIR \
  *     --out OUT.onnx [--sets l3s-gn1,googletrends-2017] [--data ROOT]
  */
 import { readFileSync, writeFileSync } from "node:fs";
