@@ -320,6 +320,14 @@ describe("settleComments", () => {
     expect(inCommentsField(r.content[3], r.comments[3], KEEP, 0.9)).toBe(false);
   });
 
+  it("leaves an unsettled thread's short blocks out of the field: a forum post's chrome", () => {
+    // "Members", "Posted March 19, 2024": dropped by the model, under 40 characters, no comment.
+    const r = settle([U, T, T, T], [700, 900, 21, 39], [0.9, 0.8, 0.2, 0.2], [0, 0, 0, 0]);
+    expect(r.comments.slice(1)).toEqual([NO_COMMENTS, expect.closeTo(0.1), expect.closeTo(0.1)]);
+    expect(inCommentsField(r.content[2], r.comments[2], KEEP, 0.9)).toBe(false);
+    expect(inCommentsField(r.content[3], r.comments[3], KEEP, 0.9)).toBe(false);
+  });
+
   it("counts no forum post as an article: a discussion's replies stay with the model", () => {
     expect(settle([D, D, T, T], [800, 800, 100, 100], [0.9, 0.9, 0.8, 0.8]).content.slice(2)).toEqual([
       expect.closeTo(0.8),
