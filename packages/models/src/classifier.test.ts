@@ -166,6 +166,8 @@ describe("--favor and the comment head through a classifier", () => {
       const classifier = await loadClassifier(path, { favor });
       expect(classifier.threshold).toBe(threshold);
       expect(classifier.commentThreshold).toBe(0.4);
+      // A file without a field threshold: the field at the veto's, as before it existed.
+      expect(classifier.commentFieldThreshold).toBe(0.4);
       const batch = classifier.batch!();
       batch.add(doc);
       const [scores] = await batch.score();
@@ -173,5 +175,11 @@ describe("--favor and the comment head through a classifier", () => {
       expect(batch.commentScores?.[0]).toHaveLength(n);
       await classifier.close();
     }
+    const withField = join(mkdtempSync(join(tmpdir(), "winnow-field-")), "m.onnx");
+    writeFileSync(withField, mlpToOnnx([member], { ...info, commentFieldThreshold: 0.25 }, [head]));
+    const classifier = await loadClassifier(withField);
+    expect(classifier.commentThreshold).toBe(0.4);
+    expect(classifier.commentFieldThreshold).toBe(0.25);
+    await classifier.close();
   });
 });

@@ -29,6 +29,12 @@ export interface BlockClassifier {
    * Their batches then also give commentScores.
    */
   readonly commentThreshold?: number;
+  /**
+   * Models with a comment head: the comment score at or above which a block not kept as main text
+   * goes to the `comments` field (ModelInfo.commentFieldThreshold, or commentThreshold in a file
+   * without one).
+   */
+  readonly commentFieldThreshold?: number;
   /** Scores in [0,1] for every block of every document, one array per document. */
   score(docs: readonly SegmentedDocument[]): Promise<Float32Array[]>;
   /**
@@ -204,6 +210,7 @@ export async function loadMlpClassifier(path: string | Uint8Array, options: Clas
     threshold,
     info,
     commentThreshold: commentHead ? commentThreshold : undefined,
+    commentFieldThreshold: commentHead ? (info.commentFieldThreshold ?? commentThreshold) : undefined,
     async score(docs) {
       const b = batch();
       for (const doc of docs) b.add(doc);

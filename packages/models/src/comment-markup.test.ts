@@ -9,6 +9,7 @@ import {
   COMMENT_UNKNOWN,
   commentMarkup,
   datedThread,
+  inCommentsField,
   NO_COMMENTS,
   settleComments,
 } from "./comment-markup.js";
@@ -306,6 +307,25 @@ describe("settleComments", () => {
     const kept = settle([U, T, T], [900, 100, 100], [0.9, 0.8, 0.8], [0, 90, 20]);
     expect(kept.content.slice(1)).toEqual([expect.closeTo(0.8), expect.closeTo(0.8)]);
     expect(settle([U, T, T], [900, 100, 100], [0.9, 0.8, 0.8], [0, 40, 20]).content.slice(1)).toEqual([0, 0]);
+  });
+
+  it("marks an unsettled thread's blocks comments for the field, their content scores untouched, not those of mostly links", () => {
+    // The thread outgrows its 700-character article: left to the model, which keeps one block and drops two.
+    const r = settle([U, T, T, T], [700, 400, 400, 400], [0.9, 0.8, 0.2, 0.2], [0, 0, 0, 300]);
+    expect(r.content).toEqual([expect.closeTo(0.9), expect.closeTo(0.8), expect.closeTo(0.2), expect.closeTo(0.2)]);
+    // The kept block is a comment too: the field reads only the blocks the main text does not keep (inCommentsField).
+    expect(r.comments).toEqual([expect.closeTo(0.1), NO_COMMENTS, NO_COMMENTS, expect.closeTo(0.1)]);
+    expect(inCommentsField(r.content[2], r.comments[2], KEEP, 0.9)).toBe(true);
+    expect(inCommentsField(r.content[1], r.comments[1], KEEP, 0.9)).toBe(false);
+    expect(inCommentsField(r.content[3], r.comments[3], KEEP, 0.9)).toBe(false);
+  });
+
+  it("leaves an unsettled thread's short blocks out of the field: a forum post's chrome", () => {
+    // "Members", "Posted March 19, 2024": dropped by the model, under 40 characters, no comment.
+    const r = settle([U, T, T, T], [700, 900, 21, 39], [0.9, 0.8, 0.2, 0.2], [0, 0, 0, 0]);
+    expect(r.comments.slice(1)).toEqual([NO_COMMENTS, expect.closeTo(0.1), expect.closeTo(0.1)]);
+    expect(inCommentsField(r.content[2], r.comments[2], KEEP, 0.9)).toBe(false);
+    expect(inCommentsField(r.content[3], r.comments[3], KEEP, 0.9)).toBe(false);
   });
 
   it("counts no forum post as an article: a discussion's replies stay with the model", () => {

@@ -72,6 +72,7 @@ export function keepingOneCopy(classifier: BlockClassifier): BlockClassifier {
     threshold,
     info: classifier.info,
     commentThreshold: classifier.commentThreshold,
+    commentFieldThreshold: classifier.commentFieldThreshold,
     score: async (docs) => apply(await classifier.score(docs), docs.map(repeatLinks)),
     close: () => classifier.close(),
   };

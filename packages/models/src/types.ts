@@ -35,8 +35,18 @@ export interface ModelInfo {
    * is the balanced one. Absent in files written before they existed: then every favor is `threshold`.
    */
   operatingPoints?: { precision: number; balanced: number; recall: number };
-  /** Models with a comment head: the comment score at or above which a block is a user comment. */
+  /**
+   * Models with a comment head: the comment score at or above which a block is a user comment,
+   * never main text (the head's veto: chosen so that it costs the main text nothing).
+   */
   commentThreshold?: number;
+  /**
+   * Models with a comment head: the comment score at or above which a block not kept as main text
+   * goes to the `comments` field, chosen for the field's word F1 on held-out pages (usually lower
+   * than commentThreshold: the field wants recall, the veto certainty). Absent in files written
+   * before it existed: then the field uses commentThreshold, as it did.
+   */
+  commentFieldThreshold?: number;
   /** The empty-page fallback's factor (see fallback.ts); absent: pages may come out empty. */
   emptyPageFallback?: number;
 }

@@ -101,8 +101,8 @@ export async function cleanPages(
   }
   const scores = await batch.score();
   const threshold = classifier.threshold;
-  const commentThreshold = classifier.commentThreshold;
-  const commentScores = keepComments && commentThreshold !== undefined ? batch.commentScores : undefined;
+  const fieldThreshold = classifier.commentFieldThreshold ?? classifier.commentThreshold;
+  const commentScores = keepComments && fieldThreshold !== undefined ? batch.commentScores : undefined;
   for (let k = 0; k < left.length; k++) {
     const page = left[k];
     const s = scores[k];
@@ -121,7 +121,7 @@ export async function cleanPages(
     for (const b of keptIndexes) blocks.push(outputBlock(page, b));
     const metadata = chosenMetadata(page.metadata, page.shown, keptIndexes, () => page.texts);
     const output: PageOutput = { ok: true, title: page.title, charset: page.charset, blocks, blocksTotal: n, metadata };
-    if (keepComments) output.comments = commentBlocks(page, s, threshold, commentScores?.[k], commentThreshold);
+    if (keepComments) output.comments = commentBlocks(page, s, threshold, commentScores?.[k], fieldThreshold);
     outputs[page.slot] = output;
   }
   return outputs;
@@ -142,18 +142,21 @@ export function chosenMetadata(
   return metadata === undefined || shown === undefined ? metadata : chooseByMainText(metadata, shown, keptIndexes, texts());
 }
 
-/** The blocks not kept as main text that the comment head scores as comments ([] without one). */
+/**
+ * The blocks not kept as main text that the comment head scores as comments at the field's
+ * threshold, or the markup settled as a thread ([] without a head).
+ */
 function commentBlocks(
   page: PageLeft,
   scores: Float32Array,
   threshold: number,
   comments: Float32Array | undefined,
-  commentThreshold: number | undefined,
+  fieldThreshold: number | undefined,
 ): DocumentBlock[] {
   const out: DocumentBlock[] = [];
-  if (comments === undefined || commentThreshold === undefined) return out;
+  if (comments === undefined || fieldThreshold === undefined) return out;
   for (let b = 0; b < page.texts.length; b++) {
-    if (inCommentsField(scores[b], comments[b], threshold, commentThreshold)) out.push(outputBlock(page, b));
+    if (inCommentsField(scores[b], comments[b], threshold, fieldThreshold)) out.push(outputBlock(page, b));
   }
   return out;
 }

@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readModelInfo } from "@winnow/models";
 import { writeLastBlockCommentLabel } from "../test/comment-label-fixture.js";
 import { runWinnow, stderrMessages } from "../test/run-winnow.js";
 
@@ -53,6 +54,9 @@ describe("winnow train --loso, comment figures", () => {
     expect(r.stdout).toMatch(
       /comment thresholds chosen on the other folds. held-out scores, pooled: (never|\d\.\d{4}), (never|\d\.\d{4})\n/,
     );
+    expect(r.stdout).toMatch(/comments field thresholds chosen likewise, .*: (never|\d\.\d{4}), (never|\d\.\d{4})\n/);
+    // The model file carries the field threshold chosen on every fold's held-out pages.
+    expect((await readModelInfo(model)).commentFieldThreshold).toBeTypeOf("number");
     expect(r.stdout).toContain("user comments as clean --comments decides them");
     // One page with comments and one without in the set with comment gold; the hand-labelled page has a comment.
     expect(r.stdout).toMatch(/ news \(comment gold\) +1\/1 +\d+\.\d% +\d\.\d{3} +[01]\.\d{3}\n/);

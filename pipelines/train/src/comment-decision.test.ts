@@ -8,8 +8,9 @@ import { TEXREX_CONTEXT } from "@winnow/features";
 import { segmentHtml } from "@winnow/segment";
 import { describe, expect, it } from "vitest";
 import { buildDataset } from "./dataset.js";
-import { crossValidateMlp, scorePage } from "./evaluate.js";
-import { chooseCommentThreshold, decideMlpComments, fitMlp, scoreMlpPages } from "./mlp-fit.js";
+import { THRESHOLD_CANDIDATES } from "./operating-points.js";
+import { chooseCommentFieldThreshold, crossValidateMlp, scorePage } from "./evaluate.js";
+import { chooseCommentThreshold, decideMlpComments, fitMlp, scoreMlpPages, withFallback } from "./mlp-fit.js";
 
 const fixture = (name: string) => segmentHtml(readFileSync(new URL(`../../../fixtures/comments/${name}.html`, import.meta.url), "utf8"));
 const thread = fixture("wordpress-thread");
@@ -138,11 +139,95 @@ describe("the held-out folds' comment thresholds", () => {
         undefined,
       );
       expect(report.commentThresholds?.[f]).toBe(pooled.threshold);
+      // The field's threshold likewise: chosen on the other folds decided at that veto threshold.
+      const decided = others.map((o, g) => {
+        const fit = fitMlp(
+          three,
+          sets.flatMap((_, p) => (three.sourceOf[p] === [0, 1, 2].filter((x) => x !== f)[g] ? [] : [p])),
+          options,
+        );
+        const d = decideMlpComments(three, o.test, o.content, o.comments, pooled.threshold, fit.threshold);
+        return { ...o, scores: withFallback(d.content, fit.threshold, fit.emptyPageFallback), keep: fit.threshold, comments: d.comments };
+      });
+      const field = chooseCommentFieldThreshold(
+        three,
+        {
+          pages: decided.flatMap((o) => o.test),
+          scores: decided.flatMap((o) => o.scores),
+          keep: decided.flatMap((o) => o.test.map(() => o.keep)),
+          comments: decided.flatMap((o) => o.comments),
+        },
+        pooled.threshold,
+      );
+      expect(report.commentFieldThresholds?.[f]).toBe(field.threshold);
     }
+    expect(report.commentHead?.fieldThreshold).toBeTypeOf("number");
     // Every page of the sets with comment gold is scored (the second set's five without comments
     // too), none of the third's.
     const scored = report.pages.filter((p) => p.commentDecision !== undefined);
     expect(scored).toHaveLength(20);
     expect(scored.filter((p) => p.commentDecision?.fieldEmpty !== undefined).map((p) => p.id)).toEqual(["b1", "b3", "b5", "b7", "b9"]);
+  });
+});
+
+describe("the comments field's threshold", () => {
+  // No markup rule (the head alone decides), the article kept, everything else dropped; the head
+  // scores the comment bodies 0.6, under the veto threshold, and one block of the page without
+  // comments 0.3.
+  const bare = { ...data, commentContexts: data.commentContexts.map(() => null) };
+  const content = PAGES.map((p) =>
+    Float32Array.from(data.pages[p].doc.blocks, (b) =>
+      /^(Old apple|The first rule|Begin with|Finally|Clean, sharp)/.test(b.text) ? 0.9 : 0.1,
+    ),
+  );
+  const comments = PAGES.map((p) =>
+    Float32Array.from(data.pages[p].doc.blocks, (b, k) =>
+      BODIES.some((t) => b.text.startsWith(t)) ? 0.6 : p === 1 && k === 0 ? 0.3 : 0.05,
+    ),
+  );
+  const decided = (on: typeof data) => {
+    const d = decideMlpComments(on, PAGES, content, comments, COMMENT, KEEP);
+    return { pages: PAGES, scores: d.content, keep: PAGES.map(() => KEEP), comments: d.comments };
+  };
+
+  it("is the lowest that finds the comments the veto threshold leaves out, without filling the field of a page without comments", () => {
+    const chosen = chooseCommentFieldThreshold(bare, decided(bare), COMMENT);
+    // Above 0.3 (the page without comments stays empty), at or under 0.6 (the bodies), the first candidate met from below.
+    expect(chosen.threshold).toBe(THRESHOLD_CANDIDATES.find((t) => t > 0.3));
+    expect(chosen.fieldEmpty).toBe(1);
+    expect(chosen.fieldF1).toBeCloseTo(wordScores(texts.filter((t) => BODIES.some((b) => t.startsWith(b))).join("\n\n"), bodies).f1, 6);
+    expect(chosen.fieldF1).toBeGreaterThan(0.9);
+    // At the veto threshold the field was empty: F1 0.
+    const d = decided(bare);
+    const atVeto = scorePage(bare, 0, d.scores[0], KEEP, 0, { comments: d.comments[0], threshold: COMMENT }).commentDecision!;
+    expect(atVeto.fieldF1).toBe(0);
+    const atField = scorePage(bare, 0, d.scores[0], KEEP, 0, {
+      comments: d.comments[0],
+      threshold: COMMENT,
+      fieldThreshold: chosen.threshold,
+    }).commentDecision!;
+    expect(atField.fieldF1).toBeCloseTo(chosen.fieldF1, 6);
+    expect(atField.fieldPrecision).toBe(1);
+  });
+
+  it("stays the veto threshold where a lower one would fill the field of pages without comments", () => {
+    const loud = PAGES.map((p, i) => (p === 1 ? Float32Array.from(comments[i], () => 0.7) : comments[i]));
+    const d = decideMlpComments(bare, PAGES, content, loud, COMMENT, KEEP);
+    const chosen = chooseCommentFieldThreshold(
+      bare,
+      { pages: PAGES, scores: d.content, keep: [KEEP, KEEP], comments: d.comments },
+      COMMENT,
+    );
+    // 0.7 on the page without comments is above 0.6: every threshold that finds the bodies fills it too.
+    expect(chosen.threshold).toBe(COMMENT);
+    expect(chosen.fieldEmpty).toBe(1);
+  });
+
+  it("is the veto threshold where no page has known comments", () => {
+    const none = buildDataset([{ ...page("0005", thread, ""), source: "blogs" }], TEXREX_CONTEXT);
+    const d = decideMlpComments(none, [0], [content[0]], [comments[0]], COMMENT, KEEP);
+    expect(
+      chooseCommentFieldThreshold(none, { pages: [0], scores: d.content, keep: [KEEP], comments: d.comments }, COMMENT).threshold,
+    ).toBe(COMMENT);
   });
 });

@@ -19,7 +19,7 @@ import {
   type FittedMlp,
   withFallback,
 } from "./mlp-fit.js";
-import { type OperatingPoints, operatingPoints, type ThresholdCurve, thresholdCurves } from "./operating-points.js";
+import { type OperatingPoints, operatingPoints, THRESHOLD_CANDIDATES, type ThresholdCurve, thresholdCurves } from "./operating-points.js";
 import { UsageError } from "@winnow/errors";
 
 export interface PageScore {
@@ -64,8 +64,10 @@ export interface CommentDecisionScore {
   /** Words of the blocks that are comments by the gold, and how many of them the main text keeps. */
   words: number;
   wordsInMain: number;
-  /** Word F1 of the `comments` field against the comment gold's text (pages with comments). */
+  /** Word F1 of the `comments` field against the comment gold's text (pages with comments), and its precision and recall. */
   fieldF1?: number;
+  fieldPrecision?: number;
+  fieldRecall?: number;
   /** Whether the `comments` field is empty (pages without comments). */
   fieldEmpty?: boolean;
 }
@@ -110,7 +112,9 @@ export interface EvaluationReport {
    * against the comment labels there: what the final model's comment threshold is set to. The
    * report's scores stay under each fold's own threshold.
    */
-  commentHead?: { threshold: number; commentF1: number };
+  commentHead?: { threshold: number; commentF1: number; fieldThreshold?: number };
+  /** With commentThresholdsOutOfFold: each fold's `comments` field threshold, chosen likewise (chooseCommentFieldThreshold). */
+  commentFieldThresholds?: number[];
 }
 
 /**
@@ -163,10 +167,14 @@ export function scorePage(
   };
 }
 
-/** A page's comment scores after the comment decision, and the comment threshold it was made at. */
+/**
+ * A page's comment scores after the comment decision, the comment threshold it was made at (the
+ * veto), and the `comments` field's threshold (the model's commentFieldThreshold; absent: the veto's).
+ */
 export interface CommentDecision {
   comments: ArrayLike<number>;
   threshold: number;
+  fieldThreshold?: number;
 }
 
 /** The sources with comment gold on any page: there a page without it has no comments. */
@@ -189,8 +197,9 @@ function commentDecisionScore(
   const from = data.firstRow[p];
   const labels = (hand?.comments ?? data.comments).subarray(from, data.firstRow[p + 1]);
   const blocks = page.doc.blocks;
-  const field: string[] = [];
+  const fieldText: string[] = [];
   const handGold: string[] = [];
+  const fieldThreshold = decision.fieldThreshold ?? decision.threshold;
   let words = 0,
     wordsInMain = 0;
   for (let b = 0; b < blocks.length; b++) {
@@ -199,14 +208,93 @@ function commentDecisionScore(
       if (scores[b] >= threshold) wordsInMain += data.words[from + b];
       handGold.push(blocks[b].text);
     }
-    if (inCommentsField(scores[b], decision.comments[b], threshold, decision.threshold)) field.push(blocks[b].text);
+    if (inCommentsField(scores[b], decision.comments[b], threshold, fieldThreshold)) fieldText.push(blocks[b].text);
   }
   const gold = hand === undefined ? page.comments : handGold.join("\n\n");
   const out: CommentDecisionScore = { from: hand === undefined ? "gold" : "hand", words, wordsInMain };
-  if (gold === "") out.fieldEmpty = field.length === 0;
-  else out.fieldF1 = wordScores(field.join("\n\n"), gold).f1;
+  if (gold === "") out.fieldEmpty = fieldText.length === 0;
+  else {
+    const field = wordScores(fieldText.join("\n\n"), gold);
+    out.fieldF1 = field.f1;
+    out.fieldPrecision = field.precision;
+    out.fieldRecall = field.recall;
+  }
   return out;
 }
+
+/** Pages decided as `winnow clean --comments` decides them: final content scores, keep threshold, decided comment scores. */
+export interface DecidedPages {
+  pages: readonly number[];
+  scores: readonly ArrayLike<number>[];
+  keep: readonly number[];
+  comments: readonly ArrayLike<number>[];
+}
+
+/**
+ * The `comments` field's threshold, chosen on pages already decided at the veto threshold
+ * `commentThreshold` (held-out pages, each scored by a model that never saw it): the one whose
+ * field has the best word F1 against the comment gold (mean over the pages with comments, as the
+ * reports give it), among those whose field stays as often empty on the pages without comments,
+ * in each set, as the veto threshold's own field, less FIELD_EMPTY_SLACK (pooled, one set's loss
+ * hides behind another's pages: L3S-GN1's head is surer than GoogleTrends-2017's). Among equals the one met first from
+ * below (more recall). The veto threshold is chosen to cost the main text nothing, so it keeps
+ * only the surest comments; the field, which the main text does not read, wants recall
+ * (experiments/results/2026-11-27-comment-field.md). Pages without known comments (no comment gold
+ * in their set, no hand labels) do not count; with none that have comments, the veto threshold.
+ */
+export function chooseCommentFieldThreshold(
+  data: Dataset,
+  decided: DecidedPages,
+  commentThreshold: number,
+): { threshold: number; fieldF1: number; fieldEmpty: number } {
+  const at = (fieldThreshold: number) => {
+    let f1 = 0,
+      withComments = 0,
+      empty = 0,
+      without = 0;
+    // Per source, pages without comments and how many of them have an empty field.
+    const bySource = new Map<string, [number, number]>();
+    decided.pages.forEach((p, i) => {
+      const score = commentDecisionScore(data, p, decided.scores[i], decided.keep[i], {
+        comments: decided.comments[i],
+        threshold: commentThreshold,
+        fieldThreshold,
+      });
+      if (score?.fieldF1 !== undefined) {
+        f1 += score.fieldF1;
+        withComments++;
+      } else if (score?.fieldEmpty !== undefined) {
+        without++;
+        if (score.fieldEmpty) empty++;
+        const counts = bySource.get(data.pages[p].source) ?? [0, 0];
+        counts[0]++;
+        if (score.fieldEmpty) counts[1]++;
+        bySource.set(data.pages[p].source, counts);
+      }
+    });
+    return {
+      threshold: fieldThreshold,
+      fieldF1: withComments === 0 ? 0 : f1 / withComments,
+      fieldEmpty: without === 0 ? 1 : empty / without,
+      emptyBySource: new Map([...bySource].map(([source, [n, e]]) => [source, e / n])),
+      withComments,
+    };
+  };
+  const veto = at(commentThreshold);
+  if (veto.withComments === 0) return { threshold: veto.threshold, fieldF1: veto.fieldF1, fieldEmpty: veto.fieldEmpty };
+  const keepsEmpty = (candidate: typeof veto) =>
+    [...veto.emptyBySource].every(([source, share]) => (candidate.emptyBySource.get(source) ?? 1) >= share - FIELD_EMPTY_SLACK);
+  let chosen = veto;
+  for (const threshold of THRESHOLD_CANDIDATES) {
+    const candidate = at(threshold);
+    if (candidate.fieldF1 < chosen.fieldF1 + 1e-4 || !keepsEmpty(candidate)) continue;
+    chosen = candidate;
+  }
+  return { threshold: chosen.threshold, fieldF1: chosen.fieldF1, fieldEmpty: chosen.fieldEmpty };
+}
+
+/** How much of the share of empty fields on pages without comments the field's threshold may cost (see chooseCommentFieldThreshold). */
+const FIELD_EMPTY_SLACK = 0.01;
 
 function countBlocks(counts: BlockCounts, labels: Uint8Array, scores: ArrayLike<number>, threshold: number): void {
   for (let b = 0; b < labels.length; b++) {
@@ -330,7 +418,7 @@ export function crossValidateMlp(data: Dataset, options: CrossValidationOptions)
   const folds = options.bySource ? "sources" : options.folds;
   const method = `mlp ${data.featureSet.name}`;
   const heldOut = options.bySource ? options.heldOut : undefined;
-  const decide = (f: number, commentThreshold: number): FoldResult => {
+  const decide = (f: number, commentThreshold: number, commentFieldThreshold?: number): FoldResult => {
     const { test, content, comments, fitted } = held.get(f)!;
     if (comments === undefined) return { ...fitted, scores: withFallback(content, fitted.threshold, fitted.emptyPageFallback) };
     // The held-out pages decided as `winnow clean` decides them with this fold's model.
@@ -340,7 +428,22 @@ export function crossValidateMlp(data: Dataset, options: CrossValidationOptions)
       scores: withFallback(decided.content, fitted.threshold, fitted.emptyPageFallback),
       comments: decided.comments,
       commentThreshold,
+      ...(commentFieldThreshold === undefined ? {} : { commentFieldThreshold }),
     };
+  };
+  // The field's threshold for a veto threshold, chosen on `folds`' held-out pages decided at it.
+  const fieldThreshold = (folds: readonly number[], commentThreshold: number): number => {
+    const results = folds.map((g) => [held.get(g)!.test, decide(g, commentThreshold)] as const);
+    return chooseCommentFieldThreshold(
+      data,
+      {
+        pages: results.flatMap(([test]) => test),
+        scores: results.flatMap(([, r]) => r.scores),
+        keep: results.flatMap(([test, r]) => test.map(() => r.threshold)),
+        comments: results.flatMap(([, r]) => r.comments!),
+      },
+      commentThreshold,
+    ).threshold;
   };
   const first = crossValidate(
     data,
@@ -368,14 +471,27 @@ export function crossValidateMlp(data: Dataset, options: CrossValidationOptions)
       options.sourceBalance,
     );
   const chosen = pooled(all);
-  const commentHead = { threshold: chosen.threshold, commentF1: chosen.commentF1 };
+  const commentHead = {
+    threshold: chosen.threshold,
+    commentF1: chosen.commentF1,
+    fieldThreshold: fieldThreshold([...held.keys()], chosen.threshold),
+  };
   if (held.size < 2) return { ...first, commentHead };
   const outOfFold = new Map([...held.keys()].map((f) => [f, pooled(all.filter((g) => g !== held.get(f))).threshold]));
+  const fieldOutOfFold = new Map(
+    [...held.keys()].map((f) => [
+      f,
+      fieldThreshold(
+        [...held.keys()].filter((g) => g !== f),
+        outOfFold.get(f)!,
+      ),
+    ]),
+  );
   const second = crossValidate(
     data,
     folds,
     method,
-    (_train, _test, f) => decide(f, outOfFold.get(f)!),
+    (_train, _test, f) => decide(f, outOfFold.get(f)!, fieldOutOfFold.get(f)!),
     undefined,
     options.sourceBalance,
     heldOut,
@@ -383,7 +499,8 @@ export function crossValidateMlp(data: Dataset, options: CrossValidationOptions)
   // The keep threshold's curve and operating points stay those of each fold's own comment
   // threshold (the first pass), as they were chosen before the figures were taken out of fold.
   const { curve, operatingPoints, sourceCurves } = first;
-  return { ...second, curve, operatingPoints, sourceCurves, commentThresholdsOutOfFold: true, commentHead };
+  const commentFieldThresholds = heldOutFolds(data, folds, heldOut).map((f) => fieldOutOfFold.get(f)!);
+  return { ...second, curve, operatingPoints, sourceCurves, commentThresholdsOutOfFold: true, commentHead, commentFieldThresholds };
 }
 
 /** What one fold of a cross-validation returns: the held-out pages' scores and its threshold. */
@@ -394,6 +511,8 @@ export interface FoldResult {
   /** With a comment head: the held-out pages' comment scores after the comment decision, and its threshold. */
   comments?: ArrayLike<number>[];
   commentThreshold?: number;
+  /** The `comments` field's threshold (absent: commentThreshold's). */
+  commentFieldThreshold?: number;
 }
 
 /**
@@ -440,7 +559,7 @@ export function crossValidate(
       const decision =
         fitted.comments === undefined || fitted.commentThreshold === undefined
           ? undefined
-          : { comments: fitted.comments[i], threshold: fitted.commentThreshold };
+          : { comments: fitted.comments[i], threshold: fitted.commentThreshold, fieldThreshold: fitted.commentFieldThreshold };
       pages.push(scorePage(data, p, fitted.scores[i], fitted.threshold, f, decision));
       countBlocks(counts, pageLabels(data, p), fitted.scores[i], fitted.threshold);
       scored.set(p, fitted.scores[i]);

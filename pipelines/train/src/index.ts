@@ -12,11 +12,13 @@ export {
   type PageCommentLabels,
 } from "./dataset.js";
 export {
+  chooseCommentFieldThreshold,
   crossValidate,
   crossValidateMlp,
   type EvaluationReport,
   evaluateAllText,
   evaluateClassifier,
+  type DecidedPages,
   type FoldResult,
   type PageScore,
 } from "./evaluate.js";

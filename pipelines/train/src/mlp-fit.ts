@@ -133,7 +133,7 @@ export interface FittedMlp {
   trainPages: number;
   validationPages: number;
   /** With options.commentHead: its members and the comment threshold chosen on the validation pages. */
-  commentHead?: { members: MlpWeights[]; threshold: number; validationF1: number };
+  commentHead?: { members: MlpWeights[]; threshold: number; validationF1: number; fieldThreshold?: number };
   /** The empty-page fallback's factor chosen on the validation pages; undefined when it did not help. */
   emptyPageFallback?: number;
 }

@@ -149,6 +149,7 @@ export async function trainModel(options: TrainModelOptions): Promise<TrainModel
   if (pooledHead !== undefined && fitted.commentHead !== undefined) {
     fitted.commentHead.threshold = pooledHead.threshold;
     fitted.commentHead.validationF1 = pooledHead.commentF1;
+    fitted.commentHead.fieldThreshold = pooledHead.fieldThreshold;
   }
   const info = await writeMlpModel(fitted, options.output, {
     featureSet,
@@ -166,6 +167,7 @@ export async function trainModel(options: TrainModelOptions): Promise<TrainModel
       headline: options.headline ?? DEFAULT_HEADLINE_RULE,
       operatingPointsFrom: points !== undefined ? heldOutScores : "validation pages of the final fit",
       commentHeadValidationF1: fitted.commentHead ? Number(fitted.commentHead.validationF1.toFixed(4)) : undefined,
+      commentFieldThresholdFrom: fitted.commentHead?.fieldThreshold !== undefined ? heldOutScores : undefined,
       commentThresholdFrom: fitted.commentHead
         ? pooledHead !== undefined
           ? heldOutScores
@@ -198,6 +200,7 @@ export async function writeMlpModel(
     threshold: fitted.threshold,
     operatingPoints: fitted.operatingPoints,
     commentThreshold: fitted.commentHead?.threshold,
+    commentFieldThreshold: fitted.commentHead?.fieldThreshold,
     emptyPageFallback: fitted.emptyPageFallback,
     trainingFingerprint: "",
     notes: JSON.stringify({

@@ -12,11 +12,15 @@ export const MODEL_INFO_KEYS = {
   threshold: "winnow.threshold",
   trainingFingerprint: "winnow.training_fingerprint",
   notes: "winnow.notes",
-} as const satisfies Record<Exclude<keyof ModelInfo, "operatingPoints" | "commentThreshold" | "emptyPageFallback">, string>;
+} as const satisfies Record<
+  Exclude<keyof ModelInfo, "operatingPoints" | "commentThreshold" | "commentFieldThreshold" | "emptyPageFallback">,
+  string
+>;
 
 /** Optional keys: files written before them lack them. */
 const OPERATING_POINTS_KEY = "winnow.operating_points";
 const COMMENT_THRESHOLD_KEY = "winnow.comment_threshold";
+export const COMMENT_FIELD_THRESHOLD_KEY = "winnow.comment_field_threshold";
 const FALLBACK_KEY = "winnow.empty_page_fallback";
 
 /** Label used in errors for models handed over as bytes. */
@@ -34,6 +38,7 @@ export function modelInfoToMetadata(info: ModelInfo): Record<string, string> {
     [MODEL_INFO_KEYS.notes]: info.notes,
     ...(info.operatingPoints === undefined ? {} : { [OPERATING_POINTS_KEY]: JSON.stringify(info.operatingPoints) }),
     ...(info.commentThreshold === undefined ? {} : { [COMMENT_THRESHOLD_KEY]: String(info.commentThreshold) }),
+    ...(info.commentFieldThreshold === undefined ? {} : { [COMMENT_FIELD_THRESHOLD_KEY]: String(info.commentFieldThreshold) }),
     ...(info.emptyPageFallback === undefined ? {} : { [FALLBACK_KEY]: String(info.emptyPageFallback) }),
   };
 }
@@ -92,6 +97,7 @@ export function modelInfoFromMetadata(meta: ReadonlyMap<string, string>, source:
     notes: get(MODEL_INFO_KEYS.notes),
     operatingPoints: operatingPointsFrom(meta, source),
     commentThreshold: optionalNumber(meta, COMMENT_THRESHOLD_KEY, source),
+    commentFieldThreshold: optionalNumber(meta, COMMENT_FIELD_THRESHOLD_KEY, source),
     emptyPageFallback: optionalNumber(meta, FALLBACK_KEY, source),
   };
 }
@@ -123,4 +129,46 @@ export async function readModelBytes(path: string): Promise<Uint8Array> {
 export async function readModelInfo(source: string | Uint8Array): Promise<ModelInfo> {
   if (typeof source === "string") return decodeModelInfo(await readModelBytes(source), source);
   return decodeModelInfo(source);
+}
+
+/**
+ * Model bytes with metadata_props entries added at the end, every byte before them unchanged: a
+ * protobuf message may repeat a field anywhere, so appending ModelProto's field 14 entries (a
+ * StringStringEntryProto each) changes nothing else, where decoding and encoding the model again
+ * could reorder or re-encode the graph. For writing an operating point into a trained model
+ * without touching its weights. A key the model already has is refused (the first would win).
+ */
+export function appendModelMetadata(bytes: Uint8Array, entries: Readonly<Record<string, string>>): Uint8Array {
+  const existing = decodeModelMetadata(bytes);
+  const parts: number[] = [];
+  for (const [key, value] of Object.entries(entries)) {
+    if (existing.has(key)) throw new Error(`the model already has metadata "${key}"`);
+    const entry = [...lengthDelimited(1, utf8.encode(key)), ...lengthDelimited(2, utf8.encode(value))];
+    parts.push(...lengthDelimited(METADATA_PROPS_FIELD, Uint8Array.from(entry)));
+  }
+  const out = new Uint8Array(bytes.length + parts.length);
+  out.set(bytes);
+  out.set(parts, bytes.length);
+  return out;
+}
+
+/** ModelProto's metadata_props field number (onnx.proto). */
+const METADATA_PROPS_FIELD = 14;
+
+const utf8 = new TextEncoder();
+
+/** A length-delimited protobuf field (wire type 2): its tag, its length, its bytes. */
+function lengthDelimited(field: number, payload: Uint8Array): number[] {
+  return [...varint((field << 3) | 2), ...varint(payload.length), ...payload];
+}
+
+function varint(value: number): number[] {
+  const out: number[] = [];
+  let v = value;
+  while (v >= 0x80) {
+    out.push((v & 0x7f) | 0x80);
+    v = Math.floor(v / 128);
+  }
+  out.push(v);
+  return out;
 }

@@ -7,7 +7,7 @@ import { predictMlp, predictMlpEnsemble } from "../mlp/predict.js";
 import { createPrng } from "../mlp/prng.js";
 import type { MlpWeights, ModelInfo } from "../types.js";
 import { decodeModel, encodeModel, floatTensor, makeGraph, makeNode, TensorDataType, tensorValueInfo } from "./graph.js";
-import { modelInfoToMetadata, readModelInfo } from "./metadata.js";
+import { appendModelMetadata, COMMENT_FIELD_THRESHOLD_KEY, decodeModelInfo, modelInfoToMetadata, readModelInfo } from "./metadata.js";
 import { ModelLoadError, ModelMismatchError, OnnxBlockScorer } from "./scorer.js";
 
 const rng = createPrng(11);
@@ -227,6 +227,30 @@ describe("operating points and the comment head", () => {
     const read = await readModelInfo(path);
     expect(read.operatingPoints).toEqual({ precision: 0.7, balanced: 0.5, recall: 0.3 });
     expect(read.commentThreshold).toBe(0.6);
+    expect(read.commentFieldThreshold).toBeUndefined();
     expect((await readModelInfo(modelPath)).operatingPoints).toBeUndefined();
+    const withField = mlpToOnnx([weights], { ...info, commentThreshold: 0.6, commentFieldThreshold: 0.3775 }, [member(0.1)]);
+    expect(decodeModelInfo(withField).commentFieldThreshold).toBe(0.3775);
+  });
+
+  it("adds a comments field threshold to a written model, every earlier byte and every score unchanged", async () => {
+    const before = withHead([member(0.1)], [member(0.2)]);
+    const after = appendModelMetadata(before, { [COMMENT_FIELD_THRESHOLD_KEY]: "0.5622" });
+    expect(Buffer.from(after.subarray(0, before.length)).equals(Buffer.from(before))).toBe(true);
+    expect(after.length).toBeGreaterThan(before.length);
+    const read = decodeModelInfo(after);
+    expect(read.commentFieldThreshold).toBe(0.5622);
+    expect(read.commentThreshold).toBe(0.6);
+    expect(read.operatingPoints).toEqual({ precision: 0.7, balanced: 0.5, recall: 0.3 });
+    const n = 20;
+    const X = gaussian(n * 37, 9);
+    const [a, b] = [await OnnxBlockScorer.load(before), await OnnxBlockScorer.load(after)];
+    const [sa, sb] = [await a.scoreHeads(X, n), await b.scoreHeads(X, n)];
+    expect(Array.from(sb.scores)).toEqual(Array.from(sa.scores));
+    expect(Array.from(sb.comments ?? [])).toEqual(Array.from(sa.comments ?? []));
+    await a.close();
+    await b.close();
+    // Twice the same key would leave the first one read: refused.
+    expect(() => appendModelMetadata(after, { [COMMENT_FIELD_THRESHOLD_KEY]: "0.3" })).toThrow(/already has metadata/);
   });
 });

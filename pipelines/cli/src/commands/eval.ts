@@ -316,6 +316,11 @@ export function formatReports(reports: readonly EvaluationReport[], pages: numbe
       `comment thresholds chosen ${cv.commentThresholdsOutOfFold ? "on the other folds' held-out scores, pooled" : "likewise"}: ` +
         cv.commentThresholds.map((t) => (t > 1 ? "never" : t.toFixed(4))).join(", "),
     );
+  if (cv?.commentFieldThresholds)
+    lines.push(
+      "comments field thresholds chosen likewise, on the other folds decided at each fold's comment threshold: " +
+        cv.commentFieldThresholds.map((t) => (t > 1 ? "never" : t.toFixed(4))).join(", "),
+    );
   return `${lines.join("\n")}\n`;
 }
 
