@@ -289,3 +289,15 @@ describe("real pages", () => {
     }
   });
 });
+
+describe("the segmenter as htmlparser2's handler", () => {
+  it("answers only the five callbacks it reads (another, such as onopentag, would make the parser build objects it never needs)", () => {
+    const callbacks = Object.getOwnPropertyNames(Segmenter.prototype).filter((name) => name.startsWith("on"));
+    expect(callbacks.sort()).toEqual(["onattribute", "onclosetag", "onopentagname", "onprocessinginstruction", "ontext"]);
+    // And one Segmenter still reads one page after another as a fresh one does.
+    const reused = new Segmenter();
+    const html = '<!DOCTYPE html><title>T</title><div class="nav"><p>One two three four five six.</p></div>';
+    reused.segment("<p>An earlier page, with <b>its own</b> text.</p>");
+    expect(reused.segment(html)).toEqual(new Segmenter().segment(html));
+  });
+});

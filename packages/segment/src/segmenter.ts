@@ -56,7 +56,7 @@ const HIDDEN_STYLE = /display\s*:\s*none|visibility\s*:\s*hidden/i;
  * whole posts there.
  */
 const NOSCRIPT_MAX_DROPPED_CHARS = 300;
-/** Elements a class word does not hide (see attribute()). */
+/** Elements a class word does not hide (see onattribute()). */
 const PAGE_LEVEL_TAGS: ReadonlySet<string> = new Set(["html", "body", "main"]);
 /** Blocks of at least this many words are checked for an earlier copy on the page (Block.repeatOf). */
 const REPEAT_MIN_WORDS = 5;
@@ -184,16 +184,15 @@ export class Segmenter {
     this.pathTrie = new PathTrie(options.maxPathDepth ?? MAX_PATH_DEPTH);
     this.blockPath = this.pathTrie.top;
     this.subtrees = options.subtrees === true ? new SubtreeFingerprinter() : null;
-    this.parser = new TagNameParser(
-      {
-        onopentagname: (name) => this.openTag(name),
-        onattribute: (name, value) => this.attribute(name, value),
-        onclosetag: (name) => this.closeTag(name),
-        ontext: (data) => this.textNode(data),
-        onprocessinginstruction: (name, data) => this.declaration(name, data),
-      },
-      { decodeEntities: true, lowerCaseAttributeNames: false, Tokenizer: BrowserTokenizer },
-    );
+    // The segmenter is the parser's handler itself: its on* methods are htmlparser2's callbacks,
+    // called straight from the parser. Arrow functions forwarding to private methods put a call of
+    // their own on every tag, attribute and text node (about a twelfth of the segmenter's self
+    // time on WCXB dev, benchmarks/results/2026-11-27-segmenter-speed.md).
+    this.parser = new TagNameParser(this, {
+      decodeEntities: true,
+      lowerCaseAttributeNames: false,
+      Tokenizer: BrowserTokenizer,
+    });
   }
 
   /**
@@ -225,7 +224,7 @@ export class Segmenter {
     // Links and emphasis (Markdown's --links): tracked only when asked for.
     this.inline = inline ? (this.inlineTracker ??= new InlineTracker()) : null;
     this.inline?.reset();
-    // The nesting guard pauses the parser from inside openTag; what follows is never read.
+    // The nesting guard pauses the parser from inside onopentagname; what follows is never read.
     for (let i = 0; i < pieces.length && !this.truncated; i++) this.parser.write(pieces[i]);
     this.parser.end();
     const truncated = this.truncated;
@@ -313,7 +312,8 @@ export class Segmenter {
     this.sourceLength = sourceLength;
   }
 
-  private openTag(name: string): void {
+  /** @internal htmlparser2's callback: a start tag. */
+  onopentagname(name: string): void {
     // html, head and body are the only four-letter names that can change the structure once a body is open.
     const transparent = (this.watchStructure || name.length === 4) && this.beforeOpen(name);
     this.openedTransparent = transparent;
@@ -507,7 +507,7 @@ export class Segmenter {
     this.watchStructure = true;
   }
 
-  /** Level `d` becomes the open body, as openTag would fill it for <body>. */
+  /** Level `d` becomes the open body, as onopentagname would fill it for <body>. */
   private makeBody(d: number): void {
     this.paths[d] = this.pathTrie.child(d === 0 ? this.htmlPath : this.paths[d - 1], "body");
     this.containers[d] = "body";
@@ -563,7 +563,8 @@ export class Segmenter {
     return false;
   }
 
-  private attribute(name: string, value: string): void {
+  /** @internal htmlparser2's callback: an attribute of the element just opened. */
+  onattribute(name: string, value: string): void {
     const d = this.depth - 1;
     if (d < 0 || this.openedTransparent) return;
     if (this.observing) (this.observer as MarkupObserver).attribute(name, value);
@@ -670,7 +671,8 @@ export class Segmenter {
     this.noscriptText = "";
   }
 
-  private closeTag(name: string): void {
+  /** @internal htmlparser2's callback: an element closes (an end tag, or implied). */
+  onclosetag(name: string): void {
     if (this.depth === 0) return;
     // The segmenter's own body level is not on htmlparser2's stack: it closes with its parent.
     if (this.depth - 1 === this.syntheticLevel) {
@@ -711,7 +713,8 @@ export class Segmenter {
     if (d <= this.structure.top) this.structure.close(d);
   }
 
-  private declaration(name: string, data: string): void {
+  /** @internal htmlparser2's callback: a declaration (<!doctype ...>) or processing instruction. */
+  onprocessinginstruction(name: string, data: string): void {
     if (name.length !== 8 || name.toLowerCase() !== "!doctype") return;
     const upper = data.toUpperCase();
     if (upper.includes("XHTML")) this.doctype = Doctype.Xhtml;
@@ -719,7 +722,8 @@ export class Segmenter {
     else this.doctype = Doctype.Html5;
   }
 
-  private textNode(data: string): void {
+  /** @internal htmlparser2's callback: a text node (entities decoded). */
+  ontext(data: string): void {
     if (this.observer?.capturing === true) this.observer.text(data);
     if (this.inTitle) {
       this.title += data;
