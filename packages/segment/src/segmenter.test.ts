@@ -301,3 +301,17 @@ describe("the segmenter as htmlparser2's handler", () => {
     expect(reused.segment(html)).toEqual(new Segmenter().segment(html));
   });
 });
+
+describe("repeated blocks", () => {
+  it("compares texts in lowercase, and a short <noscript>'s block dropped is no block's first copy", () => {
+    const html =
+      "<p>Intro text here.</p><noscript><p>Please Enable JavaScript to see this page.</p></noscript>" +
+      "<p>please enable javascript to see this page.</p><p>Please enable JavaScript to see this page.</p><p>Please enable JavaScript to see it.</p>";
+    expect(segmentHtml(html).blocks.map((b) => [b.text, b.repeatOf])).toEqual([
+      ["Intro text here.", -1],
+      ["please enable javascript to see this page.", -1],
+      ["Please enable JavaScript to see this page.", 1],
+      ["Please enable JavaScript to see it.", -1],
+    ]);
+  });
+});

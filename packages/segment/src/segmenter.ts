@@ -28,7 +28,7 @@ import type { Parser } from "htmlparser2";
 import { BrowserTokenizer } from "./browser-tokenizer.js";
 import { TagNameParser } from "./tag-name-parser.js";
 import { BlockText } from "./block-text.js";
-import { AFTER_HEAD_TAGS, BLOCK_TAGS, HEAD_TAGS, TAG_BLOCK, TAG_KINDS, TAG_SKIP, headingLevel } from "./tags.js";
+import { AFTER_HEAD_TAGS, HEAD_TAGS, TAG_BLOCK, TAG_KINDS, TAG_SKIP, headingLevel } from "./tags.js";
 import { SubtreeFingerprinter } from "./subtrees.js";
 import { ClassLink, PathTrie, classChainText, type PathNode } from "./ancestry.js";
 import { foldWhitespace, isHtmlWhitespace } from "./whitespace.js";
@@ -38,6 +38,7 @@ import { StructureTracker, blockLayout } from "./structure.js";
 import { classHides } from "./hidden-classes.js";
 import { stripShortcodes } from "./shortcodes.js";
 import { HiddenWrapperTracker } from "./hidden-wrapper.js";
+import { RepeatIndex } from "./repeats.js";
 
 /** Tag paths keep the innermost ancestors only beyond this depth (the outer ones say little). */
 const MAX_PATH_DEPTH = 48;
@@ -104,7 +105,7 @@ export class Segmenter {
   private noscriptEndedInSpace = false;
   private noscriptChars = 0;
   /** Lowercased text of each block of REPEAT_MIN_WORDS or more words, to its first index. */
-  private readonly repeatKeys = new Map<string, number>();
+  private readonly repeatKeys = new RepeatIndex();
   /** The hidden element holding the most text, in case it is the whole page (hidden-wrapper.ts). */
   private readonly wrapper = new HiddenWrapperTracker();
   private openedAt = 0; // source index of the element just opened
@@ -126,6 +127,14 @@ export class Segmenter {
   private classLinks: Array<ClassLink | null | undefined> = [];
   private skips: boolean[] = [];
   private tagSkips: boolean[] = []; // the level's element is a SKIP_TAGS one (script, style, ...)
+  /**
+   * The name each level's start tag gave and its TAG_KINDS bits, set together, so that an element
+   * closing takes its kind from here where it looked the name up again. A level the segmenter
+   * filled itself (its own body) keeps an earlier pair, and a closing name that is not the level's
+   * own is looked up; either way the bits are TAG_KINDS' for the name compared.
+   */
+  private levelNames: string[] = [];
+  private levelKinds: number[] = [];
   // Ids of the innermost three block-level elements open at each level (innermost first).
   private scope1: number[] = [];
   private scope2: number[] = [];
@@ -273,6 +282,8 @@ export class Segmenter {
     this.classLinks.length = 0;
     this.skips.length = 0;
     this.tagSkips.length = 0;
+    this.levelNames.length = 0;
+    this.levelKinds.length = 0;
     this.scope1.length = 0;
     this.scope2.length = 0;
     this.scope3.length = 0;
@@ -320,6 +331,8 @@ export class Segmenter {
     const kind = TAG_KINDS.get(name) ?? 0;
     const skip = !transparent && (kind & TAG_SKIP) !== 0;
     const d = this.depth++;
+    this.levelNames[d] = name;
+    this.levelKinds[d] = kind;
     if (d === MAX_NESTING) {
       // No callback comes after a pause; end() then leaves the rest of the page unread.
       this.truncated = true;
@@ -554,6 +567,11 @@ export class Segmenter {
     return link;
   }
 
+  /** TAG_KINDS' bits for `name` closing at level `d`: the level's own when it opened with that name. */
+  private closingKind(d: number, name: string): number {
+    return this.levelNames[d] === name ? this.levelKinds[d] : (TAG_KINDS.get(name) ?? 0);
+  }
+
   private isTransparent(d: number): boolean {
     return this.paths[d] === (d === 0 ? this.pathTrie.top : this.paths[d - 1]);
   }
@@ -660,7 +678,7 @@ export class Segmenter {
       for (let b = keep; b < this.blocks.length; b++) {
         const block = this.blocks[b];
         this.totalTextChars -= block.textChars;
-        if (block.repeatOf < 0 && this.repeatKeys.get(block.text.toLowerCase()) === b) this.repeatKeys.delete(block.text.toLowerCase());
+        if (block.repeatOf < 0) this.repeatKeys.forget(block.text.toLowerCase(), b);
       }
       this.blocks.length = keep;
       this.subtrees?.dropBlocks(keep);
@@ -707,7 +725,7 @@ export class Segmenter {
       this.headingDepth--;
       if (this.headingDepth === 0) this.headingLevelNow = 0;
     }
-    if (this.skipDepth === 0 && BLOCK_TAGS.has(name) && !(name.length === 4 && this.isTransparent(d))) {
+    if (this.skipDepth === 0 && (this.closingKind(d, name) & TAG_BLOCK) !== 0 && !(name.length === 4 && this.isTransparent(d))) {
       this.flush(this.parser.endIndex + 1);
     }
     if (d <= this.structure.top) this.structure.close(d);
@@ -808,10 +826,9 @@ export class Segmenter {
     for (let i = text.indexOf(" "); i >= 0 && spaces < REPEAT_MIN_WORDS - 1; i = text.indexOf(" ", i + 1)) spaces++;
     if (spaces < REPEAT_MIN_WORDS - 1) return -1;
     const key = text.toLowerCase();
-    const first = this.repeatKeys.get(key);
-    if (first !== undefined) return first;
-    this.repeatKeys.set(key, this.blocks.length);
-    return -1;
+    const first = this.repeatKeys.firstOf(key);
+    if (first < 0) this.repeatKeys.add(key, this.blocks.length);
+    return first;
   }
 
   /** End the current block at source index `at`; an empty one only counts toward emptyBefore. */
