@@ -20,7 +20,7 @@
  * Two copies of one module in one process have been seen to run 10% apart (segment-cost.js's
  * header); alternating which build goes first in a round spreads that, and segment-cost.js (each
  * build in processes of its own) is the check against it. What is left of it follows the order
- * the builds were loaded in (the one loaded second ran 2-5% slower on the same code,
+ * the builds were loaded in (the two load orders gave ratios 1-9% apart, not always the same way,
  * benchmarks/results/2026-11-27-segmenter-speed.md): run once as is and once with
  * --load-after-first, and take the geometric mean of the two ratios.
  */
