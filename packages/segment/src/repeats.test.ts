@@ -55,4 +55,24 @@ describe("RepeatIndex", () => {
       { numRuns: 500 },
     );
   });
+
+  it("answers the same past a crowded length's switch to a Map: many texts of one length, forgets before and after it", () => {
+    const index = new RepeatIndex();
+    const map = new Map<string, number>();
+    const key = (i: number) => `row ${String(1000 + (i % 150))} of the table`;
+    for (let block = 0; block < 400; block++) {
+      const k = key(block * 7);
+      if (block % 11 === 10) {
+        const target = map.get(k) ?? block;
+        index.forget(k, target);
+        if (map.get(k) === target) map.delete(k);
+      } else if (index.firstOf(k) < 0) {
+        index.add(k, block);
+        map.set(k, block);
+      }
+      for (let i = 0; i < 150; i++) expect(index.firstOf(key(i))).toBe(map.get(key(i)) ?? -1);
+    }
+    index.clear();
+    expect(index.firstOf(key(0))).toBe(-1);
+  });
 });
