@@ -13,13 +13,16 @@
  * are all in the segmenter; the whole run's figures are alloc-profile.js's (bytes, GC counts)
  * and compare-builds.sh's (docs per CPU-second).
  *
- *   node benchmarks/alloc-cost.js --before OTHER_CHECKOUT [--after CHECKOUT] [--data DIR] [--limit 300] [--rounds 9]
+ *   node benchmarks/alloc-cost.js --before OTHER_CHECKOUT [--after CHECKOUT] [--data DIR] [--limit 300] [--rounds 9] [--load-after-first]
  *   (DIR: pages in the WCXB layout, DIR/html/*.html.gz; default the WCXB dev pages; --after
  *   defaults to this checkout, and a copy of the before build there is the A/A control)
  *
  * Two copies of one module in one process have been seen to run 10% apart (segment-cost.js's
  * header); alternating which build goes first in a round spreads that, and segment-cost.js (each
- * build in processes of its own) is the check against it.
+ * build in processes of its own) is the check against it. What is left of it follows the order
+ * the builds were loaded in (the two load orders gave ratios 1-9% apart, not always the same way,
+ * benchmarks/results/2026-11-27-segmenter-speed.md): run once as is and once with
+ * --load-after-first, and take the geometric mean of the two ratios.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -28,7 +31,7 @@ import { pathToFileURL } from "node:url";
 import { gunzipSync } from "node:zlib";
 import { DEFAULT_SOURCE, median, parseFlags, ROOT } from "./lib/common.js";
 
-const flags = parseFlags(process.argv.slice(2), []);
+const flags = parseFlags(process.argv.slice(2), ["load-after-first"]);
 if (flags.before === undefined) throw new Error("--before OTHER_CHECKOUT is needed");
 const data = flags.data ?? DEFAULT_SOURCE;
 const limit = Number(flags.limit ?? 300);
@@ -51,7 +54,9 @@ const htmlDir = join(data, "html");
 const files = readdirSync(htmlDir).sort().slice(0, limit);
 const bodies = files.map((f) => gunzipSync(readFileSync(join(htmlDir, f))));
 const urls = files.map((f) => `https://example.org/${f.replace(/\.html\.gz$/, "")}`);
-const builds = { before: await build(resolve(flags.before)), after: await build(resolve(flags.after ?? ROOT)) };
+const roots = { before: resolve(flags.before), after: resolve(flags.after ?? ROOT) };
+const builds = {};
+for (const name of flags["load-after-first"] === true ? ["after", "before"] : ["before", "after"]) builds[name] = await build(roots[name]);
 
 // The same blocks and metadata, page by page, before any timing.
 let differ = 0;
@@ -59,7 +64,9 @@ for (let i = 0; i < bodies.length; i++) {
   const [a, b] = ["before", "after"].map((name) => JSON.stringify(builds[name](decodeHtmlPieces(bodies[i], "").pieces, urls[i])));
   if (a !== b) differ++;
 }
-console.log(`${bodies.length} pages from ${htmlDir}; pages whose blocks or metadata differ: ${differ}`);
+console.log(
+  `${bodies.length} pages from ${htmlDir}; loaded ${Object.keys(builds).join(" then ")}; pages whose blocks or metadata differ: ${differ}`,
+);
 
 let scavenges = 0;
 let markCompacts = 0;

@@ -289,3 +289,29 @@ describe("real pages", () => {
     }
   });
 });
+
+describe("the segmenter as htmlparser2's handler", () => {
+  it("answers only the five callbacks it reads (another, such as onopentag, would make the parser build objects it never needs)", () => {
+    const callbacks = Object.getOwnPropertyNames(Segmenter.prototype).filter((name) => name.startsWith("on"));
+    expect(callbacks.sort()).toEqual(["onattribute", "onclosetag", "onopentagname", "onprocessinginstruction", "ontext"]);
+    // And one Segmenter still reads one page after another as a fresh one does.
+    const reused = new Segmenter();
+    const html = '<!DOCTYPE html><title>T</title><div class="nav"><p>One two three four five six.</p></div>';
+    reused.segment("<p>An earlier page, with <b>its own</b> text.</p>");
+    expect(reused.segment(html)).toEqual(new Segmenter().segment(html));
+  });
+});
+
+describe("repeated blocks", () => {
+  it("compares texts in lowercase, and a short <noscript>'s block dropped is no block's first copy", () => {
+    const html =
+      "<p>Intro text here.</p><noscript><p>Please Enable JavaScript to see this page.</p></noscript>" +
+      "<p>please enable javascript to see this page.</p><p>Please enable JavaScript to see this page.</p><p>Please enable JavaScript to see it.</p>";
+    expect(segmentHtml(html).blocks.map((b) => [b.text, b.repeatOf])).toEqual([
+      ["Intro text here.", -1],
+      ["please enable javascript to see this page.", -1],
+      ["Please enable JavaScript to see this page.", 1],
+      ["Please enable JavaScript to see it.", -1],
+    ]);
+  });
+});

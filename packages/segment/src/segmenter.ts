@@ -28,7 +28,7 @@ import type { Parser } from "htmlparser2";
 import { BrowserTokenizer } from "./browser-tokenizer.js";
 import { TagNameParser } from "./tag-name-parser.js";
 import { BlockText } from "./block-text.js";
-import { AFTER_HEAD_TAGS, BLOCK_TAGS, HEAD_TAGS, TAG_BLOCK, TAG_KINDS, TAG_SKIP, headingLevel } from "./tags.js";
+import { AFTER_HEAD_TAGS, HEAD_TAGS, TAG_BLOCK, TAG_KINDS, TAG_SKIP, headingLevel } from "./tags.js";
 import { SubtreeFingerprinter } from "./subtrees.js";
 import { ClassLink, PathTrie, classChainText, type PathNode } from "./ancestry.js";
 import { foldWhitespace, isHtmlWhitespace } from "./whitespace.js";
@@ -38,6 +38,7 @@ import { StructureTracker, blockLayout } from "./structure.js";
 import { classHides } from "./hidden-classes.js";
 import { stripShortcodes } from "./shortcodes.js";
 import { HiddenWrapperTracker } from "./hidden-wrapper.js";
+import { RepeatIndex } from "./repeats.js";
 
 /** Tag paths keep the innermost ancestors only beyond this depth (the outer ones say little). */
 const MAX_PATH_DEPTH = 48;
@@ -56,7 +57,7 @@ const HIDDEN_STYLE = /display\s*:\s*none|visibility\s*:\s*hidden/i;
  * whole posts there.
  */
 const NOSCRIPT_MAX_DROPPED_CHARS = 300;
-/** Elements a class word does not hide (see attribute()). */
+/** Elements a class word does not hide (see onattribute()). */
 const PAGE_LEVEL_TAGS: ReadonlySet<string> = new Set(["html", "body", "main"]);
 /** Blocks of at least this many words are checked for an earlier copy on the page (Block.repeatOf). */
 const REPEAT_MIN_WORDS = 5;
@@ -104,7 +105,7 @@ export class Segmenter {
   private noscriptEndedInSpace = false;
   private noscriptChars = 0;
   /** Lowercased text of each block of REPEAT_MIN_WORDS or more words, to its first index. */
-  private readonly repeatKeys = new Map<string, number>();
+  private readonly repeatKeys = new RepeatIndex();
   /** The hidden element holding the most text, in case it is the whole page (hidden-wrapper.ts). */
   private readonly wrapper = new HiddenWrapperTracker();
   private openedAt = 0; // source index of the element just opened
@@ -126,6 +127,14 @@ export class Segmenter {
   private classLinks: Array<ClassLink | null | undefined> = [];
   private skips: boolean[] = [];
   private tagSkips: boolean[] = []; // the level's element is a SKIP_TAGS one (script, style, ...)
+  /**
+   * The name each level's start tag gave and its TAG_KINDS bits, set together, so that an element
+   * closing takes its kind from here where it looked the name up again. A level the segmenter
+   * filled itself (its own body) keeps an earlier pair, and a closing name that is not the level's
+   * own is looked up; either way the bits are TAG_KINDS' for the name compared.
+   */
+  private levelNames: string[] = [];
+  private levelKinds: number[] = [];
   // Ids of the innermost three block-level elements open at each level (innermost first).
   private scope1: number[] = [];
   private scope2: number[] = [];
@@ -184,16 +193,15 @@ export class Segmenter {
     this.pathTrie = new PathTrie(options.maxPathDepth ?? MAX_PATH_DEPTH);
     this.blockPath = this.pathTrie.top;
     this.subtrees = options.subtrees === true ? new SubtreeFingerprinter() : null;
-    this.parser = new TagNameParser(
-      {
-        onopentagname: (name) => this.openTag(name),
-        onattribute: (name, value) => this.attribute(name, value),
-        onclosetag: (name) => this.closeTag(name),
-        ontext: (data) => this.textNode(data),
-        onprocessinginstruction: (name, data) => this.declaration(name, data),
-      },
-      { decodeEntities: true, lowerCaseAttributeNames: false, Tokenizer: BrowserTokenizer },
-    );
+    // The segmenter is the parser's handler itself: its on* methods are htmlparser2's callbacks,
+    // called straight from the parser. Arrow functions forwarding to private methods put a call of
+    // their own on every tag, attribute and text node (about a twelfth of the segmenter's self
+    // time on WCXB dev, benchmarks/results/2026-11-27-segmenter-speed.md).
+    this.parser = new TagNameParser(this, {
+      decodeEntities: true,
+      lowerCaseAttributeNames: false,
+      Tokenizer: BrowserTokenizer,
+    });
   }
 
   /**
@@ -225,7 +233,7 @@ export class Segmenter {
     // Links and emphasis (Markdown's --links): tracked only when asked for.
     this.inline = inline ? (this.inlineTracker ??= new InlineTracker()) : null;
     this.inline?.reset();
-    // The nesting guard pauses the parser from inside openTag; what follows is never read.
+    // The nesting guard pauses the parser from inside onopentagname; what follows is never read.
     for (let i = 0; i < pieces.length && !this.truncated; i++) this.parser.write(pieces[i]);
     this.parser.end();
     const truncated = this.truncated;
@@ -274,6 +282,8 @@ export class Segmenter {
     this.classLinks.length = 0;
     this.skips.length = 0;
     this.tagSkips.length = 0;
+    this.levelNames.length = 0;
+    this.levelKinds.length = 0;
     this.scope1.length = 0;
     this.scope2.length = 0;
     this.scope3.length = 0;
@@ -313,13 +323,16 @@ export class Segmenter {
     this.sourceLength = sourceLength;
   }
 
-  private openTag(name: string): void {
+  /** @internal htmlparser2's callback: a start tag. */
+  onopentagname(name: string): void {
     // html, head and body are the only four-letter names that can change the structure once a body is open.
     const transparent = (this.watchStructure || name.length === 4) && this.beforeOpen(name);
     this.openedTransparent = transparent;
     const kind = TAG_KINDS.get(name) ?? 0;
     const skip = !transparent && (kind & TAG_SKIP) !== 0;
     const d = this.depth++;
+    this.levelNames[d] = name;
+    this.levelKinds[d] = kind;
     if (d === MAX_NESTING) {
       // No callback comes after a pause; end() then leaves the rest of the page unread.
       this.truncated = true;
@@ -507,7 +520,7 @@ export class Segmenter {
     this.watchStructure = true;
   }
 
-  /** Level `d` becomes the open body, as openTag would fill it for <body>. */
+  /** Level `d` becomes the open body, as onopentagname would fill it for <body>. */
   private makeBody(d: number): void {
     this.paths[d] = this.pathTrie.child(d === 0 ? this.htmlPath : this.paths[d - 1], "body");
     this.containers[d] = "body";
@@ -554,6 +567,11 @@ export class Segmenter {
     return link;
   }
 
+  /** TAG_KINDS' bits for `name` closing at level `d`: the level's own when it opened with that name. */
+  private closingKind(d: number, name: string): number {
+    return this.levelNames[d] === name ? this.levelKinds[d] : (TAG_KINDS.get(name) ?? 0);
+  }
+
   private isTransparent(d: number): boolean {
     return this.paths[d] === (d === 0 ? this.pathTrie.top : this.paths[d - 1]);
   }
@@ -563,7 +581,8 @@ export class Segmenter {
     return false;
   }
 
-  private attribute(name: string, value: string): void {
+  /** @internal htmlparser2's callback: an attribute of the element just opened. */
+  onattribute(name: string, value: string): void {
     const d = this.depth - 1;
     if (d < 0 || this.openedTransparent) return;
     if (this.observing) (this.observer as MarkupObserver).attribute(name, value);
@@ -659,7 +678,7 @@ export class Segmenter {
       for (let b = keep; b < this.blocks.length; b++) {
         const block = this.blocks[b];
         this.totalTextChars -= block.textChars;
-        if (block.repeatOf < 0 && this.repeatKeys.get(block.text.toLowerCase()) === b) this.repeatKeys.delete(block.text.toLowerCase());
+        if (block.repeatOf < 0) this.repeatKeys.forget(block.text.toLowerCase(), b);
       }
       this.blocks.length = keep;
       this.subtrees?.dropBlocks(keep);
@@ -670,7 +689,8 @@ export class Segmenter {
     this.noscriptText = "";
   }
 
-  private closeTag(name: string): void {
+  /** @internal htmlparser2's callback: an element closes (an end tag, or implied). */
+  onclosetag(name: string): void {
     if (this.depth === 0) return;
     // The segmenter's own body level is not on htmlparser2's stack: it closes with its parent.
     if (this.depth - 1 === this.syntheticLevel) {
@@ -705,13 +725,14 @@ export class Segmenter {
       this.headingDepth--;
       if (this.headingDepth === 0) this.headingLevelNow = 0;
     }
-    if (this.skipDepth === 0 && BLOCK_TAGS.has(name) && !(name.length === 4 && this.isTransparent(d))) {
+    if (this.skipDepth === 0 && (this.closingKind(d, name) & TAG_BLOCK) !== 0 && !(name.length === 4 && this.isTransparent(d))) {
       this.flush(this.parser.endIndex + 1);
     }
     if (d <= this.structure.top) this.structure.close(d);
   }
 
-  private declaration(name: string, data: string): void {
+  /** @internal htmlparser2's callback: a declaration (<!doctype ...>) or processing instruction. */
+  onprocessinginstruction(name: string, data: string): void {
     if (name.length !== 8 || name.toLowerCase() !== "!doctype") return;
     const upper = data.toUpperCase();
     if (upper.includes("XHTML")) this.doctype = Doctype.Xhtml;
@@ -719,7 +740,8 @@ export class Segmenter {
     else this.doctype = Doctype.Html5;
   }
 
-  private textNode(data: string): void {
+  /** @internal htmlparser2's callback: a text node (entities decoded). */
+  ontext(data: string): void {
     if (this.observer?.capturing === true) this.observer.text(data);
     if (this.inTitle) {
       this.title += data;
@@ -804,10 +826,9 @@ export class Segmenter {
     for (let i = text.indexOf(" "); i >= 0 && spaces < REPEAT_MIN_WORDS - 1; i = text.indexOf(" ", i + 1)) spaces++;
     if (spaces < REPEAT_MIN_WORDS - 1) return -1;
     const key = text.toLowerCase();
-    const first = this.repeatKeys.get(key);
-    if (first !== undefined) return first;
-    this.repeatKeys.set(key, this.blocks.length);
-    return -1;
+    const first = this.repeatKeys.firstOf(key);
+    if (first < 0) this.repeatKeys.add(key, this.blocks.length);
+    return first;
   }
 
   /** End the current block at source index `at`; an empty one only counts toward emptyBefore. */

@@ -4,7 +4,7 @@
  *
  * Only ul, ol, li, table, thead, tbody, tfoot, tr, td, th and pre open a frame, so the segmenter
  * calls in here for those block-level tags alone; a close costs one integer comparison unless it
- * closes a frame (see Segmenter.closeTag). Elements closed implicitly (an unclosed <li> or <td>)
+ * closes a frame (see Segmenter.onclosetag). Elements closed implicitly (an unclosed <li> or <td>)
  * close their frames too: htmlparser2 reports every close, implied ones included.
  */
 import type { BlockLayout, ListLayout, CellLayout } from "./types.js";
@@ -41,7 +41,7 @@ const MAX_SPAN = 64;
 
 export class StructureTracker {
   private frames: Frame[] = [];
-  /** The stack level of the innermost open frame, -1 when none: what closeTag compares with. */
+  /** The stack level of the innermost open frame, -1 when none: what onclosetag compares with. */
   top = -1;
   private lists = 0;
   private pres = 0;

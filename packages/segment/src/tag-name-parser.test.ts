@@ -57,6 +57,19 @@ describe("TagNameParser", () => {
     for (const name of ["figcaption", "blockquote", "noscript", "textarea", "h6"]) expect(internedTagName(name, 0, name.length)).toBe(name);
   });
 
+  it("reads only ASCII letters, digits and '-' as name characters (the fold table's edges)", () => {
+    expect(internedTagName("H1", 0, 2)).toBe("h1");
+    expect(internedTagName("TEXTAREA", 0, 8)).toBe("textarea");
+    // The neighbours of each range, and a code unit whose low byte is a letter's.
+    for (const odd of ["@", "[", "`", "{", "/", ":", "\x7f", "\u0164", "\u0169"]) {
+      expect(internedTagName(`d${odd}v`, 0, 3)).toBeUndefined();
+      expect(internedTagName(`di${odd}`, 0, 3)).toBeUndefined();
+      expect(internedAttributeName(`i${odd}`, 0, 2)).toBeUndefined();
+    }
+    expect(internedAttributeName("aria-Hidden", 0, 11)).toBeUndefined();
+    expect(internedAttributeName("ID", 0, 2)).toBeUndefined();
+  });
+
   for (const [i, html] of TRICKY.entries()) {
     it(`reports the same names and events as the stock parser (case ${i + 1})`, () => {
       const stock = tagEvents(html, Parser);

@@ -74,11 +74,18 @@ const SLOTS = 1024;
  */
 class NameTable {
   private readonly slots: Array<string | undefined> = new Array(SLOTS).fill(undefined);
+  /**
+   * The character a name holds for each ASCII code unit, -1 where none: one load per character
+   * where a chain of range tests ran twice (hashing, then matching), and this was a tenth of the
+   * segmenter's own time on WCXB dev (benchmarks/results/2026-11-27-segmenter-speed.md).
+   */
+  private readonly fold = new Int8Array(128).fill(-1);
 
-  constructor(
-    names: readonly string[],
-    private readonly lowercase: boolean,
-  ) {
+  constructor(names: readonly string[], lowercase: boolean) {
+    for (let c = 0; c < 128; c++) {
+      if ((c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 45) this.fold[c] = c;
+      else if (lowercase && c >= 65 && c <= 90) this.fold[c] = c | 0x20;
+    }
     for (const name of names) {
       let h = name.length;
       for (let i = 0; i < name.length; i++) h = (h * 31 + name.charCodeAt(i)) & (SLOTS - 1);
@@ -91,11 +98,13 @@ class NameTable {
   find(buffer: string, from: number, to: number): string | undefined {
     const length = to - from;
     if (length <= 0 || length > MAX_NAME) return undefined;
+    const fold = this.fold;
     let h = length;
     for (let i = from; i < to; i++) {
-      const c = this.folded(buffer.charCodeAt(i));
-      if (c < 0) return undefined;
-      h = (h * 31 + c) & (SLOTS - 1);
+      const c = buffer.charCodeAt(i);
+      const f = c < 128 ? fold[c] : -1;
+      if (f < 0) return undefined;
+      h = (h * 31 + f) & (SLOTS - 1);
     }
     for (let name = this.slots[h]; name !== undefined; h = (h + 1) & (SLOTS - 1), name = this.slots[h]) {
       if (name.length === length && this.matches(name, buffer, from)) return name;
@@ -103,14 +112,10 @@ class NameTable {
     return undefined;
   }
 
-  /** The character a name would hold for `c`, or -1. (A method, not a function per table: one call site V8 inlines.) */
-  private folded(c: number): number {
-    if ((c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 45) return c;
-    return this.lowercase && c >= 65 && c <= 90 ? c | 0x20 : -1;
-  }
-
+  /** Whether `name` is the buffer's characters from `from` on, folded (each is ASCII: the hash pass saw to that). */
   private matches(name: string, buffer: string, from: number): boolean {
-    for (let i = 0; i < name.length; i++) if (this.folded(buffer.charCodeAt(from + i)) !== name.charCodeAt(i)) return false;
+    const fold = this.fold;
+    for (let i = 0; i < name.length; i++) if (fold[buffer.charCodeAt(from + i)] !== name.charCodeAt(i)) return false;
     return true;
   }
 }
@@ -142,16 +147,13 @@ export function internedAttributeName(buffer: string, from: number, to: number):
  * they lie wholly in the parser's current buffer, where the stock getSlice would read them without
  * moving to the next buffer; undefined otherwise.
  */
-function findInPlace(
-  parser: ParserInternals,
-  table: (buffer: string, from: number, to: number) => string | undefined,
-  start: number,
-  endIndex: number,
-): string | undefined {
+function findInPlace(parser: ParserInternals, table: NameTable, start: number, endIndex: number): string | undefined {
+  // The table is an object of one class, not a function per table: tag and attribute names share
+  // one call site here, and a call site that saw two functions was not inlined.
   const buffer = parser.buffers[0];
   const from = start - parser.bufferOffset;
   const to = endIndex - parser.bufferOffset;
-  return buffer !== undefined && from >= 0 && to <= buffer.length ? table(buffer, from, to) : undefined;
+  return buffer !== undefined && from >= 0 && to <= buffer.length ? table.find(buffer, from, to) : undefined;
 }
 
 function install(): typeof Parser {
@@ -178,14 +180,14 @@ function install(): typeof Parser {
   own.readTagName = function (this: ParserInternals, start: number, endIndex: number): string {
     const context = this.foreignContext;
     if (this.lowerCaseTagNames && this.htmlMode && context.length === 1 && context[0] === HTML_CONTEXT) {
-      const name = findInPlace(this, internedTagName, start, endIndex);
+      const name = findInPlace(this, tagNames, start, endIndex);
       if (name !== undefined) return name;
     }
     return readTagName.call(this, start, endIndex);
   };
   // As the stock method: the name as written where names are not lowercased (the segmenter's way).
   own.onattribname = function (this: ParserInternals, start: number, endIndex: number): void {
-    const name = this.lowerCaseAttributeNames ? undefined : findInPlace(this, internedAttributeName, start, endIndex);
+    const name = this.lowerCaseAttributeNames ? undefined : findInPlace(this, attributeNames, start, endIndex);
     if (name === undefined) {
       onattribname.call(this, start, endIndex);
       return;

@@ -133,7 +133,7 @@ export const TAG_BLOCK = 1;
 export const TAG_SKIP = 2;
 
 /**
- * BLOCK_TAGS and SKIP_TAGS in one table, for the segmenter's start tags: one lookup per element
+ * BLOCK_TAGS and SKIP_TAGS in one table, for the segmenter's start tags (their end tags read it back from the level): one lookup per element
  * where two hashed a fresh tag-name string twice.
  */
 export const TAG_KINDS: ReadonlyMap<string, number> = (() => {

@@ -27,6 +27,25 @@ describe("foldWhitespace", () => {
     }
   });
 
+  it("folds a node of whitespace only to one space, ASCII or not, and leaves the empty string empty", () => {
+    for (const s of [
+      "\t",
+      "\v",
+      "\f",
+      "\r\n",
+      " \t\n\v\f\r ",
+      "\n".repeat(40),
+      "\n  \u00a0",
+      "\u00a0\n",
+      "\n\u2028\n",
+      "\n\x08",
+      "\n\x0e",
+      "",
+    ]) {
+      expect(foldWhitespace(s)).toBe(regexFold(s));
+    }
+  });
+
   it("a huge text node (a megabyte of words, single spaces and line breaks) folds like the regex", () => {
     const huge = Array.from({ length: 100_000 }, (_, i) => (i % 7 === 0 ? "word\n  " : "word ")).join("");
     expect(huge.length).toBeGreaterThan(500_000);
