@@ -13,7 +13,7 @@
  * chrono-node reads a few short strings per page at most, never the page's text.
  */
 import type { MarkupObserver } from "@winnow/segment";
-import { dateInUrl, NO_BOUND, normaliseDate } from "./dates.js";
+import { type DateReadings, dateInUrl, NO_BOUND, readDateOnce } from "./dates.js";
 import { authorNames, handleIn, isPublisher, isSiteName } from "./names.js";
 import { type JsonLdFacts, readJsonLd } from "./json-ld.js";
 import { NOT_SHOWN, type PageBlock, type PageMetadata, type ShownCandidates } from "./types.js";
@@ -282,6 +282,12 @@ interface Candidate {
 interface AuthorCandidate extends Candidate {
   handle: boolean;
 }
+/** The author bestAuthor chose: its names, and the candidate that gave them. */
+interface ChosenAuthor {
+  names: string;
+  candidate: Candidate;
+}
+
 /** Candidates kept per field: a page offers a handful; a page that offers hundreds is not read further. */
 const MAX_CANDIDATES = 32;
 
@@ -331,8 +337,6 @@ export class MetadataCollector implements MarkupObserver {
   private listing = false; // bestAuthor found a listing's bylines: the page's lines are not read for a byline
   private timeCandidate: Candidate | null = null; // the open <time>'s datetime candidate: its text says where it is shown
   private atBlock = -1; // the block finish() reads lines of: its candidates sit there
-  private chosen: Candidate | null = null; // the candidate bestDate or bestAuthor took last
-  private headlineAt = -1; // the block of the date line headlineDate read last
 
   private lang = "";
   private langRank = NONE;
@@ -345,7 +349,7 @@ export class MetadataCollector implements MarkupObserver {
   private modified: Candidate[] = [];
   private authors: AuthorCandidate[] = [];
   /** What each distinct date candidate of the page read as (null: no date): read once, whichever list offers it again. */
-  private readings = new Map<string, string | null>();
+  private readings: DateReadings = new Map();
   private categories: string[] = NO_ENTRIES;
   private categoryRank = NONE;
   private tags: string[] = NO_ENTRIES;
@@ -370,8 +374,6 @@ export class MetadataCollector implements MarkupObserver {
     this.listing = false;
     this.timeCandidate = null;
     this.atBlock = -1;
-    this.chosen = null;
-    this.headlineAt = -1;
     this.lang = "";
     this.langRank = NONE;
     // In place, and nothing allocated for a page that offers none: a run reads pages by the million.
@@ -583,7 +585,15 @@ export class MetadataCollector implements MarkupObserver {
     blocks: ReadonlyArray<PageBlock>,
     title = "",
   ): { metadata: PageMetadata; shown: ShownCandidates } {
-    const shown: ShownCandidates = { dates: [], authors: [], dateBlock: NOT_SHOWN, authorBlock: NOT_SHOWN, bound: NO_BOUND, lang: "" };
+    const shown: ShownCandidates = {
+      dates: [],
+      authors: [],
+      dateBlock: NOT_SHOWN,
+      authorBlock: NOT_SHOWN,
+      bound: NO_BOUND,
+      lang: "",
+      readings: this.readings,
+    };
     return { metadata: this.finishPage(url, capturedAt, blocks, title, shown), shown };
   }
 
@@ -635,8 +645,8 @@ export class MetadataCollector implements MarkupObserver {
         this.atBlock = -1;
         if (this.authors.length > 0) author = this.bestAuthor(publishers, hostOf(url));
       }
-      if (author !== undefined) out.author = author;
-      if (shown !== undefined) this.shownAuthors(shown, author !== undefined ? this.chosen : null, publishers, hostOf(url));
+      if (author !== undefined) out.author = author.names;
+      if (shown !== undefined) this.shownAuthors(shown, author?.candidate ?? null, publishers, hostOf(url));
     }
     // A JSON-LD WebPage's datePublished is when a CMS first saved the page, which it records for
     // every page, a service's or a product's too: a publication's date only where the page names
@@ -652,22 +662,24 @@ export class MetadataCollector implements MarkupObserver {
     const urlDate = url.length > 0 ? dateInUrl(url, bound) : undefined;
     // Found only where a rule below needs them: most pages are dated by their markup and name their author.
     let headlines: readonly number[] | undefined;
-    let date = this.bestDate(this.dates, bound);
+    const best = this.bestDate(this.dates, bound);
+    let date = best?.iso;
     // Where it is shown (NOT_SHOWN: the markup's or the URL's).
     let dateBlock =
-      date !== undefined && this.chosen !== null && this.chosen.rank >= VISIBLE_MARKED && this.chosen.rank <= EDITED_TEXT
-        ? this.chosen.at
-        : NOT_SHOWN;
+      best !== undefined && best.candidate.rank >= VISIBLE_MARKED && best.candidate.rank <= EDITED_TEXT ? best.candidate.at : NOT_SHOWN;
     if (saveStamp && date !== undefined && blocks !== undefined) {
       const line = this.headlineDate(blocks, (headlines ??= headlinesOf(blocks, title)), bound);
-      if (line !== undefined && line.slice(0, 10) !== date.slice(0, 10)) {
-        date = line;
-        dateBlock = this.headlineAt;
+      if (line !== undefined && line.iso.slice(0, 10) !== date.slice(0, 10)) {
+        date = line.iso;
+        dateBlock = line.block;
       }
     }
     if (date === undefined && blocks !== undefined) {
-      date = this.headlineDate(blocks, (headlines ??= headlinesOf(blocks, title)), bound);
-      if (date !== undefined) dateBlock = this.headlineAt;
+      const line = this.headlineDate(blocks, (headlines ??= headlinesOf(blocks, title)), bound);
+      if (line !== undefined) {
+        date = line.iso;
+        dateBlock = line.block;
+      }
     }
     date ??= urlDate;
     // A publication date only for a page that reads as a publication: one that names who wrote
@@ -685,12 +697,14 @@ export class MetadataCollector implements MarkupObserver {
       out.date = date;
     if (shown !== undefined) this.shownDates(shown, out.date, out.date !== undefined ? dateBlock : NOT_SHOWN, bound);
     const modified = this.bestDate(this.modified, bound);
-    if (modified !== undefined) out.dateModified = modified;
+    if (modified !== undefined) out.dateModified = modified.iso;
     if (v.sitename.value.length > 0) out.sitename = v.sitename.value;
     if (v.description.value.length > 0) out.description = v.description.value;
     if (v.canonical.value.length > 0) out.canonicalUrl = resolve(v.canonical.value, url);
     if (this.categories.length > 0) out.categories = this.categories;
     if (this.tags.length > 0) out.tags = this.tags;
+    // The page's readings are shown's now (chooseByMainText reads on in them): the next page's are new.
+    if (shown !== undefined) this.readings = new Map();
     this.reset();
     return out;
   }
@@ -766,17 +780,18 @@ export class MetadataCollector implements MarkupObserver {
    * date stands beside the `<h1>` on 263 of the 363 pages whose gold has a publication date and
    * on 12 of the 316 whose gold has none.
    */
-  private headlineDate(blocks: ReadonlyArray<PageBlock>, headlines: readonly number[], bound: number): string | undefined {
+  private headlineDate(
+    blocks: ReadonlyArray<PageBlock>,
+    headlines: readonly number[],
+    bound: number,
+  ): { iso: string; block: number } | undefined {
     for (const headline of headlines) {
       if (headline < 0) continue;
       const end = Math.min(blocks.length, headline + HEADLINE_AFTER + 1);
       for (let b = Math.max(0, headline - HEADLINE_BEFORE); b < end; b++) {
         if (!mayBeDateLine(blocks[b].text, b > 0 ? blocks[b - 1].text : "")) continue;
         const iso = this.read(blocks[b].text, bound);
-        if (iso !== null) {
-          this.headlineAt = b;
-          return iso;
-        }
+        if (iso !== undefined) return { iso, block: b };
       }
     }
     return undefined;
@@ -799,26 +814,17 @@ export class MetadataCollector implements MarkupObserver {
    * The first of the best-ranked date candidates that reads as a date within the bounds. The bound
    * and the language are the page's, so a string reads the same wherever the page offers it.
    */
-  private bestDate(candidates: Candidate[], bound: number): string | undefined {
+  private bestDate(candidates: Candidate[], bound: number): { iso: string; candidate: Candidate } | undefined {
     for (const candidate of byRank(candidates)) {
       const iso = this.read(candidate.value, bound);
-      if (iso !== null) {
-        this.chosen = candidate;
-        return iso;
-      }
+      if (iso !== undefined) return { iso, candidate };
     }
     return undefined;
   }
 
   /** What a date string reads as, read once per page whichever list or block offers it (a byline's text is also a date candidate, a footer repeats). */
-  private read(value: string, bound: number): string | null {
-    const text = clean(value);
-    let iso = this.readings.get(text);
-    if (iso === undefined) {
-      iso = normaliseDate(text, bound, this.lang) ?? null;
-      this.readings.set(text, iso);
-    }
-    return iso;
+  private read(value: string, bound: number): string | undefined {
+    return readDateOnce(this.readings, value, bound, this.lang);
   }
 
   /** The element just opened has all its attributes: read what it says. */
@@ -1051,9 +1057,8 @@ export class MetadataCollector implements MarkupObserver {
    * person named anywhere else on the page, and is taken only when no one else is named (a site
    * named after its author).
    */
-  private bestAuthor(publishers: readonly string[], host: string): string | undefined {
-    let sitesOwn: string | undefined;
-    let sitesOwnCandidate: Candidate | null = null;
+  private bestAuthor(publishers: readonly string[], host: string): ChosenAuthor | undefined {
+    let sitesOwn: ChosenAuthor | undefined;
     const ranked = byRank(this.authors) as AuthorCandidate[];
     let listing = NONE; // a rank whose bylines name too many people: a listing's teasers
     for (let c = 0; c < ranked.length; c++) {
@@ -1066,16 +1071,9 @@ export class MetadataCollector implements MarkupObserver {
         this.listing = true;
         continue;
       }
-      if (!names.every((name) => isSiteName(name, publishers))) {
-        this.chosen = candidate;
-        return names.join("; ");
-      }
-      if (sitesOwn === undefined) {
-        sitesOwn = names.join("; ");
-        sitesOwnCandidate = candidate;
-      }
+      if (!names.every((name) => isSiteName(name, publishers))) return { names: names.join("; "), candidate };
+      sitesOwn ??= { names: names.join("; "), candidate };
     }
-    this.chosen = sitesOwnCandidate;
     return sitesOwn;
   }
 

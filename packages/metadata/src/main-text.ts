@@ -11,7 +11,7 @@
  * an author named only elsewhere being dropped) gave nothing and is not a rule.
  */
 import { mayBeDateLine } from "./collector.js";
-import { normaliseDate } from "./dates.js";
+import { readDateOnce } from "./dates.js";
 import type { PageMetadata, ShownCandidates } from "./types.js";
 
 /**
@@ -91,7 +91,8 @@ export function chooseByMainText(
 }
 
 /**
- * The date shown at the main text's head, as normaliseDate reads it: in the blocks just under its
+ * The date shown at the main text's head, as the collector read it (or reads it, in the page's
+ * readings: a string the collector read is not parsed again): in the blocks just under its
  * first kept block (most often the headline), else just above it, else in that block itself (a
  * dateline kept as the first block; a headline's own year or date, "Best laptops 2026", last).
  * Nearest first: a sidebar's date above the headline loses to the dateline under it (on the
@@ -113,10 +114,10 @@ function dateShownIn(shown: ShownCandidates, b: number, texts: readonly string[]
   if (NOT_PUBLISHED_LABEL.test(text)) return undefined;
   for (const d of shown.dates) {
     if (d.block !== b || NOT_PUBLISHED_LABEL.test(d.value)) continue;
-    const iso = normaliseDate(d.value, shown.bound, shown.lang);
+    const iso = readDateOnce(shown.readings, d.value, shown.bound, shown.lang);
     if (iso !== undefined) return iso;
   }
-  return mayBeDateLine(text, b > 0 ? texts[b - 1] : "") ? normaliseDate(text, shown.bound, shown.lang) : undefined;
+  return mayBeDateLine(text, b > 0 ? texts[b - 1] : "") ? readDateOnce(shown.readings, text, shown.bound, shown.lang) : undefined;
 }
 
 /** Whether the date shown at the main text's head (`head`) replaces the chosen one (`chosen`). */

@@ -58,4 +58,10 @@ export interface ShownCandidates {
   /** The bound and the language the page's dates were read with. */
   bound: number;
   lang: string;
+  /**
+   * What each date string the collector read on the page read as (readDateOnce's), with that
+   * bound and language: chooseByMainText reads a string the collector read from here, and adds
+   * what it reads, so that no string is parsed twice per page.
+   */
+  readings: Map<string, string | null>;
 }
