@@ -14,7 +14,7 @@
  */
 import type { MarkupObserver } from "@winnow/segment";
 import { type DateReadings, dateInUrl, NO_BOUND, readDateOnce } from "./dates.js";
-import { authorNames, handleIn, isPublisher, isSiteName } from "./names.js";
+import { authorNames, handleIn, isPublisher, isSiteName, isSitesOwnName } from "./names.js";
 import { type JsonLdFacts, readJsonLd } from "./json-ld.js";
 import { NOT_SHOWN, type PageBlock, type PageMetadata, type ShownCandidates } from "./types.js";
 
@@ -116,6 +116,15 @@ const BYLINE_CLASS = /(?:^|[\s_-])(?:authors?|byline|autor|auteur)(?:$|[\s_-])/i
 /** A link to an author's page ("/author/jane-roe", "/authors/…"): its text is a name. */
 const AUTHOR_HREF = /\/(?:author|authors|autor|auteur|byline)\//i;
 const NOT_BYLINE_CLASS = /comment|avatar|bio|img|image|photo|description|about|box|list/i;
+/**
+ * The element of an author box that holds the name ("elementor-author-box__name", "author-box-name",
+ * "authorName"): a byline, where the box around it (its bio, its links) is not; and a byline's
+ * class written as what it says ("authored-by").
+ */
+const AUTHOR_NAME_CLASS = /author[\w-]*name(?:$|[\s_-])|(?:^|[\s_-])authored-by(?:$|[\s_-])/i;
+/** A reader's comment's author ("comment-author-name") is no byline. */
+const COMMENT_CLASS = /comment/i;
+
 const SPACES = /\s+/g;
 const WRITTEN_BY = /^\s*(?:written by|author|autor|auteur|verfasst von|escrito por)\s*$/i;
 /** A short block that labels a date: "Last updated: …", "Published …", "发表于 …", "Veröffentlicht am …". */
@@ -282,10 +291,11 @@ interface Candidate {
 interface AuthorCandidate extends Candidate {
   handle: boolean;
 }
-/** The author bestAuthor chose: its names, and the candidate that gave them. */
+/** The author bestAuthor chose: its names, its candidate, and whether they are the site's own name only (a site that credits itself). */
 interface ChosenAuthor {
   names: string;
   candidate: Candidate;
+  selfCredit: boolean;
 }
 
 /** Candidates kept per field: a page offers a handful; a page that offers hundreds is not read further. */
@@ -427,7 +437,10 @@ export class MetadataCollector implements MarkupObserver {
           this.screenReaderLabel(value);
           return;
         }
-        if (mayBeByline(value) && BYLINE_CLASS.test(value) && !NOT_BYLINE_CLASS.test(value)) {
+        if (
+          mayBeByline(value) &&
+          ((BYLINE_CLASS.test(value) && !NOT_BYLINE_CLASS.test(value)) || (AUTHOR_NAME_CLASS.test(value) && !COMMENT_CLASS.test(value)))
+        ) {
           if (this.authors.length < MAX_CANDIDATES) this.startAuthor(this.level, VISIBLE_GUESS);
         } else if (this.dates.length < MAX_CANDIDATES && mayBeDate(value) && DATE_CLASS.test(value) && !NOT_DATE_CLASS.test(value)) {
           this.startCapture(Capture.DateText, this.level, VISIBLE_TEXT);
@@ -592,6 +605,8 @@ export class MetadataCollector implements MarkupObserver {
       authorBlock: NOT_SHOWN,
       bound: NO_BOUND,
       lang: "",
+      publishers: [],
+      host: "",
       readings: this.readings,
     };
     return { metadata: this.finishPage(url, capturedAt, blocks, title, shown), shown };
@@ -634,7 +649,7 @@ export class MetadataCollector implements MarkupObserver {
       // The markup offered only what names no one (a role, the site, a date class's text): the
       // page's lines are read as on a page whose markup says nothing, and further down, where a
       // byline sits under a long menu.
-      if (author === undefined && blocks !== undefined && !this.listing) {
+      if ((author === undefined || author.selfCredit) && blocks !== undefined && !this.listing) {
         this.authors.length = 0;
         const n = Math.min(blocks.length, MAX_AUTHOR_BLOCKS);
         // Where the markup offered nothing, readLabelledBlocks read the first blocks already.
@@ -643,7 +658,8 @@ export class MetadataCollector implements MarkupObserver {
           if (blocks[b].text.length <= MAX_LABELLED) this.offerAuthorBlock(blocks, b);
         }
         this.atBlock = -1;
-        if (this.authors.length > 0) author = this.bestAuthor(publishers, hostOf(url));
+        const byLine = this.authors.length > 0 ? this.bestAuthor(publishers, hostOf(url)) : undefined;
+        if (byLine !== undefined && (author === undefined || author.selfCredit || !byLine.selfCredit)) author = byLine;
       }
       if (author !== undefined) out.author = author.names;
       if (shown !== undefined) this.shownAuthors(shown, author?.candidate ?? null, publishers, hostOf(url));
@@ -726,9 +742,15 @@ export class MetadataCollector implements MarkupObserver {
   /** The names that shown author candidates give (publishers left out), and where the chosen one sits. */
   private shownAuthors(shown: ShownCandidates, chosen: Candidate | null, publishers: readonly string[], host: string): void {
     shown.authorBlock = chosen !== null && chosen.rank >= VISIBLE_MARKED && chosen.rank <= EDITED_TEXT ? chosen.at : NOT_SHOWN;
-    for (const c of this.authors as AuthorCandidate[]) {
+    shown.publishers = publishers.filter((p) => p.length > 0);
+    shown.host = host;
+    // The chosen candidate is among them even where the page's lines were read after it (the list was emptied for them).
+    const candidates =
+      chosen === null || this.authors.includes(chosen as AuthorCandidate) ? this.authors : [...this.authors, chosen as AuthorCandidate];
+    for (const c of candidates) {
       if (c.rank < VISIBLE_MARKED || c.rank > EDITED_TEXT || c.at < 0) continue;
-      const names = this.namesOf(c).filter((name) => !isPublisher(name, publishers, host));
+      // The chosen candidate's names all count, the site's own too where the site credits itself.
+      const names = this.namesOf(c).filter((name) => c === chosen || !isPublisher(name, publishers, host));
       if (names.length > 0) shown.authors.push({ value: names.join("; "), block: c.at, rank: c.rank });
     }
     shown.authors.sort((a, b) => a.block - b.block);
@@ -1056,25 +1078,37 @@ export class MetadataCollector implements MarkupObserver {
    * A name that is the site's own ("British Heart Foundation" in its meta author) gives way to a
    * person named anywhere else on the page, and is taken only when no one else is named (a site
    * named after its author).
+   *
+   * A site that credits itself, its own one-word name or its host's as its author ("Swoogo" in
+   * its meta author, "by whova" under the headline), is its author where no person is named, not
+   * even in the page's lines (finishPage reads them first): WCXB's gold names the site there (on
+   * WCXB dev's tuning fold, 7 more right authors and 2 more pages given one without gold). Not a
+   * masthead ("USA TODAY", "Acme News"), which stays no author.
    */
   private bestAuthor(publishers: readonly string[], host: string): ChosenAuthor | undefined {
     let sitesOwn: ChosenAuthor | undefined;
+    let selfCredit: ChosenAuthor | undefined;
     const ranked = byRank(this.authors) as AuthorCandidate[];
     let listing = NONE; // a rank whose bylines name too many people: a listing's teasers
     for (let c = 0; c < ranked.length; c++) {
       const candidate = ranked[c];
       if (candidate.rank === listing) continue;
-      const names = this.namesOf(candidate).filter((name) => !isPublisher(name, publishers, host));
-      if (names.length === 0) continue;
+      const all = this.namesOf(candidate);
+      const names = all.filter((name) => !isPublisher(name, publishers, host));
+      if (names.length === 0) {
+        if (selfCredit === undefined && all.length > 0 && all.every((name) => isSitesOwnName(name, publishers, host)))
+          selfCredit = { names: all.join("; "), candidate, selfCredit: true };
+        continue;
+      }
       if (this.isListing(ranked, c)) {
         listing = candidate.rank;
         this.listing = true;
         continue;
       }
-      if (!names.every((name) => isSiteName(name, publishers))) return { names: names.join("; "), candidate };
-      sitesOwn ??= { names: names.join("; "), candidate };
+      if (!names.every((name) => isSiteName(name, publishers))) return { names: names.join("; "), candidate, selfCredit: false };
+      sitesOwn ??= { names: names.join("; "), candidate, selfCredit: false };
     }
-    return sitesOwn;
+    return sitesOwn ?? selfCredit;
   }
 
   private namesOf(candidate: AuthorCandidate): string[] {
@@ -1233,6 +1267,14 @@ export function mayBeDateLine(text: string, before: string): boolean {
   // A product's release date is no sign of a publication, nor its date (on WCXB dev's tuning
   // fold, a store's game pages: 9 of the 50 pages dated without gold).
   return !isReleaseDate(text, before);
+}
+
+/**
+ * The names a short line of the page's text gives as its author's, read as the collector reads a
+ * labelled line ("By Jane Roe", "Written by Ann Lee and Bo Chen"); [] for any other line.
+ */
+export function bylineNames(text: string): string[] {
+  return text.length <= MAX_LABELLED && AUTHOR_LABEL.test(text) ? authorNames(text, true) : [];
 }
 
 /** Whether a date line is labelled as a release, in itself or by the short label block before it ("Release Date:"). */

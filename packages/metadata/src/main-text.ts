@@ -10,8 +10,9 @@
  * helped there; a byline at the head of the main text winning over one elsewhere (as opposed to
  * an author named only elsewhere being dropped) gave nothing and is not a rule.
  */
-import { mayBeDateLine } from "./collector.js";
+import { bylineNames, mayBeDateLine } from "./collector.js";
 import { readDateOnce } from "./dates.js";
+import { isPublisher } from "./names.js";
 import type { PageMetadata, ShownCandidates } from "./types.js";
 
 /**
@@ -81,6 +82,7 @@ export function chooseByMainText(
   if (author !== undefined && shown.authorBlock >= 0) {
     if (!shown.authors.some((a) => a.block >= first - AUTHOR_MARGIN && a.block <= last + AUTHOR_MARGIN)) author = undefined;
   }
+  if (author === undefined && metadata.author === undefined) author = headByline(shown, first, texts);
   if (date === metadata.date && author === metadata.author) return metadata;
   const out: PageMetadata = { ...metadata };
   if (date === undefined) delete out.date;
@@ -104,6 +106,17 @@ function headDate(shown: ShownCandidates, first: number, texts: readonly string[
     if (b < 0 || b >= texts.length) continue;
     const iso = dateShownIn(shown, b, texts);
     if (iso !== undefined) return iso;
+  }
+  return undefined;
+}
+
+/** The names a byline at the main text's head gives (nearest first, as headDate), publishers left out. */
+function headByline(shown: ShownCandidates, first: number, texts: readonly string[]): string | undefined {
+  for (let k = 1; k <= HEAD_AFTER + HEAD_BEFORE + 1; k++) {
+    const b = k <= HEAD_AFTER ? first + k : k <= HEAD_AFTER + HEAD_BEFORE ? first - (k - HEAD_AFTER) : first;
+    if (b < 0 || b >= texts.length) continue;
+    const names = bylineNames(texts[b]).filter((name) => !isPublisher(name, shown.publishers, shown.host));
+    if (names.length > 0) return names.join("; ");
   }
   return undefined;
 }

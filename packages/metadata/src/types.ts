@@ -55,6 +55,9 @@ export interface ShownCandidates {
   dateBlock: number;
   /** The same for the author. */
   authorBlock: number;
+  /** The site's names (og:site_name, JSON-LD publisher) and the page's host: a byline that names only them names no person. */
+  publishers: string[];
+  host: string;
   /** The bound and the language the page's dates were read with. */
   bound: number;
   lang: string;
