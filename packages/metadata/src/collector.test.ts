@@ -650,6 +650,16 @@ Reviewed by Justin C. Meserole, Trial Attorney at Morgan &amp; Morgan, on Decemb
     expect(metadataOf(comment).meta.author).toBeUndefined();
   });
 
+  it("hAtom's published <time> (WordPress's 'entry-date published') dates the page as a publication, as <time pubdate> does", () => {
+    const links = Array.from({ length: 6 }, (_, i) => `<li><a href="/t/${i}">Topic ${i + 1}</a></li>`).join("");
+    const page = (cls: string) => `<html><head><title>Ten tips for online courses</title></head><body>
+<div class="entry-meta"><span class="posted-on">Posted on <a href="/2609-2/"><time class="${cls}" datetime="2020-06-29T15:00:23-05:00">June 29, 2020</time></a></span></div>
+<ul>${links}</ul><h1>Ten tips for online courses</h1><p>Text of the post, long enough to be read as text.</p></body></html>`;
+    expect(metadataOf(page("entry-date published"), "https://example.org/2609-2/").meta.date).toBe("2020-06-29T15:00:23-05:00");
+    // A <time> that only says it is a date is no sign of a publication: a page of another kind.
+    expect(metadataOf(page("entry-date"), "https://example.org/2609-2/").meta.date).toBeUndefined();
+  });
+
   it("a month's name before the day is the date's, after a one-word name too", () => {
     const html = `<html><body><h1>Boujee</h1><p>A definition.</p><div class="contributor">by Faded_Hazel November 25, 2016</div></body></html>`;
     expect(metadataOf(html).meta.author).toBe("Faded_Hazel");

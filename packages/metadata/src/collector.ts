@@ -223,6 +223,8 @@ const HEADLINE_AFTER = 20;
 /** Class words of an element that shows the page's date ("post-date", "entry-published", "timestamp"). */
 const DATE_CLASS = /date|publish|posted|timestamp|datum|fecha/i;
 const NOT_DATE_CLASS = /comment|reply|update-?(?:s|btn|button)|validate|candidate/i;
+/** hAtom's class of a post's publication date ("entry-date published"); "updated" is its last change. */
+const HATOM_PUBLISHED = /(?:^|\s)published(?:\s|$)/;
 /** Item properties of the publication date ("datePublished", "published-date"). */
 const PUBLISHED_PROP = /^(?:date-?published|published-?date|pubdate|date-?created)$/i;
 
@@ -428,6 +430,11 @@ export class MetadataCollector implements MarkupObserver {
     const a = this.attrs;
     switch (name) {
       case "class":
+        // hAtom's publication date, which WordPress themes write on every post's <time>: a <time pubdate>.
+        if (element === "time" && HATOM_PUBLISHED.test(value)) {
+          a.pubdate = true;
+          this.pending = this.touched = true;
+        }
         if (
           (this.capture !== Capture.None && this.capture !== Capture.DateText) ||
           !MAY_BE_BYLINE_OR_DATE.test(value) ||
