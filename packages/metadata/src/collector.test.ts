@@ -634,6 +634,8 @@ describe("authors held out of the last rules (issue 34, second round)", () => {
     const masthead = `<html><head><meta name="author" content="Lumenwise News"><meta property="og:site_name" content="Lumenwise News"></head>
 <body><h1>Event planning skills</h1><p>x</p></body></html>`;
     expect(metadataOf(masthead, "https://lumenwise.example/blog/skills/").meta.author).toBeUndefined();
+    const oneWord = '<html><head><meta name="author" content="CBSNews"></head><body><h1>Vote count</h1><p>x</p></body></html>';
+    expect(metadataOf(oneWord, "https://www.cbsnews.com/stories/2004/11/03/vote.shtml").meta.author).toBeUndefined();
   });
 
   it("an author box's name element and an 'authored-by' element are bylines; a comment's author's name is not", () => {

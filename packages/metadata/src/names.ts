@@ -208,9 +208,17 @@ const ORGANISATION_WORD =
 /** "USA TODAY": a name in capitals is a masthead (initials such as "J. R. R." are short). */
 const SHOUTED = /^[^a-z]*[A-Z]{3,}[^a-z]*\s[^a-z]*[A-Z]{3,}[^a-z]*$/;
 
-/** Whether `name` reads as a masthead's or a company's ("USA TODAY", "Acme News", "新华网"), not a person's. */
+/** Where a name written in one word begins its next word with a capital: "CBSNews", "NewsDay". */
+const CAMEL_JOIN = /(\p{L})(?=\p{Lu}\p{Ll})/gu;
+
+/** Whether `name` reads as a masthead's or a company's ("USA TODAY", "Acme News", "CBSNews", "新华网"), not a person's. */
 function isMasthead(name: string): boolean {
-  return ORGANISATION_WORD.test(name) || SHOUTED.test(name) || CJK_ORGANISATION.test(name);
+  return (
+    ORGANISATION_WORD.test(name) ||
+    SHOUTED.test(name) ||
+    CJK_ORGANISATION.test(name) ||
+    (!name.includes(" ") && ORGANISATION_WORD.test(name.replace(CAMEL_JOIN, "$1 ")))
+  );
 }
 
 /** Whether `name` is one of the site's names, case and punctuation aside. */
