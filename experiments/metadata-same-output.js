@@ -25,6 +25,9 @@
  * compares the page as each build's clean reads it (each build's segmentWithMetadata and
  * chooseByMainText, the same kept blocks): what a change to the main text's choice itself moved,
  * counted apart (`changed_against_clean_before`); a change meant to move nothing must count none.
+ * `--finish-may-change`: a round whose rules are in the collector changes finish() too; its
+ * `date`, `dateModified` and `author` differences in the three finish ways are then counted
+ * apart (`finish_changed`), and only other fields fail the run.
  */
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -52,6 +55,7 @@ const WAYS = [
 const MAIN_TEXT = flags["main-text"] !== undefined;
 /** The fields chooseByMainText may change. */
 const MAY_CHANGE = new Set(["date", "dateModified", "author"]);
+const FINISH_MAY_CHANGE = flags["finish-may-change"] !== undefined;
 if (MAIN_TEXT) WAYS.push({ name: "clean", url: true, capturedAt: Date.UTC(2026, 11, 31), blocks: true, clean: true });
 const classifier = MAIN_TEXT ? await loadClassifier(resolveModelSpec(undefined)) : undefined;
 
@@ -80,6 +84,7 @@ for (const set of readdirSync(root)
   const changed = {};
   const cleanChanged = {};
   const againstCleanBefore = {};
+  const finishChanged = {};
   let same = 0;
   for (const id of ids) {
     const gold = JSON.parse(readFileSync(join(dir, "ground-truth", `${id}.json`), "utf8"));
@@ -102,6 +107,8 @@ for (const set of readdirSync(root)
           if (isDeepStrictEqual(a[k], b[k])) continue;
           if (way.clean === true && MAY_CHANGE.has(k)) cleanChanged[k] = (cleanChanged[k] ?? 0) + 1;
           else if (way.both === true && MAY_CHANGE.has(k)) againstCleanBefore[k] = (againstCleanBefore[k] ?? 0) + 1;
+          else if (FINISH_MAY_CHANGE && way.clean !== true && way.both !== true && MAY_CHANGE.has(k))
+            finishChanged[k] = (finishChanged[k] ?? 0) + 1;
           else {
             changed[k] = (changed[k] ?? 0) + 1;
             unexpected++;
@@ -113,10 +120,12 @@ for (const set of readdirSync(root)
   sets[set] = { pages: ids.length, finishes: ids.length * WAYS.length, identical: same, fields_given: fields, fields_changed: changed };
   if (MAIN_TEXT) sets[set].changed_by_main_text = cleanChanged;
   if (cleanBefore !== undefined) sets[set].changed_against_clean_before = againstCleanBefore;
+  if (FINISH_MAY_CHANGE) sets[set].finish_changed = finishChanged;
   console.log(
     `${set.padEnd(18)} ${ids.length} pages × ${WAYS.length}: ${ids.length * WAYS.length - same} different ${JSON.stringify(changed)}` +
       (MAIN_TEXT ? `, by the main text ${JSON.stringify(cleanChanged)}` : "") +
-      (cleanBefore !== undefined ? `, against the earlier clean ${JSON.stringify(againstCleanBefore)}` : ""),
+      (cleanBefore !== undefined ? `, against the earlier clean ${JSON.stringify(againstCleanBefore)}` : "") +
+      (FINISH_MAY_CHANGE ? `, finish() ${JSON.stringify(finishChanged)}` : ""),
   );
 }
 
@@ -148,7 +157,7 @@ function finish(collector, pieces, url, way) {
 }
 
 const report = {
-  command: `node experiments/metadata-same-output.js --before ${flags.before}`,
+  command: `node experiments/metadata-same-output.js ${process.argv.slice(2).join(" ")}`,
   date: new Date().toISOString(),
   ways: WAYS.map((w) => w.name),
   finishes_compared: compared,
