@@ -662,6 +662,16 @@ Reviewed by Justin C. Meserole, Trial Attorney at Morgan &amp; Morgan, on Decemb
     expect(metadataOf(page("entry-date"), "https://example.org/2609-2/").meta.date).toBeUndefined();
   });
 
+  it("a PunBB/FluxBB thread's first poster (div.postleft > dl > dt) is its author, as phpBB's username is", () => {
+    const post = (name: string, text: string) => `<div class="blockpost"><h2><span><a href="#p1">2025-11-01 15:14:37</a></span></h2>
+<div class="box"><div class="inbox"><div class="postbody"><div class="postleft"><dl><dt><strong>${name}</strong></dt>
+<dd class="usertitle"><strong>Member</strong></dd><dd class="postavatar"></dd></dl></div>
+<div class="postright"><h3>Re: ISO size</h3><div class="postmsg"><p>${text}</p></div></div></div></div></div></div>`;
+    const html = `<html><head><title>ISO size / Arch Linux Forums</title></head><body><h1>ISO size</h1>
+${post("chunix64", "Why did the ISO grow so fast from 2024 to 2025?")}${post("Trilby", "Firmware, mostly.")}</body></html>`;
+    expect(metadataOf(html, "https://bbs.example.org/viewtopic.php?id=309936").meta.author).toBe("chunix64");
+  });
+
   it("a month's name before the day is the date's, after a one-word name too", () => {
     const html = `<html><body><h1>Boujee</h1><p>A definition.</p><div class="contributor">by Faded_Hazel November 25, 2016</div></body></html>`;
     expect(metadataOf(html).meta.author).toBe("Faded_Hazel");

@@ -223,6 +223,10 @@ const HEADLINE_AFTER = 20;
 /** Class words of an element that shows the page's date ("post-date", "entry-published", "timestamp"). */
 const DATE_CLASS = /date|publish|posted|timestamp|datum|fecha/i;
 const NOT_DATE_CLASS = /comment|reply|update-?(?:s|btn|button)|validate|candidate/i;
+/**
+ * PunBB's and FluxBB's post: `div.postleft > dl > dt > strong` is its poster's name (the thread's
+ * starter first), as phpBB's `username` is (USERNAME_CLASS).
+ */
 /** hAtom's class of a post's publication date ("entry-date published"); "updated" is its last change. */
 const HATOM_PUBLISHED = /(?:^|\s)published(?:\s|$)/;
 /** Item properties of the publication date ("datePublished", "published-date"). */
@@ -346,6 +350,7 @@ export class MetadataCollector implements MarkupObserver {
   private twitterAuthorKey = ""; // "twitter:data1" once "twitter:label1" said "Written by"
   private timeDated = false; // the first <time> gave its datetime: its text is not read
   private authorNext = false; // a screen reader's label said "Thread starter": the next link names them
+  private posterLevel = -1; // the level of an open PunBB/FluxBB post's poster column (div.postleft): its <dt> names the poster
   private listing = false; // bestAuthor found a listing's bylines: the page's lines are not read for a byline
   private timeCandidate: Candidate | null = null; // the open <time>'s datetime candidate: its text says where it is shown
   private atBlock = -1; // the block finish() reads lines of: its candidates sit there
@@ -383,6 +388,7 @@ export class MetadataCollector implements MarkupObserver {
     this.twitterAuthorKey = "";
     this.timeDated = false;
     this.authorNext = false;
+    this.posterLevel = -1;
     this.listing = false;
     this.timeCandidate = null;
     this.atBlock = -1;
@@ -412,6 +418,11 @@ export class MetadataCollector implements MarkupObserver {
     else if (this.touched) this.clearAttributes();
     this.element = name;
     this.level = level;
+    if (this.posterLevel >= 0) {
+      // An element at the column's level or above opens after the column has ended.
+      if (level <= this.posterLevel) this.posterLevel = -1;
+      else if (name === "dt" && this.authors.length < MAX_CANDIDATES) this.startSide(Capture.Author, level, VISIBLE_TEXT, true);
+    }
     if (this.authorNext) {
       this.authorNext = false;
       if (name === "a" && this.authors.length < MAX_CANDIDATES) this.startSide(Capture.Author, level, VISIBLE_MARKED, true);
@@ -430,6 +441,7 @@ export class MetadataCollector implements MarkupObserver {
     const a = this.attrs;
     switch (name) {
       case "class":
+        if (value === "postleft" && element === "div") this.posterLevel = this.level;
         // hAtom's publication date, which WordPress themes write on every post's <time>: a <time pubdate>.
         if (element === "time" && HATOM_PUBLISHED.test(value)) {
           a.pubdate = true;
