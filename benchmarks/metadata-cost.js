@@ -11,6 +11,8 @@
  * - with `--main-text`: `collector + main text`, this build's collector finishing with its shown
  *   candidates (finishWithShown) and chooseByMainText on the blocks the shipped model keeps (kept
  *   blocks found once, before the timed rounds: the model's scoring is not the step measured);
+ *   with `--collector-before DIR` too, `collector + main text before`: DIR's collector and DIR's
+ *   chooseByMainText on the same kept blocks, so that the main text's step compares directly;
  * - with `--before DIR`: DIR's segmenter alone (a checkout of an earlier commit, built), as the
  *   first version of this script measured (the cost of structure and metadata together).
  * The extra CPU per page, against the end-to-end CPU per document of `winnow clean`
@@ -69,16 +71,18 @@ if (collectorBefore !== undefined) runs["collector before"] = withCollector(new 
 runs.collector = withCollector(new MetadataCollector());
 if (flags["main-text"] !== undefined) {
   const kept = await keptByModel();
-  const collector = new MetadataCollector();
-  runs["collector + main text"] = () => {
+  const withMainText = (collector, choose) => () => {
     for (let i = 0; i < pages.length; i++) {
       const doc = now.segment(pages[i], collector);
       sink += doc.blocks.length;
       const { metadata, shown } = collector.finishWithShown(URL_OF_PAGE, CAPTURED, doc.blocks, doc.title);
       const texts = doc.blocks.map((b) => b.text);
-      sink += Object.keys(chooseByMainText(metadata, shown, kept[i], texts)).length;
+      sink += Object.keys(choose(metadata, shown, kept[i], texts)).length;
     }
   };
+  if (collectorBefore?.chooseByMainText !== undefined)
+    runs["collector + main text before"] = withMainText(new collectorBefore.MetadataCollector(), collectorBefore.chooseByMainText);
+  runs["collector + main text"] = withMainText(new MetadataCollector(), chooseByMainText);
 }
 
 /** Per page, the indexes of the blocks the shipped model keeps (as clean scores a page). */
@@ -175,6 +179,14 @@ if (runs["collector + main text"] !== undefined) {
   const extra = cpu["collector + main text"].map((x, i) => x - cpu.collector[i]);
   lines.push(
     `  the main text's choice per page (finishWithShown and chooseByMainText over finish), median of rounds: ${ms(median(extra))} ms (${((median(extra) / median(cpu.collector)) * 100).toFixed(1)}% of the collector's round)`,
+  );
+}
+if (runs["collector + main text before"] !== undefined) {
+  // The same for DIR's build, paired with its own collector's round.
+  const extra = cpu["collector + main text before"].map((x, i) => x - cpu["collector before"][i]);
+  const now = cpu["collector + main text"].map((x, i) => x - cpu.collector[i]);
+  lines.push(
+    `  the same, DIR's build: ${ms(median(extra))} ms; this build less DIR's, paired per round: ${ms(median(now.map((x, i) => x - extra[i])))} ms per page`,
   );
 }
 console.log(lines.join("\n"));

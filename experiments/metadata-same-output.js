@@ -21,6 +21,13 @@
  * the shipped model's kept blocks, chooseByMainText: pipelines/clean/dist, build it first) against
  * the earlier build's `record` finish. Only `date`, `dateModified` and `author` may differ there;
  * any other field that does is counted under `fields_changed` like the rest and fails the run.
+ * Where the earlier checkout has a built pipelines/clean too, a fifth way, `clean, both builds`,
+ * compares the page as each build's clean reads it (each build's segmentWithMetadata and
+ * chooseByMainText, the same kept blocks): what a change to the main text's choice itself moved,
+ * counted apart (`changed_against_clean_before`); a change meant to move nothing must count none.
+ * `--finish-may-change`: a round whose rules are in the collector changes finish() too; its
+ * `date`, `dateModified` and `author` differences in the three finish ways are then counted
+ * apart (`finish_changed`), and only other fields fail the run.
  */
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -48,8 +55,16 @@ const WAYS = [
 const MAIN_TEXT = flags["main-text"] !== undefined;
 /** The fields chooseByMainText may change. */
 const MAY_CHANGE = new Set(["date", "dateModified", "author"]);
+const FINISH_MAY_CHANGE = flags["finish-may-change"] !== undefined;
 if (MAIN_TEXT) WAYS.push({ name: "clean", url: true, capturedAt: Date.UTC(2026, 11, 31), blocks: true, clean: true });
 const classifier = MAIN_TEXT ? await loadClassifier(resolveModelSpec(undefined)) : undefined;
+
+const cleanBefore =
+  MAIN_TEXT && existsSync(join(flags.before, "pipelines/clean/dist/page.js"))
+    ? await import(pathToFileURL(join(flags.before, "pipelines/clean/dist/page.js")).href)
+    : undefined;
+if (cleanBefore !== undefined)
+  WAYS.push({ name: "clean, both builds", url: true, capturedAt: Date.UTC(2026, 11, 31), blocks: true, both: true });
 
 const old = new before.MetadataCollector();
 const now = new MetadataCollector();
@@ -68,14 +83,21 @@ for (const set of readdirSync(root)
   const fields = {};
   const changed = {};
   const cleanChanged = {};
+  const againstCleanBefore = {};
+  const finishChanged = {};
   let same = 0;
   for (const id of ids) {
     const gold = JSON.parse(readFileSync(join(dir, "ground-truth", `${id}.json`), "utf8"));
     const { pieces } = decodeHtmlPieces(gunzipSync(readFileSync(join(dir, "html", `${id}.html.gz`))), "");
     for (const way of WAYS) {
       const url = way.url ? (gold.url ?? "") : "";
-      const a = finish(old, pieces, url, way);
-      const b = way.clean === true ? await cleanFinish(pieces, url, way) : finish(now, pieces, url, way);
+      let a;
+      let b;
+      if (way.both === true) [a, b] = await cleanFinishes(pieces, url, way);
+      else {
+        a = finish(old, pieces, url, way);
+        b = way.clean === true ? await cleanFinish(pieces, url, way) : finish(now, pieces, url, way);
+      }
       compared++;
       for (const k of Object.keys(b)) fields[k] = (fields[k] ?? 0) + 1;
       if (isDeepStrictEqual(a, b) && JSON.stringify(a) === JSON.stringify(b)) same++;
@@ -84,6 +106,9 @@ for (const set of readdirSync(root)
         for (const k of new Set([...Object.keys(a), ...Object.keys(b)])) {
           if (isDeepStrictEqual(a[k], b[k])) continue;
           if (way.clean === true && MAY_CHANGE.has(k)) cleanChanged[k] = (cleanChanged[k] ?? 0) + 1;
+          else if (way.both === true && MAY_CHANGE.has(k)) againstCleanBefore[k] = (againstCleanBefore[k] ?? 0) + 1;
+          else if (FINISH_MAY_CHANGE && way.clean !== true && way.both !== true && MAY_CHANGE.has(k))
+            finishChanged[k] = (finishChanged[k] ?? 0) + 1;
           else {
             changed[k] = (changed[k] ?? 0) + 1;
             unexpected++;
@@ -94,9 +119,13 @@ for (const set of readdirSync(root)
   }
   sets[set] = { pages: ids.length, finishes: ids.length * WAYS.length, identical: same, fields_given: fields, fields_changed: changed };
   if (MAIN_TEXT) sets[set].changed_by_main_text = cleanChanged;
+  if (cleanBefore !== undefined) sets[set].changed_against_clean_before = againstCleanBefore;
+  if (FINISH_MAY_CHANGE) sets[set].finish_changed = finishChanged;
   console.log(
     `${set.padEnd(18)} ${ids.length} pages × ${WAYS.length}: ${ids.length * WAYS.length - same} different ${JSON.stringify(changed)}` +
-      (MAIN_TEXT ? `, by the main text ${JSON.stringify(cleanChanged)}` : ""),
+      (MAIN_TEXT ? `, by the main text ${JSON.stringify(cleanChanged)}` : "") +
+      (cleanBefore !== undefined ? `, against the earlier clean ${JSON.stringify(againstCleanBefore)}` : "") +
+      (FINISH_MAY_CHANGE ? `, finish() ${JSON.stringify(finishChanged)}` : ""),
   );
 }
 
@@ -112,13 +141,23 @@ async function cleanFinish(pieces, url, way) {
   );
 }
 
+/** The page as each build's clean reads it, on the same kept blocks (the segmenter's blocks are the same in both). */
+async function cleanFinishes(pieces, url, way) {
+  const capturedAt = new Date(way.capturedAt).toISOString();
+  const earlier = cleanBefore.segmentWithMetadata(pieces, url, { capturedAt });
+  const { doc, metadata, shown } = segmentWithMetadata(pieces, url, { capturedAt });
+  const kept = await modelKeptBlocks(classifier, doc);
+  const texts = doc.blocks.map((b) => b.text);
+  return [before.chooseByMainText(earlier.metadata, earlier.shown, kept, texts), chooseByMainText(metadata, shown, kept, texts)];
+}
+
 function finish(collector, pieces, url, way) {
   const doc = segmentHtml(pieces, { observer: collector });
   return collector.finish(url, way.capturedAt, way.blocks ? doc.blocks : undefined, doc.title);
 }
 
 const report = {
-  command: `node experiments/metadata-same-output.js --before ${flags.before}`,
+  command: `node experiments/metadata-same-output.js ${process.argv.slice(2).join(" ")}`,
   date: new Date().toISOString(),
   ways: WAYS.map((w) => w.name),
   finishes_compared: compared,

@@ -332,8 +332,9 @@ describe("authors a corpus builder can trust", () => {
     expect(metadataOf(sentence).meta.author).toBeUndefined();
     const masthead = `<html><head><meta name="author" content="USA TODAY"><meta property="og:site_name" content="USA TODAY"></head><body><p>x</p></body></html>`;
     expect(metadataOf(masthead).meta.author).toBeUndefined();
+    // The host's own one-word name, where the page names no person, is the site crediting itself.
     const host = '<html><head><meta name="author" content="Instructables"></head><body><p>x</p></body></html>';
-    expect(metadataOf(host, "https://www.instructables.com/Build-a-Box/").meta.author).toBeUndefined();
+    expect(metadataOf(host, "https://www.instructables.com/Build-a-Box/").meta.author).toBe("Instructables");
     // A site named after its author keeps the author.
     const own =
       '<html><head><meta name="author" content="Rick Steves"><meta property="og:site_name" content="Rick Steves"></head><body><p>x</p></body></html>';
@@ -616,6 +617,59 @@ describe("authors held out of the last rules (issue 34, second round)", () => {
     // The host's own name typed in lowercase is the site's.
     const site = `<html><head><meta name="author" content="winnipeg sun"></head><body><h1>News</h1><p>x</p></body></html>`;
     expect(metadataOf(site, "https://www.winnipegsun.com/news/story").meta.author).toBeUndefined();
+  });
+
+  it("a site that credits itself (its one-word name or its host's as its author) is its author where no person is named", () => {
+    const meta = `<html><head><meta name="author" content="Lumenwise"><meta property="og:site_name" content="Lumenwise"></head>
+<body><h1>Event planning skills</h1><p>x</p></body></html>`;
+    expect(metadataOf(meta, "https://lumenwise.example/blog/skills/").meta.author).toBe("Lumenwise");
+    // A byline that credits the host ("by whova").
+    const byline = '<html><body><h1>Event trends</h1><p>by <a href="/author/whova/">whova</a> | Apr 21, 2025</p><p>x</p></body></html>';
+    expect(metadataOf(byline, "https://whova.com/blog/trends/").meta.author).toBe("whova");
+    // A person named anywhere, in the page's lines too, goes first.
+    const person = `<html><head><meta name="author" content="Lumenwise"><meta property="og:site_name" content="Lumenwise"></head>
+<body><h1>Event planning skills</h1><p>By Ann Lee</p><p>x</p></body></html>`;
+    expect(metadataOf(person, "https://lumenwise.example/blog/skills/").meta.author).toBe("Ann Lee");
+    // A masthead is still no author.
+    const masthead = `<html><head><meta name="author" content="Lumenwise News"><meta property="og:site_name" content="Lumenwise News"></head>
+<body><h1>Event planning skills</h1><p>x</p></body></html>`;
+    expect(metadataOf(masthead, "https://lumenwise.example/blog/skills/").meta.author).toBeUndefined();
+    const oneWord = '<html><head><meta name="author" content="CBSNews"></head><body><h1>Vote count</h1><p>x</p></body></html>';
+    expect(metadataOf(oneWord, "https://www.cbsnews.com/stories/2004/11/03/vote.shtml").meta.author).toBeUndefined();
+  });
+
+  it("an author box's name element and an 'authored-by' element are bylines; a comment's author's name is not", () => {
+    const box = `<html><body><h1>Pros and cons of consulting</h1><p>x</p>
+<div class="elementor-author-box"><div class="elementor-author-box__avatar"><img alt="Picture of Liz Kenny" src="a.jpg"></div>
+<div class="elementor-author-box__text"><h4 class="elementor-author-box__name">Liz Kenny</h4>
+<p class="elementor-author-box__bio">Liz has advised firms for twenty years and writes about the trade.</p></div></div></body></html>`;
+    expect(metadataOf(box).meta.author).toBe("Liz Kenny");
+    const reviewed = `<html><body><h1>Gym injury lawsuits</h1><div class="authored-by d-flex">
+<a href="/attorneys/jcm/"><span class="author-photo"><img alt="Headshot" src="j.png"></span></a>
+Reviewed by Justin C. Meserole, Trial Attorney at Morgan &amp; Morgan, on December 9, 2024.</div><p>x</p></body></html>`;
+    expect(metadataOf(reviewed).meta.author).toBe("Justin C. Meserole");
+    const comment = `<html><body><h1>Post</h1><p>x</p><div class="comment"><span class="comment-author-name">Bo Chen</span><p>Nice post.</p></div></body></html>`;
+    expect(metadataOf(comment).meta.author).toBeUndefined();
+  });
+
+  it("hAtom's published <time> (WordPress's 'entry-date published') dates the page as a publication, as <time pubdate> does", () => {
+    const links = Array.from({ length: 6 }, (_, i) => `<li><a href="/t/${i}">Topic ${i + 1}</a></li>`).join("");
+    const page = (cls: string) => `<html><head><title>Ten tips for online courses</title></head><body>
+<div class="entry-meta"><span class="posted-on">Posted on <a href="/2609-2/"><time class="${cls}" datetime="2020-06-29T15:00:23-05:00">June 29, 2020</time></a></span></div>
+<ul>${links}</ul><h1>Ten tips for online courses</h1><p>Text of the post, long enough to be read as text.</p></body></html>`;
+    expect(metadataOf(page("entry-date published"), "https://example.org/2609-2/").meta.date).toBe("2020-06-29T15:00:23-05:00");
+    // A <time> that only says it is a date is no sign of a publication: a page of another kind.
+    expect(metadataOf(page("entry-date"), "https://example.org/2609-2/").meta.date).toBeUndefined();
+  });
+
+  it("a PunBB/FluxBB thread's first poster (div.postleft > dl > dt) is its author, as phpBB's username is", () => {
+    const post = (name: string, text: string) => `<div class="blockpost"><h2><span><a href="#p1">2025-11-01 15:14:37</a></span></h2>
+<div class="box"><div class="inbox"><div class="postbody"><div class="postleft"><dl><dt><strong>${name}</strong></dt>
+<dd class="usertitle"><strong>Member</strong></dd><dd class="postavatar"></dd></dl></div>
+<div class="postright"><h3>Re: ISO size</h3><div class="postmsg"><p>${text}</p></div></div></div></div></div></div>`;
+    const html = `<html><head><title>ISO size / Arch Linux Forums</title></head><body><h1>ISO size</h1>
+${post("chunix64", "Why did the ISO grow so fast from 2024 to 2025?")}${post("Trilby", "Firmware, mostly.")}</body></html>`;
+    expect(metadataOf(html, "https://bbs.example.org/viewtopic.php?id=309936").meta.author).toBe("chunix64");
   });
 
   it("a month's name before the day is the date's, after a one-word name too", () => {

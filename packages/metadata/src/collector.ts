@@ -13,8 +13,8 @@
  * chrono-node reads a few short strings per page at most, never the page's text.
  */
 import type { MarkupObserver } from "@winnow/segment";
-import { dateInUrl, NO_BOUND, normaliseDate } from "./dates.js";
-import { authorNames, handleIn, isPublisher, isSiteName } from "./names.js";
+import { type DateReadings, dateInUrl, NO_BOUND, readDateOnce } from "./dates.js";
+import { authorNames, handleIn, isPublisher, isSiteName, isSitesOwnName } from "./names.js";
 import { type JsonLdFacts, readJsonLd } from "./json-ld.js";
 import { NOT_SHOWN, type PageBlock, type PageMetadata, type ShownCandidates } from "./types.js";
 
@@ -116,6 +116,15 @@ const BYLINE_CLASS = /(?:^|[\s_-])(?:authors?|byline|autor|auteur)(?:$|[\s_-])/i
 /** A link to an author's page ("/author/jane-roe", "/authors/…"): its text is a name. */
 const AUTHOR_HREF = /\/(?:author|authors|autor|auteur|byline)\//i;
 const NOT_BYLINE_CLASS = /comment|avatar|bio|img|image|photo|description|about|box|list/i;
+/**
+ * The element of an author box that holds the name ("elementor-author-box__name", "author-box-name",
+ * "authorName"): a byline, where the box around it (its bio, its links) is not; and a byline's
+ * class written as what it says ("authored-by").
+ */
+const AUTHOR_NAME_CLASS = /author[\w-]*name(?:$|[\s_-])|(?:^|[\s_-])authored-by(?:$|[\s_-])/i;
+/** A reader's comment's author ("comment-author-name") is no byline. */
+const COMMENT_CLASS = /comment/i;
+
 const SPACES = /\s+/g;
 const WRITTEN_BY = /^\s*(?:written by|author|autor|auteur|verfasst von|escrito por)\s*$/i;
 /** A short block that labels a date: "Last updated: …", "Published …", "发表于 …", "Veröffentlicht am …". */
@@ -214,6 +223,12 @@ const HEADLINE_AFTER = 20;
 /** Class words of an element that shows the page's date ("post-date", "entry-published", "timestamp"). */
 const DATE_CLASS = /date|publish|posted|timestamp|datum|fecha/i;
 const NOT_DATE_CLASS = /comment|reply|update-?(?:s|btn|button)|validate|candidate/i;
+/**
+ * PunBB's and FluxBB's post: `div.postleft > dl > dt > strong` is its poster's name (the thread's
+ * starter first), as phpBB's `username` is (USERNAME_CLASS).
+ */
+/** hAtom's class of a post's publication date ("entry-date published"); "updated" is its last change. */
+const HATOM_PUBLISHED = /(?:^|\s)published(?:\s|$)/;
 /** Item properties of the publication date ("datePublished", "published-date"). */
 const PUBLISHED_PROP = /^(?:date-?published|published-?date|pubdate|date-?created)$/i;
 
@@ -282,6 +297,13 @@ interface Candidate {
 interface AuthorCandidate extends Candidate {
   handle: boolean;
 }
+/** The author bestAuthor chose: its names, its candidate, and whether they are the site's own name only (a site that credits itself). */
+interface ChosenAuthor {
+  names: string;
+  candidate: Candidate;
+  selfCredit: boolean;
+}
+
 /** Candidates kept per field: a page offers a handful; a page that offers hundreds is not read further. */
 const MAX_CANDIDATES = 32;
 
@@ -328,11 +350,10 @@ export class MetadataCollector implements MarkupObserver {
   private twitterAuthorKey = ""; // "twitter:data1" once "twitter:label1" said "Written by"
   private timeDated = false; // the first <time> gave its datetime: its text is not read
   private authorNext = false; // a screen reader's label said "Thread starter": the next link names them
+  private posterLevel = -1; // the level of an open PunBB/FluxBB post's poster column (div.postleft): its <dt> names the poster
   private listing = false; // bestAuthor found a listing's bylines: the page's lines are not read for a byline
   private timeCandidate: Candidate | null = null; // the open <time>'s datetime candidate: its text says where it is shown
   private atBlock = -1; // the block finish() reads lines of: its candidates sit there
-  private chosen: Candidate | null = null; // the candidate bestDate or bestAuthor took last
-  private headlineAt = -1; // the block of the date line headlineDate read last
 
   private lang = "";
   private langRank = NONE;
@@ -345,7 +366,7 @@ export class MetadataCollector implements MarkupObserver {
   private modified: Candidate[] = [];
   private authors: AuthorCandidate[] = [];
   /** What each distinct date candidate of the page read as (null: no date): read once, whichever list offers it again. */
-  private readings = new Map<string, string | null>();
+  private readings: DateReadings = new Map();
   private categories: string[] = NO_ENTRIES;
   private categoryRank = NONE;
   private tags: string[] = NO_ENTRIES;
@@ -367,11 +388,10 @@ export class MetadataCollector implements MarkupObserver {
     this.twitterAuthorKey = "";
     this.timeDated = false;
     this.authorNext = false;
+    this.posterLevel = -1;
     this.listing = false;
     this.timeCandidate = null;
     this.atBlock = -1;
-    this.chosen = null;
-    this.headlineAt = -1;
     this.lang = "";
     this.langRank = NONE;
     // In place, and nothing allocated for a page that offers none: a run reads pages by the million.
@@ -398,6 +418,11 @@ export class MetadataCollector implements MarkupObserver {
     else if (this.touched) this.clearAttributes();
     this.element = name;
     this.level = level;
+    if (this.posterLevel >= 0) {
+      // An element at the column's level or above opens after the column has ended.
+      if (level <= this.posterLevel) this.posterLevel = -1;
+      else if (name === "dt" && this.authors.length < MAX_CANDIDATES) this.startSide(Capture.Author, level, VISIBLE_TEXT, true);
+    }
     if (this.authorNext) {
       this.authorNext = false;
       if (name === "a" && this.authors.length < MAX_CANDIDATES) this.startSide(Capture.Author, level, VISIBLE_MARKED, true);
@@ -416,6 +441,12 @@ export class MetadataCollector implements MarkupObserver {
     const a = this.attrs;
     switch (name) {
       case "class":
+        if (value === "postleft" && element === "div") this.posterLevel = this.level;
+        // hAtom's publication date, which WordPress themes write on every post's <time>: a <time pubdate>.
+        if (element === "time" && HATOM_PUBLISHED.test(value)) {
+          a.pubdate = true;
+          this.pending = this.touched = true;
+        }
         if (
           (this.capture !== Capture.None && this.capture !== Capture.DateText) ||
           !MAY_BE_BYLINE_OR_DATE.test(value) ||
@@ -425,7 +456,10 @@ export class MetadataCollector implements MarkupObserver {
           this.screenReaderLabel(value);
           return;
         }
-        if (mayBeByline(value) && BYLINE_CLASS.test(value) && !NOT_BYLINE_CLASS.test(value)) {
+        if (
+          mayBeByline(value) &&
+          ((BYLINE_CLASS.test(value) && !NOT_BYLINE_CLASS.test(value)) || (AUTHOR_NAME_CLASS.test(value) && !COMMENT_CLASS.test(value)))
+        ) {
           if (this.authors.length < MAX_CANDIDATES) this.startAuthor(this.level, VISIBLE_GUESS);
         } else if (this.dates.length < MAX_CANDIDATES && mayBeDate(value) && DATE_CLASS.test(value) && !NOT_DATE_CLASS.test(value)) {
           this.startCapture(Capture.DateText, this.level, VISIBLE_TEXT);
@@ -583,7 +617,17 @@ export class MetadataCollector implements MarkupObserver {
     blocks: ReadonlyArray<PageBlock>,
     title = "",
   ): { metadata: PageMetadata; shown: ShownCandidates } {
-    const shown: ShownCandidates = { dates: [], authors: [], dateBlock: NOT_SHOWN, authorBlock: NOT_SHOWN, bound: NO_BOUND, lang: "" };
+    const shown: ShownCandidates = {
+      dates: [],
+      authors: [],
+      dateBlock: NOT_SHOWN,
+      authorBlock: NOT_SHOWN,
+      bound: NO_BOUND,
+      lang: "",
+      publishers: [],
+      host: "",
+      readings: this.readings,
+    };
     return { metadata: this.finishPage(url, capturedAt, blocks, title, shown), shown };
   }
 
@@ -624,7 +668,7 @@ export class MetadataCollector implements MarkupObserver {
       // The markup offered only what names no one (a role, the site, a date class's text): the
       // page's lines are read as on a page whose markup says nothing, and further down, where a
       // byline sits under a long menu.
-      if (author === undefined && blocks !== undefined && !this.listing) {
+      if ((author === undefined || author.selfCredit) && blocks !== undefined && !this.listing) {
         this.authors.length = 0;
         const n = Math.min(blocks.length, MAX_AUTHOR_BLOCKS);
         // Where the markup offered nothing, readLabelledBlocks read the first blocks already.
@@ -633,10 +677,11 @@ export class MetadataCollector implements MarkupObserver {
           if (blocks[b].text.length <= MAX_LABELLED) this.offerAuthorBlock(blocks, b);
         }
         this.atBlock = -1;
-        if (this.authors.length > 0) author = this.bestAuthor(publishers, hostOf(url));
+        const byLine = this.authors.length > 0 ? this.bestAuthor(publishers, hostOf(url)) : undefined;
+        if (byLine !== undefined && (author === undefined || author.selfCredit || !byLine.selfCredit)) author = byLine;
       }
-      if (author !== undefined) out.author = author;
-      if (shown !== undefined) this.shownAuthors(shown, author !== undefined ? this.chosen : null, publishers, hostOf(url));
+      if (author !== undefined) out.author = author.names;
+      if (shown !== undefined) this.shownAuthors(shown, author?.candidate ?? null, publishers, hostOf(url));
     }
     // A JSON-LD WebPage's datePublished is when a CMS first saved the page, which it records for
     // every page, a service's or a product's too: a publication's date only where the page names
@@ -652,22 +697,24 @@ export class MetadataCollector implements MarkupObserver {
     const urlDate = url.length > 0 ? dateInUrl(url, bound) : undefined;
     // Found only where a rule below needs them: most pages are dated by their markup and name their author.
     let headlines: readonly number[] | undefined;
-    let date = this.bestDate(this.dates, bound);
+    const best = this.bestDate(this.dates, bound);
+    let date = best?.iso;
     // Where it is shown (NOT_SHOWN: the markup's or the URL's).
     let dateBlock =
-      date !== undefined && this.chosen !== null && this.chosen.rank >= VISIBLE_MARKED && this.chosen.rank <= EDITED_TEXT
-        ? this.chosen.at
-        : NOT_SHOWN;
+      best !== undefined && best.candidate.rank >= VISIBLE_MARKED && best.candidate.rank <= EDITED_TEXT ? best.candidate.at : NOT_SHOWN;
     if (saveStamp && date !== undefined && blocks !== undefined) {
       const line = this.headlineDate(blocks, (headlines ??= headlinesOf(blocks, title)), bound);
-      if (line !== undefined && line.slice(0, 10) !== date.slice(0, 10)) {
-        date = line;
-        dateBlock = this.headlineAt;
+      if (line !== undefined && line.iso.slice(0, 10) !== date.slice(0, 10)) {
+        date = line.iso;
+        dateBlock = line.block;
       }
     }
     if (date === undefined && blocks !== undefined) {
-      date = this.headlineDate(blocks, (headlines ??= headlinesOf(blocks, title)), bound);
-      if (date !== undefined) dateBlock = this.headlineAt;
+      const line = this.headlineDate(blocks, (headlines ??= headlinesOf(blocks, title)), bound);
+      if (line !== undefined) {
+        date = line.iso;
+        dateBlock = line.block;
+      }
     }
     date ??= urlDate;
     // A publication date only for a page that reads as a publication: one that names who wrote
@@ -685,12 +732,14 @@ export class MetadataCollector implements MarkupObserver {
       out.date = date;
     if (shown !== undefined) this.shownDates(shown, out.date, out.date !== undefined ? dateBlock : NOT_SHOWN, bound);
     const modified = this.bestDate(this.modified, bound);
-    if (modified !== undefined) out.dateModified = modified;
+    if (modified !== undefined) out.dateModified = modified.iso;
     if (v.sitename.value.length > 0) out.sitename = v.sitename.value;
     if (v.description.value.length > 0) out.description = v.description.value;
     if (v.canonical.value.length > 0) out.canonicalUrl = resolve(v.canonical.value, url);
     if (this.categories.length > 0) out.categories = this.categories;
     if (this.tags.length > 0) out.tags = this.tags;
+    // The page's readings are shown's now (chooseByMainText reads on in them): the next page's are new.
+    if (shown !== undefined) this.readings = new Map();
     this.reset();
     return out;
   }
@@ -712,9 +761,15 @@ export class MetadataCollector implements MarkupObserver {
   /** The names that shown author candidates give (publishers left out), and where the chosen one sits. */
   private shownAuthors(shown: ShownCandidates, chosen: Candidate | null, publishers: readonly string[], host: string): void {
     shown.authorBlock = chosen !== null && chosen.rank >= VISIBLE_MARKED && chosen.rank <= EDITED_TEXT ? chosen.at : NOT_SHOWN;
-    for (const c of this.authors as AuthorCandidate[]) {
+    shown.publishers = publishers.filter((p) => p.length > 0);
+    shown.host = host;
+    // The chosen candidate is among them even where the page's lines were read after it (the list was emptied for them).
+    const candidates =
+      chosen === null || this.authors.includes(chosen as AuthorCandidate) ? this.authors : [...this.authors, chosen as AuthorCandidate];
+    for (const c of candidates) {
       if (c.rank < VISIBLE_MARKED || c.rank > EDITED_TEXT || c.at < 0) continue;
-      const names = this.namesOf(c).filter((name) => !isPublisher(name, publishers, host));
+      // The chosen candidate's names all count, the site's own too where the site credits itself.
+      const names = this.namesOf(c).filter((name) => c === chosen || !isPublisher(name, publishers, host));
       if (names.length > 0) shown.authors.push({ value: names.join("; "), block: c.at, rank: c.rank });
     }
     shown.authors.sort((a, b) => a.block - b.block);
@@ -766,17 +821,18 @@ export class MetadataCollector implements MarkupObserver {
    * date stands beside the `<h1>` on 263 of the 363 pages whose gold has a publication date and
    * on 12 of the 316 whose gold has none.
    */
-  private headlineDate(blocks: ReadonlyArray<PageBlock>, headlines: readonly number[], bound: number): string | undefined {
+  private headlineDate(
+    blocks: ReadonlyArray<PageBlock>,
+    headlines: readonly number[],
+    bound: number,
+  ): { iso: string; block: number } | undefined {
     for (const headline of headlines) {
       if (headline < 0) continue;
       const end = Math.min(blocks.length, headline + HEADLINE_AFTER + 1);
       for (let b = Math.max(0, headline - HEADLINE_BEFORE); b < end; b++) {
         if (!mayBeDateLine(blocks[b].text, b > 0 ? blocks[b - 1].text : "")) continue;
         const iso = this.read(blocks[b].text, bound);
-        if (iso !== null) {
-          this.headlineAt = b;
-          return iso;
-        }
+        if (iso !== undefined) return { iso, block: b };
       }
     }
     return undefined;
@@ -799,26 +855,17 @@ export class MetadataCollector implements MarkupObserver {
    * The first of the best-ranked date candidates that reads as a date within the bounds. The bound
    * and the language are the page's, so a string reads the same wherever the page offers it.
    */
-  private bestDate(candidates: Candidate[], bound: number): string | undefined {
+  private bestDate(candidates: Candidate[], bound: number): { iso: string; candidate: Candidate } | undefined {
     for (const candidate of byRank(candidates)) {
       const iso = this.read(candidate.value, bound);
-      if (iso !== null) {
-        this.chosen = candidate;
-        return iso;
-      }
+      if (iso !== undefined) return { iso, candidate };
     }
     return undefined;
   }
 
   /** What a date string reads as, read once per page whichever list or block offers it (a byline's text is also a date candidate, a footer repeats). */
-  private read(value: string, bound: number): string | null {
-    const text = clean(value);
-    let iso = this.readings.get(text);
-    if (iso === undefined) {
-      iso = normaliseDate(text, bound, this.lang) ?? null;
-      this.readings.set(text, iso);
-    }
-    return iso;
+  private read(value: string, bound: number): string | undefined {
+    return readDateOnce(this.readings, value, bound, this.lang);
   }
 
   /** The element just opened has all its attributes: read what it says. */
@@ -1050,33 +1097,37 @@ export class MetadataCollector implements MarkupObserver {
    * A name that is the site's own ("British Heart Foundation" in its meta author) gives way to a
    * person named anywhere else on the page, and is taken only when no one else is named (a site
    * named after its author).
+   *
+   * A site that credits itself, its own one-word name or its host's as its author ("Swoogo" in
+   * its meta author, "by whova" under the headline), is its author where no person is named, not
+   * even in the page's lines (finishPage reads them first): WCXB's gold names the site there (on
+   * WCXB dev's tuning fold, 7 more right authors and 2 more pages given one without gold). Not a
+   * masthead ("USA TODAY", "Acme News"), which stays no author.
    */
-  private bestAuthor(publishers: readonly string[], host: string): string | undefined {
-    let sitesOwn: string | undefined;
-    let sitesOwnCandidate: Candidate | null = null;
+  private bestAuthor(publishers: readonly string[], host: string): ChosenAuthor | undefined {
+    let sitesOwn: ChosenAuthor | undefined;
+    let selfCredit: ChosenAuthor | undefined;
     const ranked = byRank(this.authors) as AuthorCandidate[];
     let listing = NONE; // a rank whose bylines name too many people: a listing's teasers
     for (let c = 0; c < ranked.length; c++) {
       const candidate = ranked[c];
       if (candidate.rank === listing) continue;
-      const names = this.namesOf(candidate).filter((name) => !isPublisher(name, publishers, host));
-      if (names.length === 0) continue;
+      const all = this.namesOf(candidate);
+      const names = all.filter((name) => !isPublisher(name, publishers, host));
+      if (names.length === 0) {
+        if (selfCredit === undefined && all.length > 0 && all.every((name) => isSitesOwnName(name, publishers, host)))
+          selfCredit = { names: all.join("; "), candidate, selfCredit: true };
+        continue;
+      }
       if (this.isListing(ranked, c)) {
         listing = candidate.rank;
         this.listing = true;
         continue;
       }
-      if (!names.every((name) => isSiteName(name, publishers))) {
-        this.chosen = candidate;
-        return names.join("; ");
-      }
-      if (sitesOwn === undefined) {
-        sitesOwn = names.join("; ");
-        sitesOwnCandidate = candidate;
-      }
+      if (!names.every((name) => isSiteName(name, publishers))) return { names: names.join("; "), candidate, selfCredit: false };
+      sitesOwn ??= { names: names.join("; "), candidate, selfCredit: false };
     }
-    this.chosen = sitesOwnCandidate;
-    return sitesOwn;
+    return sitesOwn ?? selfCredit;
   }
 
   private namesOf(candidate: AuthorCandidate): string[] {
@@ -1235,6 +1286,14 @@ export function mayBeDateLine(text: string, before: string): boolean {
   // A product's release date is no sign of a publication, nor its date (on WCXB dev's tuning
   // fold, a store's game pages: 9 of the 50 pages dated without gold).
   return !isReleaseDate(text, before);
+}
+
+/**
+ * The names a short line of the page's text gives as its author's, read as the collector reads a
+ * labelled line ("By Jane Roe", "Written by Ann Lee and Bo Chen"); [] for any other line.
+ */
+export function bylineNames(text: string): string[] {
+  return text.length <= MAX_LABELLED && AUTHOR_LABEL.test(text) ? authorNames(text, true) : [];
 }
 
 /** Whether a date line is labelled as a release, in itself or by the short label block before it ("Release Date:"). */

@@ -242,6 +242,27 @@ function hasDayNumber(value: string): boolean {
   return false;
 }
 
+/** What each date string of one page read as (null: no date), under its white space folded: see readDateOnce. */
+export type DateReadings = Map<string, string | null>;
+const SPACES = /\s+/g;
+
+/**
+ * What `value` reads as (normaliseDate of it, its white space folded), with the page's `latest`
+ * and `declaredLang`, read once per page: `readings` (the page's own) keeps each string's reading,
+ * so a string that the page offers again (a byline's text that is also a date candidate, a
+ * footer that repeats, the dateline that the collector read and chooseByMainText reads again) is
+ * parsed once.
+ */
+export function readDateOnce(readings: DateReadings, value: string, latest: number, declaredLang: string): string | undefined {
+  const text = value.replace(SPACES, " ").trim();
+  let iso = readings.get(text);
+  if (iso === undefined) {
+    iso = normaliseDate(text, latest, declaredLang) ?? null;
+    readings.set(text, iso);
+  }
+  return iso ?? undefined;
+}
+
 /** A date in a URL path: /2021/03/04/, /2021/3/4/, /2021-03-04, /20210304/, as a day. */
 const URL_DATE = /\/((?:19|20)\d{2})(?:[/-](\d{1,2})[/-](\d{1,2})|(\d{2})(\d{2}))(?:[/_.-]|$)/;
 

@@ -89,6 +89,18 @@ describe("chooseByMainText", () => {
     expect(head.after.author).toBe("Jane Roe");
   });
 
+  it("a byline at the main text's head names a page whose author the collector did not find (below a long menu)", () => {
+    const menu = Array.from({ length: 130 }, (_, i) => `<li><a href="/c/${i}">Category ${i + 1}</a></li>`).join("");
+    const page = (byline: string) => `<html><head><title>Hot-swappable keyboards</title></head><body><nav><ul>${menu}</ul></nav>
+<article><h1>Hot-swappable keyboards</h1>${byline}<p>${LONG}</p><p>${LONG}</p></article></body></html>`;
+    const named = choose(page("<p>By Jerry Chu</p>"), headlineAndText);
+    expect(named.before.author).toBeUndefined();
+    expect(named.after.author).toBe("Jerry Chu");
+    // A line that is no byline names no one.
+    const sentence = choose(page("<p>By adding a keyboard you get more keys.</p>"), headlineAndText);
+    expect(sentence.after.author).toBeUndefined();
+  });
+
   it("a page of which nothing is kept keeps finish()'s choice, and only date and author ever change", () => {
     const collector = new MetadataCollector();
     const html = `<html lang="en"><head><title>T</title><meta name="description" content="D"></head><body>

@@ -10,8 +10,9 @@
  * helped there; a byline at the head of the main text winning over one elsewhere (as opposed to
  * an author named only elsewhere being dropped) gave nothing and is not a rule.
  */
-import { mayBeDateLine } from "./collector.js";
-import { normaliseDate } from "./dates.js";
+import { bylineNames, mayBeDateLine } from "./collector.js";
+import { readDateOnce } from "./dates.js";
+import { isPublisher } from "./names.js";
 import type { PageMetadata, ShownCandidates } from "./types.js";
 
 /**
@@ -81,6 +82,7 @@ export function chooseByMainText(
   if (author !== undefined && shown.authorBlock >= 0) {
     if (!shown.authors.some((a) => a.block >= first - AUTHOR_MARGIN && a.block <= last + AUTHOR_MARGIN)) author = undefined;
   }
+  if (author === undefined && metadata.author === undefined) author = headByline(shown, first, texts);
   if (date === metadata.date && author === metadata.author) return metadata;
   const out: PageMetadata = { ...metadata };
   if (date === undefined) delete out.date;
@@ -91,7 +93,8 @@ export function chooseByMainText(
 }
 
 /**
- * The date shown at the main text's head, as normaliseDate reads it: in the blocks just under its
+ * The date shown at the main text's head, as the collector read it (or reads it, in the page's
+ * readings: a string the collector read is not parsed again): in the blocks just under its
  * first kept block (most often the headline), else just above it, else in that block itself (a
  * dateline kept as the first block; a headline's own year or date, "Best laptops 2026", last).
  * Nearest first: a sidebar's date above the headline loses to the dateline under it (on the
@@ -107,16 +110,27 @@ function headDate(shown: ShownCandidates, first: number, texts: readonly string[
   return undefined;
 }
 
+/** The names a byline at the main text's head gives (nearest first, as headDate), publishers left out. */
+function headByline(shown: ShownCandidates, first: number, texts: readonly string[]): string | undefined {
+  for (let k = 1; k <= HEAD_AFTER + HEAD_BEFORE + 1; k++) {
+    const b = k <= HEAD_AFTER ? first + k : k <= HEAD_AFTER + HEAD_BEFORE ? first - (k - HEAD_AFTER) : first;
+    if (b < 0 || b >= texts.length) continue;
+    const names = bylineNames(texts[b]).filter((name) => !isPublisher(name, shown.publishers, shown.host));
+    if (names.length > 0) return names.join("; ");
+  }
+  return undefined;
+}
+
 /** The date block `b` shows (a shown date candidate there, else its text as a date line), not an update's. */
 function dateShownIn(shown: ShownCandidates, b: number, texts: readonly string[]): string | undefined {
   const text = texts[b];
   if (NOT_PUBLISHED_LABEL.test(text)) return undefined;
   for (const d of shown.dates) {
     if (d.block !== b || NOT_PUBLISHED_LABEL.test(d.value)) continue;
-    const iso = normaliseDate(d.value, shown.bound, shown.lang);
+    const iso = readDateOnce(shown.readings, d.value, shown.bound, shown.lang);
     if (iso !== undefined) return iso;
   }
-  return mayBeDateLine(text, b > 0 ? texts[b - 1] : "") ? normaliseDate(text, shown.bound, shown.lang) : undefined;
+  return mayBeDateLine(text, b > 0 ? texts[b - 1] : "") ? readDateOnce(shown.readings, text, shown.bound, shown.lang) : undefined;
 }
 
 /** Whether the date shown at the main text's head (`head`) replaces the chosen one (`chosen`). */

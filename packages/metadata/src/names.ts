@@ -208,6 +208,19 @@ const ORGANISATION_WORD =
 /** "USA TODAY": a name in capitals is a masthead (initials such as "J. R. R." are short). */
 const SHOUTED = /^[^a-z]*[A-Z]{3,}[^a-z]*\s[^a-z]*[A-Z]{3,}[^a-z]*$/;
 
+/** Where a name written in one word begins its next word with a capital: "CBSNews", "NewsDay". */
+const CAMEL_JOIN = /(\p{L})(?=\p{Lu}\p{Ll})/gu;
+
+/** Whether `name` reads as a masthead's or a company's ("USA TODAY", "Acme News", "CBSNews", "新华网"), not a person's. */
+function isMasthead(name: string): boolean {
+  return (
+    ORGANISATION_WORD.test(name) ||
+    SHOUTED.test(name) ||
+    CJK_ORGANISATION.test(name) ||
+    (!name.includes(" ") && ORGANISATION_WORD.test(name.replace(CAMEL_JOIN, "$1 ")))
+  );
+}
+
 /** Whether `name` is one of the site's names, case and punctuation aside. */
 export function isSiteName(name: string, publishers: readonly string[]): boolean {
   const n = fold(name);
@@ -224,13 +237,22 @@ const fold = (s: string): string => s.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, 
 export function isPublisher(name: string, publishers: readonly string[], host: string): boolean {
   const n = fold(name);
   if (n.length === 0) return true;
-  if (ORGANISATION_WORD.test(name) || SHOUTED.test(name) || CJK_ORGANISATION.test(name)) return true;
+  if (isMasthead(name)) return true;
   // A site named after its author ("Rick Steves" on ricksteves.com) keeps the name: only a
   // one-word name that is also the site's or the host's ("Instructables") is the publisher, or
   // the host's name typed in lowercase in its own markup ("winnipeg sun" on winnipegsun.com).
   if (name.includes(" ") && (name !== name.toLowerCase() || !hostNamed(n, host))) return false;
   for (const p of publishers) if (fold(p) === n) return true;
   return hostNamed(n, host);
+}
+
+/**
+ * Whether `name` is the site's own one-word name, one of its names (og:site_name, JSON-LD
+ * publisher) or the host's ("whova" on whova.com), case and punctuation aside: a brand, not a
+ * masthead ("USA TODAY", "winnipeg sun" on winnipegsun.com).
+ */
+export function isSitesOwnName(name: string, publishers: readonly string[], host: string): boolean {
+  return !name.includes(" ") && !isMasthead(name) && (isSiteName(name, publishers) || hostNamed(fold(name), host));
 }
 
 /** Whether a folded name is one of the host's labels ("instructables" of www.instructables.com). */

@@ -55,7 +55,16 @@ export interface ShownCandidates {
   dateBlock: number;
   /** The same for the author. */
   authorBlock: number;
+  /** The site's names (og:site_name, JSON-LD publisher) and the page's host: a byline that names only them names no person. */
+  publishers: string[];
+  host: string;
   /** The bound and the language the page's dates were read with. */
   bound: number;
   lang: string;
+  /**
+   * What each date string the collector read on the page read as (readDateOnce's), with that
+   * bound and language: chooseByMainText reads a string the collector read from here, and adds
+   * what it reads, so that no string is parsed twice per page.
+   */
+  readings: Map<string, string | null>;
 }
