@@ -332,9 +332,15 @@ describe("authors a corpus builder can trust", () => {
     expect(metadataOf(sentence).meta.author).toBeUndefined();
     const masthead = `<html><head><meta name="author" content="USA TODAY"><meta property="og:site_name" content="USA TODAY"></head><body><p>x</p></body></html>`;
     expect(metadataOf(masthead).meta.author).toBeUndefined();
-    // The host's own one-word name, where the page names no person, is the site crediting itself.
+    // The host's own one-word name, where the page names no person, is the site crediting itself:
+    // its author on a dated page (a publication), the publisher's name on an undated one.
     const host = '<html><head><meta name="author" content="Instructables"></head><body><p>x</p></body></html>';
-    expect(metadataOf(host, "https://www.instructables.com/Build-a-Box/").meta.author).toBe("Instructables");
+    expect(metadataOf(host, "https://www.instructables.com/Build-a-Box/").meta.author).toBeUndefined();
+    const dated = host.replace("</head>", '<meta property="article:published_time" content="2024-03-01"></head>');
+    expect(metadataOf(dated, "https://www.instructables.com/Build-a-Box/").meta).toMatchObject({
+      author: "Instructables",
+      date: "2024-03-01",
+    });
     // A site named after its author keeps the author.
     const own =
       '<html><head><meta name="author" content="Rick Steves"><meta property="og:site_name" content="Rick Steves"></head><body><p>x</p></body></html>';
@@ -619,10 +625,17 @@ describe("authors held out of the last rules (issue 34, second round)", () => {
     expect(metadataOf(site, "https://www.winnipegsun.com/news/story").meta.author).toBeUndefined();
   });
 
-  it("a site that credits itself (its one-word name or its host's as its author) is its author where no person is named", () => {
-    const meta = `<html><head><meta name="author" content="Lumenwise"><meta property="og:site_name" content="Lumenwise"></head>
+  it("a site that credits itself (its one-word name or its host's as its author) is its author where no person is named, on a dated page", () => {
+    const meta = `<html><head><meta name="author" content="Lumenwise"><meta property="og:site_name" content="Lumenwise">
+<meta property="article:published_time" content="2025-04-21T10:00:00Z"></head>
 <body><h1>Event planning skills</h1><p>x</p></body></html>`;
     expect(metadataOf(meta, "https://lumenwise.example/blog/skills/").meta.author).toBe("Lumenwise");
+    // Undated (a product, a listing, a front page): the publisher's name, no author; nor does it date the page.
+    const product = `<html><head><meta name="author" content="Lumenwise"><meta property="og:site_name" content="Lumenwise">
+<script type="application/ld+json">{"@type":"WebPage","datePublished":"2025-04-21"}</script></head>
+<body><h1>Desk lamp</h1><p>x</p></body></html>`;
+    expect(metadataOf(product, "https://lumenwise.example/lamps/desk/").meta).not.toHaveProperty("author");
+    expect(metadataOf(product, "https://lumenwise.example/lamps/desk/").meta).not.toHaveProperty("date");
     // A byline that credits the host ("by whova").
     const byline = '<html><body><h1>Event trends</h1><p>by <a href="/author/whova/">whova</a> | Apr 21, 2025</p><p>x</p></body></html>';
     expect(metadataOf(byline, "https://whova.com/blog/trends/").meta.author).toBe("whova");

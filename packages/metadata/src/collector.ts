@@ -661,6 +661,8 @@ export class MetadataCollector implements MarkupObserver {
     for (const section of ld.sections) this.addTo("categories", section, JSON_LD);
     for (const keyword of ld.keywords) this.addTo("tags", keyword, JSON_LD);
     if (this.lang.length > 0) out.declaredLang = this.lang;
+    // The author is a site credited as its own (bestAuthor's selfCredit): see the date below.
+    let selfCredited = false;
     if (this.authors.length > 0 || blocks !== undefined) {
       const publishers = [v.sitename.value];
       if (ld.publisher !== undefined) publishers.push(ld.publisher);
@@ -681,6 +683,7 @@ export class MetadataCollector implements MarkupObserver {
         if (byLine !== undefined && (author === undefined || author.selfCredit || !byLine.selfCredit)) author = byLine;
       }
       if (author !== undefined) out.author = author.names;
+      selfCredited = author?.selfCredit === true;
       if (shown !== undefined) this.shownAuthors(shown, author?.candidate ?? null, publishers, hostOf(url));
     }
     // A JSON-LD WebPage's datePublished is when a CMS first saved the page, which it records for
@@ -727,9 +730,13 @@ export class MetadataCollector implements MarkupObserver {
       date !== undefined &&
       (urlDate !== undefined ||
         (!urlOfNoPublication(url) &&
-          (out.author !== undefined || this.articleDated(ld) || this.datedHeadline(blocks, headlines, title, bound))))
+          ((out.author !== undefined && !selfCredited) || this.articleDated(ld) || this.datedHeadline(blocks, headlines, title, bound))))
     )
       out.date = date;
+    // A site credited as its own author is the author of its publications only (a company's blog
+    // post): on an undated page (a product, a listing, a service's or a front page) it is the
+    // publisher's name, which the author field never holds ("Ridge" on ridge.com's wallets).
+    if (selfCredited && out.date === undefined) delete out.author;
     if (shown !== undefined) this.shownDates(shown, out.date, out.date !== undefined ? dateBlock : NOT_SHOWN, bound);
     const modified = this.bestDate(this.modified, bound);
     if (modified !== undefined) out.dateModified = modified.iso;
