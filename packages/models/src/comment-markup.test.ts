@@ -283,12 +283,18 @@ describe("commentMarkup: runs a comment heading announces", () => {
     expect(byStart(roles(story(`<div>Comments</div><p>Your name: *</p>${more}`)))("Elsewhere:")).toBe(COMMENT_UNKNOWN);
   });
 
-  it("announces nothing after a link to the comments, a form's label, an invitation to write, or on a page without class words", () => {
+  it("announces nothing after a link to the comments, a form's label, an invitation to write, 'No Comments', a 'Discussion' heading, or on a page without class words", () => {
     const none = (before: string) => byStart(roles(story(`${before}${readers}`)))("Lina:");
     expect(none(`<p><a href="#comments">Comments (3)</a></p>`)).toBe(COMMENT_UNKNOWN);
     expect(none("<label>Comments:</label>")).toBe(COMMENT_UNKNOWN);
     expect(none("<div>Post a comment</div>")).toBe(COMMENT_UNKNOWN);
     expect(none("<div>Leave a Reply</div>")).toBe(COMMENT_UNKNOWN);
+    expect(none("<div>No Comments</div>")).toBe(COMMENT_UNKNOWN);
+    // A manual page's or a paper's "Discussion" section, a chemistry page's "Reactions": no comments.
+    expect(none("<h2>Discussion</h2>")).toBe(COMMENT_UNKNOWN);
+    expect(none("<div>DISCUSSION</div>")).toBe(COMMENT_UNKNOWN);
+    expect(none("<div>Reactions</div>")).toBe(COMMENT_UNKNOWN);
+    expect(none("<div>Réactions</div>")).toBe(COMMENT_ANNOUNCED);
     const minutes = `<html><body><p>Motion by Halstead: approve the standard.</p><p>Discussion:</p><p>Why not include the bicycle helmet standard?</p></body></html>`;
     expect(byStart(roles(minutes))("Why not include")).toBe(COMMENT_UNKNOWN);
   });

@@ -354,9 +354,18 @@ const UNANNOUNCED_PATH = /(^|\/)(pre|code|button|label|textarea|select|fieldset|
 /** A marker that invites a comment ("Post a comment", "Leave a Reply", "Reply"): the reply form follows it, not comments. */
 const WRITE_PROMPT = /\b(leave|post|add|write|join|schreiben)\b|^\W*reply\W*$/i;
 
-/** A block that announces the comments after it: "Comments", "12 Comments", "Comments are now closed". */
+/**
+ * The word for comments in the languages isCommentMarker reads: a marker of "Discussion",
+ * "Replies", "Responses" or "Reactions" alone announces no run (a paper's or a manual page's
+ * "Discussion" section, a chemistry page's "Reactions").
+ */
+const COMMENT_WORD =
+  /comment|kommentar|commentaire|réactions|comentario|comentário|commenti|reacties|komentarz|коммента|yorum|komentar|bình luận|评论|評論|留言|コメント|댓글|تعليق/i;
+
+/** A block that announces the comments after it: "Comments", "12 Comments", "Comments are now closed"; not "No Comments". */
 function announcesComments(text: string): boolean {
-  return (isCommentMarker(text) && !WRITE_PROMPT.test(text)) || isCounterLine(text);
+  if (NO_COMMENT_YET.test(text)) return false;
+  return (isCommentMarker(text) && COMMENT_WORD.test(text) && !WRITE_PROMPT.test(text)) || isCounterLine(text);
 }
 
 /**
