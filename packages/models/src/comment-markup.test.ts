@@ -153,6 +153,19 @@ ${comment("Walters", "First reader's view of the polls.")}${comment("Travis", "A
     expect(r.get("Posted by: Bruce on December 29, 2007 01:15 PM")).toBe(COMMENT_SIGNED);
   });
 
+  it("reads the last signed comment as the run's though its class numbers it anew ('entry com3')", () => {
+    // The Herald's threads of 2008: each signature opens a comment whose class counts the comments.
+    const comment = (k: number, name: string) =>
+      `<div class="b_box">Posted by: ${name}, Glasgow on 6:5${k}pm Thu 10 Jan 08</div><div class="entry com${k}"><p>Comment ${k} opens with a point about the sports council.</p><p>Comment ${k} closes with another about the budget.</p></div>`;
+    const html = `<html><body><div class="content_main"><p>The story, one paragraph about the ministers and the sports council.</p>${["Brad", "Miss Priss", "Kay", "Lou"].map((n, k) => comment(k, n)).join("")}</div><div class="footer"><p>Copyright the Herald, all rights reserved.</p></div></body></html>`;
+    const of = byStart(roles(html));
+    expect(of("Comment 0 opens")).toBe(COMMENT_SIGNED);
+    expect(of("Comment 3 opens")).toBe(COMMENT_SIGNED);
+    expect(of("Comment 3 closes")).toBe(COMMENT_SIGNED);
+    expect(of("The story, one paragraph")).toBe(COMMENT_UNKNOWN);
+    expect(of("Copyright the Herald")).toBe(COMMENT_UNKNOWN);
+  });
+
   it("needs three signatures by two names: one author's signed posts are not a thread", () => {
     const post = (n: number) =>
       `<div class="post"><p>Entry ${n} of the diary, a paragraph about the garden and the weather this week.</p><p>Posted by Ann on March ${n}, 2005 at 9:0${n} PM</p></div>`;

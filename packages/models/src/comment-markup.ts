@@ -280,11 +280,14 @@ function signedRuns(doc: SegmentedDocument, out: Uint8Array | null): Uint8Array 
   return markRun(doc, signed.slice(start), out);
 }
 
+const DIGITS = /\d+/g;
+
 function markRun(doc: SegmentedDocument, signed: readonly number[], out: Uint8Array | null): Uint8Array {
   const blocks = doc.blocks;
   const first = signed[0];
   const last = signed[signed.length - 1];
-  const shape = (i: number) => `${blocks[i].pathId} ${blocks[i].classIds}`;
+  // Digits aside: a comment numbered in its class ("entry com4", "comment-1532") is shaped like the others.
+  const shape = (i: number) => `${blocks[i].pathId} ${blocks[i].classIds.replace(DIGITS, "")}`;
   const between = new Set<string>();
   const gaps: number[] = [];
   for (let k = 1; k < signed.length; k++) {
