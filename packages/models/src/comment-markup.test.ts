@@ -280,6 +280,13 @@ describe("commentMarkup: runs a comment heading announces", () => {
     }
   });
 
+  it("leaves a run's buttons and action lines to the model", () => {
+    const of = byStart(roles(story(`<div>Comments</div>${readers}<button>Collapse</button><p>Reply | Report</p>`)));
+    expect(of("Lina:")).toBe(COMMENT_ANNOUNCED);
+    expect(of("Collapse")).toBe(COMMENT_UNKNOWN);
+    expect(of("Reply | Report")).toBe(COMMENT_UNKNOWN);
+  });
+
   it("ends the run at a heading, at other class words, at a 'no comments' notice and at a form field's label", () => {
     const more = "<p>Elsewhere: the budget is due in March and will be tabled by the minister.</p>";
     const of = byStart(roles(story(`<div>Comments</div>${readers}<h3>More from politics</h3>${more}`)));
