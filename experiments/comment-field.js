@@ -50,7 +50,7 @@ const veto = new Map(
 function threadBlock(ctx, b, text) {
   return ctx?.roles[b] === 1 && (!text || 2 * ctx.links[b] < ctx.chars[b]);
 }
-const ROLES = ["no markup role", "thread", "chrome", "signed run", "discussion"];
+const ROLES = ["no markup role", "thread", "chrome", "signed run", "discussion", "announced run"];
 
 const pages = await loadLabelledSources(sets.map((s) => `${root}/${s}`));
 // --labels DIR: hand comment labels (experiments/labels/comments) score their pages, as

@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { segmentHtml } from "@winnow/segment";
 import { describe, expect, it } from "vitest";
 import {
+  COMMENT_ANNOUNCED,
   COMMENT_CHROME,
   COMMENT_DISCUSSION,
   COMMENT_SIGNED,
@@ -152,6 +153,19 @@ ${comment("Walters", "First reader's view of the polls.")}${comment("Travis", "A
     expect(r.get("Posted by: Bruce on December 29, 2007 01:15 PM")).toBe(COMMENT_SIGNED);
   });
 
+  it("reads the last signed comment as the run's though its class numbers it anew ('entry com3')", () => {
+    // The Herald's threads of 2008: each signature opens a comment whose class counts the comments.
+    const comment = (k: number, name: string) =>
+      `<div class="b_box">Posted by: ${name}, Glasgow on 6:5${k}pm Thu 10 Jan 08</div><div class="entry com${k}"><p>Comment ${k} opens with a point about the sports council.</p><p>Comment ${k} closes with another about the budget.</p></div>`;
+    const html = `<html><body><div class="content_main"><p>The story, one paragraph about the ministers and the sports council.</p>${["Brad", "Miss Priss", "Kay", "Lou"].map((n, k) => comment(k, n)).join("")}</div><div class="footer"><p>Copyright the Herald, all rights reserved.</p></div></body></html>`;
+    const of = byStart(roles(html));
+    expect(of("Comment 0 opens")).toBe(COMMENT_SIGNED);
+    expect(of("Comment 3 opens")).toBe(COMMENT_SIGNED);
+    expect(of("Comment 3 closes")).toBe(COMMENT_SIGNED);
+    expect(of("The story, one paragraph")).toBe(COMMENT_UNKNOWN);
+    expect(of("Copyright the Herald")).toBe(COMMENT_UNKNOWN);
+  });
+
   it("needs three signatures by two names: one author's signed posts are not a thread", () => {
     const post = (n: number) =>
       `<div class="post"><p>Entry ${n} of the diary, a paragraph about the garden and the weather this week.</p><p>Posted by Ann on March ${n}, 2005 at 9:0${n} PM</p></div>`;
@@ -252,6 +266,60 @@ ${comment("Walters", "First reader's view of the polls.")}${comment("Travis", "A
   });
 });
 
+describe("commentMarkup: runs a comment heading announces", () => {
+  const story = (after: string) =>
+    `<html><body><div class="storybox"><h1>Premiers meet the Prime Minister</h1><p>The premiers met the Prime Minister over dinner on Friday and asked for more help.</p><p>The talks ran for three hours and ended without a deal on the fund.</p>${after}</div></body></html>`;
+  const readers = `<p>Stephen B: the time has come to cut the fat from government.</p><p>Lina: industry should pay for its own retooling.</p><p>Ralph: the usual second and third helpings, then.</p>`;
+
+  it("reads the blocks after a 'Comments are now closed' notice or a 'Comments' heading, in the story's own container, as announced", () => {
+    for (const notice of ["<b>Comments are now closed for this story</b>", "<div>Comments</div>", "<p>12 comments so far</p>"]) {
+      const of = byStart(roles(story(`${notice}${readers}`)));
+      expect(of("Stephen B:")).toBe(COMMENT_ANNOUNCED);
+      expect(of("Ralph:")).toBe(COMMENT_ANNOUNCED);
+      expect(of("The talks ran for three hours")).toBe(COMMENT_UNKNOWN);
+    }
+  });
+
+  it("leaves a run's buttons and action lines to the model", () => {
+    const of = byStart(roles(story(`<div>Comments</div>${readers}<button>Collapse</button><p>Reply | Report</p>`)));
+    expect(of("Lina:")).toBe(COMMENT_ANNOUNCED);
+    expect(of("Collapse")).toBe(COMMENT_UNKNOWN);
+    expect(of("Reply | Report")).toBe(COMMENT_UNKNOWN);
+  });
+
+  it("ends the run at a heading, at other class words, at a 'no comments' notice and at a form field's label", () => {
+    const more = "<p>Elsewhere: the budget is due in March and will be tabled by the minister.</p>";
+    const of = byStart(roles(story(`<div>Comments</div>${readers}<h3>More from politics</h3>${more}`)));
+    expect(of("Lina:")).toBe(COMMENT_ANNOUNCED);
+    expect(of("Elsewhere:")).toBe(COMMENT_UNKNOWN);
+    const aside = roles(
+      `<html><body><div class="story"><p>The story.</p><div>Comments</div>${readers}</div><div class="related">${more}</div></body></html>`,
+    );
+    expect(byStart(aside)("Ralph:")).toBe(COMMENT_ANNOUNCED);
+    expect(byStart(aside)("Elsewhere:")).toBe(COMMENT_UNKNOWN);
+    expect(byStart(roles(story(`<div>Comments</div><p>There are currently no comments for this entry.</p>${more}`)))("Elsewhere:")).toBe(
+      COMMENT_UNKNOWN,
+    );
+    expect(byStart(roles(story(`<div>Comments</div><p>Your name: *</p>${more}`)))("Elsewhere:")).toBe(COMMENT_UNKNOWN);
+  });
+
+  it("announces nothing after a link to the comments, a form's label, an invitation to write, 'No Comments', a 'Discussion' heading, or on a page without class words", () => {
+    const none = (before: string) => byStart(roles(story(`${before}${readers}`)))("Lina:");
+    expect(none(`<p><a href="#comments">Comments (3)</a></p>`)).toBe(COMMENT_UNKNOWN);
+    expect(none("<label>Comments:</label>")).toBe(COMMENT_UNKNOWN);
+    expect(none("<div>Post a comment</div>")).toBe(COMMENT_UNKNOWN);
+    expect(none("<div>Leave a Reply</div>")).toBe(COMMENT_UNKNOWN);
+    expect(none("<div>No Comments</div>")).toBe(COMMENT_UNKNOWN);
+    // A manual page's or a paper's "Discussion" section, a chemistry page's "Reactions": no comments.
+    expect(none("<h2>Discussion</h2>")).toBe(COMMENT_UNKNOWN);
+    expect(none("<div>DISCUSSION</div>")).toBe(COMMENT_UNKNOWN);
+    expect(none("<div>Reactions</div>")).toBe(COMMENT_UNKNOWN);
+    expect(none("<div>Réactions</div>")).toBe(COMMENT_ANNOUNCED);
+    const minutes = `<html><body><p>Motion by Halstead: approve the standard.</p><p>Discussion:</p><p>Why not include the bicycle helmet standard?</p></body></html>`;
+    expect(byStart(roles(minutes))("Why not include")).toBe(COMMENT_UNKNOWN);
+  });
+});
+
 describe("settleComments", () => {
   const KEEP = 0.5;
   /** One page: its roles, block lengths, content scores and a head that calls nothing a comment (a head trained elsewhere). */
@@ -326,6 +394,22 @@ describe("settleComments", () => {
     expect(r.comments.slice(1)).toEqual([NO_COMMENTS, expect.closeTo(0.1), expect.closeTo(0.1)]);
     expect(inCommentsField(r.content[2], r.comments[2], KEEP, 0.9)).toBe(false);
     expect(inCommentsField(r.content[3], r.comments[3], KEEP, 0.9)).toBe(false);
+  });
+
+  it("takes an announced run's kept blocks out of the main text after 600 kept characters, its dropped ones left to the head", () => {
+    const A = COMMENT_ANNOUNCED;
+    const r = settle([U, U, A, A, A], [400, 300, 200, 200, 200], [0.9, 0.9, 0.8, 0.2, 0.8]);
+    expect(r.content).toEqual([expect.closeTo(0.9), expect.closeTo(0.9), 0, expect.closeTo(0.2), 0]);
+    expect(r.comments).toEqual([expect.closeTo(0.1), expect.closeTo(0.1), NO_COMMENTS, expect.closeTo(0.1), NO_COMMENTS]);
+    expect(inCommentsField(r.content[3], r.comments[3], KEEP, 0.9)).toBe(false);
+    // Under 600 kept characters before it (a counter under the headline): the article itself, left alone.
+    expect(settle([U, A, A], [500, 400, 400], [0.9, 0.8, 0.8]).content).toEqual([
+      expect.closeTo(0.9),
+      expect.closeTo(0.8),
+      expect.closeTo(0.8),
+    ]);
+    // A thread elsewhere on the page does not stop the article before the run counting.
+    expect(settle([U, T, U, A], [700, 100, 100, 300], [0.9, 0.8, 0.9, 0.8]).content[3]).toBe(0);
   });
 
   it("counts no forum post as an article: a discussion's replies stay with the model", () => {

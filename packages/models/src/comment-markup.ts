@@ -30,6 +30,14 @@ export const COMMENT_SIGNED = 3;
  */
 export const COMMENT_DISCUSSION = 4;
 
+/**
+ * A block of a run that a comment heading or counter announces outside any comment markup ("Comments",
+ * "Comments are now closed for this story", "12 comments so far", then the readers' posts in the
+ * article's own container): a comment when the page has an article before the run, as a signed run's
+ * block is (see settleComments and announcedRuns).
+ */
+export const COMMENT_ANNOUNCED = 5;
+
 /** A comment threshold no score reaches (a head whose file names none finds no comments). */
 export const NO_COMMENTS = 2;
 
@@ -190,6 +198,7 @@ export function commentMarkup(doc: SegmentedDocument): Uint8Array | null {
     out[i] = role;
   }
   out = signedRuns(doc, out);
+  out = announcedRuns(doc, out);
   if (out !== null)
     for (let i = 0; i < blocks.length; i++)
       if (out[i] === COMMENT_UNKNOWN && (blocks[i].classMask & FORUM) !== 0) out[i] = COMMENT_DISCUSSION;
@@ -271,11 +280,14 @@ function signedRuns(doc: SegmentedDocument, out: Uint8Array | null): Uint8Array 
   return markRun(doc, signed.slice(start), out);
 }
 
+const DIGITS = /\d+/g;
+
 function markRun(doc: SegmentedDocument, signed: readonly number[], out: Uint8Array | null): Uint8Array {
   const blocks = doc.blocks;
   const first = signed[0];
   const last = signed[signed.length - 1];
-  const shape = (i: number) => `${blocks[i].pathId} ${blocks[i].classIds}`;
+  // Digits aside: a comment numbered in its class ("entry com4", "comment-1532") is shaped like the others.
+  const shape = (i: number) => `${blocks[i].pathId} ${blocks[i].classIds.replace(DIGITS, "")}`;
   const between = new Set<string>();
   const gaps: number[] = [];
   for (let k = 1; k < signed.length; k++) {
@@ -295,6 +307,68 @@ function markRun(doc: SegmentedDocument, signed: readonly number[], out: Uint8Ar
   const roles = out ?? new Uint8Array(blocks.length);
   for (let i = from; i <= to; i++) if (roles[i] !== COMMENT_CHROME && !CODE_PATH.test(blocks[i].tagPath)) roles[i] = COMMENT_SIGNED;
   return roles;
+}
+
+/**
+ * After a block that announces comments (isCommentMarker, a counter line; not a link to them, a
+ * form's label or an invitation to write one), the blocks that follow it under the same class words
+ * as the first of them, up to the next heading: on the news sites of 2008 (CTV, the Telegraph) the
+ * readers' posts sit in the story's own container, in no comment markup, after a "Comments" heading
+ * or a "Comments are now closed" notice. A heading ends the run (a tutorial's "Comments" section,
+ * on source code comments, goes on to its next section's heading; a blog listing's "Comments (3)"
+ * under each post is followed by the next post's title), and so does a block saying there are no
+ * comments or a form field's label. Without class words there is no container to end the run, so
+ * no run: on an unstyled page a "Discussion:" line in meeting minutes would take the rest of the
+ * page. Blocks the markup already named keep their role; the article before the run decides
+ * (settleComments).
+ */
+function announcedRuns(doc: SegmentedDocument, out: Uint8Array | null): Uint8Array | null {
+  if (out === null) return out;
+  const blocks = doc.blocks;
+  for (let i = 0; i < blocks.length - 1; i++) {
+    // A link to the comments ("Comments (3)" under a headline, a menu's "Comment") is no heading of
+    // them; a form's label ("Comments:" over the reply box) announces the box.
+    const b = blocks[i];
+    if (out[i] !== COMMENT_CHROME || 2 * b.anchorChars >= b.textChars || FORM_PATH.test(b.tagPath) || !announcesComments(b.text)) continue;
+    const under = blocks[i + 1].classIds;
+    if (under === "") continue;
+    let j = i + 1;
+    for (; j < blocks.length && blocks[j].heading === 0 && blocks[j].classIds === under && !endsAnnouncedRun(blocks[j].text); j++)
+      if (out[j] === COMMENT_UNKNOWN && !UNANNOUNCED_PATH.test(blocks[j].tagPath) && !ACTIONS_ONLY.test(blocks[j].text))
+        out[j] = COMMENT_ANNOUNCED;
+    i = j - 1;
+  }
+  return out;
+}
+
+/**
+ * "There are currently no comments for this entry.", "Be the first to comment", a form field's
+ * label ("Your name: *"): no comment follows, or the reply form has begun, and the run ends there.
+ */
+const NO_COMMENT_YET = /\b(no comments|be the first to comment)\b/i;
+
+function endsAnnouncedRun(text: string): boolean {
+  return (text.length <= 80 && NO_COMMENT_YET.test(text)) || FIELD_LABEL.test(text);
+}
+
+/** Code, and a form's controls ("Collapse", "Show replies" buttons): never a comment's text, left to the model. */
+const UNANNOUNCED_PATH = /(^|\/)(pre|code|button|label|textarea|select|fieldset|option)(\/|$)/;
+
+/** A marker that invites a comment ("Post a comment", "Leave a Reply", "Reply"): the reply form follows it, not comments. */
+const WRITE_PROMPT = /\b(leave|post|add|write|join|schreiben)\b|^\W*reply\W*$/i;
+
+/**
+ * The word for comments in the languages isCommentMarker reads: a marker of "Discussion",
+ * "Replies", "Responses" or "Reactions" alone announces no run (a paper's or a manual page's
+ * "Discussion" section, a chemistry page's "Reactions").
+ */
+const COMMENT_WORD =
+  /comment|kommentar|commentaire|réactions|comentario|comentário|commenti|reacties|komentarz|коммента|yorum|komentar|bình luận|评论|評論|留言|コメント|댓글|تعليق/i;
+
+/** A block that announces the comments after it: "Comments", "12 Comments", "Comments are now closed"; not "No Comments". */
+function announcesComments(text: string): boolean {
+  if (NO_COMMENT_YET.test(text)) return false;
+  return (isCommentMarker(text) && COMMENT_WORD.test(text) && !WRITE_PROMPT.test(text)) || isCounterLine(text);
 }
 
 /**
@@ -377,6 +451,9 @@ export function datedThread(doc: SegmentedDocument, roles: Uint8Array | null): b
  * does not keep (and that are not mostly links) go to the `comments` field (comment score
  * NO_COMMENTS, the content score untouched). A head trained on other sites misses
  * markup it never saw (L3S-GN1's 2008 threads, held out): the article is what says so there.
+ * A run a comment heading announces (COMMENT_ANNOUNCED) is comments block by block: a block the
+ * model keeps, with at least ARTICLE_CHARS of kept text outside any markup role before it; the
+ * blocks the model drops are left to the head (the rest of such a run is often the reply form).
  */
 export function settleComments(
   pages: Float32Array[],
@@ -401,9 +478,16 @@ export function settleComments(
     // The text the model keeps before the first comment, outside comment and forum markup.
     let articleChars = 0;
     let threadSeen = false;
+    // Kept text outside any markup role so far, and the announced blocks it makes comments (an
+    // article before each, whatever thread the page has elsewhere).
+    let keptBefore = 0;
+    const announcedComment = new Uint8Array(roles.length);
     for (let b = 0; b < roles.length; b++) {
       if (roles[b] === COMMENT_SIGNED || roles[b] === COMMENT_THREAD) threadSeen = true;
-      else if (!threadSeen && roles[b] === COMMENT_UNKNOWN && content[b] >= keepThreshold) articleChars += chars[b];
+      else if (roles[b] === COMMENT_UNKNOWN && content[b] >= keepThreshold) {
+        if (!threadSeen) articleChars += chars[b];
+        keptBefore += chars[b];
+      } else if (roles[b] === COMMENT_ANNOUNCED && keptBefore >= ARTICLE_CHARS && content[b] >= keepThreshold) announcedComment[b] = 1;
       if (roles[b] !== COMMENT_THREAD && roles[b] !== COMMENT_SIGNED) continue;
       threadChars += chars[b];
       threadLinkChars += links[p]?.[b] ?? 0;
@@ -418,7 +502,11 @@ export function settleComments(
       headChars >= threadChars * HEAD_SHARE || article >= Math.max(ARTICLE_CHARS, threadChars) || (stamped && article >= ARTICLE_CHARS);
     const signedUnderArticle = underArticle || article >= ARTICLE_CHARS;
     for (let b = 0; b < roles.length; b++) {
-      if ((roles[b] === COMMENT_THREAD && underArticle) || (roles[b] === COMMENT_SIGNED && signedUnderArticle)) {
+      if (
+        (roles[b] === COMMENT_THREAD && underArticle) ||
+        (roles[b] === COMMENT_SIGNED && signedUnderArticle) ||
+        announcedComment[b] === 1
+      ) {
         content[b] = 0;
         // Above every comment threshold, "never" (NO_COMMENTS) included: the markup has settled it.
         said[b] = NO_COMMENTS;

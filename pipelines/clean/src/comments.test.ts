@@ -224,6 +224,25 @@ describe("comments in a clean run with the shipped model", () => {
     for (const counter of counters) expect(doc.text).not.toContain(counter);
   });
 
+  it("puts readers' posts after a 'Comments are now closed' notice, in the story's own container and no comment markup, in comments", async () => {
+    // CTV's pages of 2008: the posts follow the story in its own <div>, each a name in bold and the text.
+    const names = ["Stephen B", "puddin and pie", "Lina", "Ralph", "Bruce", "Frank @ Toronto", "J-F (Ottawa)"];
+    const posts = READER_COMMENTS.map((text, k) => `<div><b>${names[k]}</b> ${text}</div>`);
+    const html = `<!doctype html><html><head><title>Old bridge to close for repairs</title></head><body><div class="storybox"><h1>Old bridge to close for repairs</h1>${STORY.map((p) => `<p>${p}</p>`).join("")}<b>Comments are now closed for this story</b>${posts.join("")}</div></body></html>`;
+    const doc = await cleanInline("announced", html);
+    for (const p of STORY) expect(doc.text).toContain(p);
+    for (const text of READER_COMMENTS) {
+      expect(doc.text).not.toContain(text);
+      expect(doc.comments).toContain(text);
+    }
+    expect(doc.text).not.toContain("Comments are now closed");
+    expect(doc.comments).not.toContain("Comments are now closed");
+    // Without --comments the posts stay out of the main text all the same.
+    const plain = await cleanInline("announced-plain", html, false);
+    for (const text of READER_COMMENTS) expect(plain.text).not.toContain(text);
+    expect(plain.text).toContain(STORY[4]);
+  });
+
   it("puts a Disqus block's messages in comments and its 'powered by Disqus' credit in neither", async () => {
     const messages = READER_COMMENTS.slice(0, 2).map(
       (text) => `<li class="dsq-comment"><div class="dsq-comment-body"><div class="dsq-comment-message"><p>${text}</p></div></div></li>`,
