@@ -42,6 +42,8 @@ const STOPWORDS = new Set(
     "would you your"
   ).split(" "),
 );
+/** The stopwords as the base of each page's listed words (its title's words are added per page). */
+const LISTED_STOPWORDS = new WordList([[STOPWORDS, STOPWORD]]);
 
 export const EXTENDED_SPECS: readonly FeatureSpec[] = [
   { name: "anchor_char_ratio", group: "extended", scaling: "anchor chars / block chars" },
@@ -171,10 +173,7 @@ export function extendedContext(doc: SegmentedDocument, cjkWords = false): Exten
     ancestorMasks[i] = maskOfId[pathId];
   }
   const titleWords = new Set(wordsOf(doc.title, cjkWords));
-  const listedWords = new WordList([
-    [titleWords, IN_TITLE],
-    [STOPWORDS, STOPWORD],
-  ]);
+  const listedWords = new WordList([[titleWords, IN_TITLE]], LISTED_STOPWORDS);
   return {
     cjkWords,
     titleWords,
