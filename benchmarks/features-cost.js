@@ -12,7 +12,7 @@
  * every worker thread.
  *
  *   npx turbo run build --filter=@winnow/features... && node benchmarks/features-cost.js --before OTHER_CHECKOUT
- *     [--data DIR] [--limit 400] [--cleaneval 730] [--rounds 9] [--fresh-rounds 3] [--set texrex37+ext+ctx] [--loads 9]
+ *     [--data DIR] [--limit 400] [--cleaneval 730] [--rounds 9] [--fresh-rounds 3] [--evict MB] [--set texrex37+ext+ctx] [--loads 9]
  *   node benchmarks/features-cost.js --before-set texrex37+ext+ctx --after-set texrex37+ext+ctx+struct
  *     (two sets of this build against each other: what the values one set adds cost; --before is
  *     this checkout when left out)
@@ -43,6 +43,17 @@ const cleaneval = Number(flags.cleaneval ?? 730);
 const rounds = Number(flags.rounds ?? 9);
 const loads = Number(flags.loads ?? 9);
 const freshRounds = Number(flags["fresh-rounds"] ?? 3);
+// In a clean run the stages between two pages' features (ONNX Runtime, fastText's WebAssembly,
+// the writer) pass megabytes through the caches, so the features' tables are seldom still there:
+// --evict MB reads that much memory before each extract of the fresh series (0: none).
+const evictBytes = Number(flags.evict ?? 0) * 1024 * 1024;
+const evictBuffer = new Float64Array(evictBytes / 8);
+/** Reads one double per 64-byte line of evictBuffer, pushing the caches' older lines out. */
+function evictCaches() {
+  let sum = 0;
+  for (let k = 0; k < evictBuffer.length; k += 8) sum += evictBuffer[k];
+  return sum;
+}
 
 const modules = {
   before: pathToFileURL(join(beforeRoot, "packages/features/dist/index.js")).href,
@@ -112,6 +123,7 @@ for (let r = 0; r < freshRounds; r++) {
     for (const name of (p + r) % 2 === 0 ? ["before", "after"] : ["after", "before"]) {
       const need = doc.blocks.length * sets[name].size;
       if (buffer.length < need) buffer = new Float32Array(need);
+      if (evictBytes > 0) sink += evictCaches();
       const start = process.cpuUsage();
       sets[name].extract(doc, buffer, 0);
       const cpuUsed = process.cpuUsage(start);
@@ -122,7 +134,8 @@ for (let r = 0; r < freshRounds; r++) {
   for (const name of ["before", "after"]) fresh[name].push(used[name]);
 }
 if (freshRounds > 0) {
-  console.log(`each page segmented afresh before both extract it (${freshRounds} rounds), CPU ms per page:`);
+  const evicted = evictBytes > 0 ? `, ${flags.evict} MB read before each extract` : "";
+  console.log(`each page segmented afresh before both extract it (${freshRounds} rounds${evicted}), CPU ms per page:`);
   for (const name of ["before", "after"]) {
     const xs = fresh[name];
     console.log(
