@@ -13,6 +13,7 @@
  *
  *   npx turbo run build --filter=@winnow/features... && node benchmarks/features-cost.js --before OTHER_CHECKOUT
  *     [--data DIR] [--limit 400] [--cleaneval 730] [--rounds 9] [--fresh-rounds 3] [--evict MB] [--set texrex37+ext+ctx] [--loads 9]
+ *     [--load-after-first]
  *   node benchmarks/features-cost.js --before-set texrex37+ext+ctx --after-set texrex37+ext+ctx+struct
  *     (two sets of this build against each other: what the values one set adds cost; --before is
  *     this checkout when left out)
@@ -30,7 +31,7 @@ import { decodeHtmlPieces } from "@winnow/archive";
 import { Segmenter } from "@winnow/segment";
 import { parseFlags } from "./lib/common.js";
 
-const flags = parseFlags(process.argv.slice(2), []);
+const flags = parseFlags(process.argv.slice(2), ["load-after-first"]);
 const setName = flags.set ?? "texrex37+ext+ctx";
 const setNames = { before: flags["before-set"] ?? setName, after: flags["after-set"] ?? setName };
 if (flags.before === undefined && setNames.before === setNames.after) {
@@ -59,10 +60,12 @@ const modules = {
   before: pathToFileURL(join(beforeRoot, "packages/features/dist/index.js")).href,
   after: new URL("../packages/features/dist/index.js", import.meta.url).href,
 };
-const sets = {
-  before: (await import(modules.before)).featureSetByName(setNames.before),
-  after: (await import(modules.after)).featureSetByName(setNames.after),
-};
+// Two copies of one module in one process can run some percent apart by the order they were
+// loaded in (alloc-cost.js's header): run once as is and once with --load-after-first.
+const sets = {};
+for (const name of flags["load-after-first"] === true ? ["after", "before"] : ["before", "after"]) {
+  sets[name] = (await import(modules[name])).featureSetByName(setNames[name]);
+}
 
 const segmenter = new Segmenter();
 const pieces = [];
