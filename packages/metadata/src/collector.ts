@@ -438,12 +438,6 @@ export class MetadataCollector implements MarkupObserver {
     // Called for every attribute of every element: the common ones (class on any element, href
     // on links) cost a length check or two; only what a rule reads is kept.
     const element = this.element;
-    // The names below are 3 to 8 characters long: id, data-* and aria-* (a third of WCXB dev's
-    // attributes) skip their nine comparisons. Only <meta> reads a name outside them.
-    if (name.length < 3 || name.length > 8) {
-      if (element === "meta") this.metaAttribute(name, value);
-      return;
-    }
     const a = this.attrs;
     switch (name) {
       case "class":
@@ -526,12 +520,7 @@ export class MetadataCollector implements MarkupObserver {
         this.pending = this.touched = true;
         return;
     }
-    if (element === "meta") this.metaAttribute(name, value);
-  }
-
-  /** A <meta> attribute that attribute()'s switch does not read: its name, property or http-equiv. */
-  private metaAttribute(name: string, value: string): void {
-    const a = this.attrs;
+    if (element !== "meta") return;
     this.touched = true;
     if (name === "name") a.name = value.toLowerCase();
     else if (name === "property") a.property = value.toLowerCase();
