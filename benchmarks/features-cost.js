@@ -12,7 +12,8 @@
  * every worker thread.
  *
  *   npx turbo run build --filter=@winnow/features... && node benchmarks/features-cost.js --before OTHER_CHECKOUT
- *     [--data DIR] [--limit 400] [--cleaneval 730] [--rounds 9] [--fresh-rounds 3] [--set texrex37+ext+ctx] [--loads 9]
+ *     [--data DIR] [--limit 400] [--cleaneval 730] [--rounds 9] [--fresh-rounds 3] [--evict MB] [--set texrex37+ext+ctx] [--loads 9]
+ *     [--load-after-first]
  *   node benchmarks/features-cost.js --before-set texrex37+ext+ctx --after-set texrex37+ext+ctx+struct
  *     (two sets of this build against each other: what the values one set adds cost; --before is
  *     this checkout when left out)
@@ -30,7 +31,7 @@ import { decodeHtmlPieces } from "@winnow/archive";
 import { Segmenter } from "@winnow/segment";
 import { parseFlags } from "./lib/common.js";
 
-const flags = parseFlags(process.argv.slice(2), []);
+const flags = parseFlags(process.argv.slice(2), ["load-after-first"]);
 const setName = flags.set ?? "texrex37+ext+ctx";
 const setNames = { before: flags["before-set"] ?? setName, after: flags["after-set"] ?? setName };
 if (flags.before === undefined && setNames.before === setNames.after) {
@@ -43,15 +44,28 @@ const cleaneval = Number(flags.cleaneval ?? 730);
 const rounds = Number(flags.rounds ?? 9);
 const loads = Number(flags.loads ?? 9);
 const freshRounds = Number(flags["fresh-rounds"] ?? 3);
+// In a clean run the stages between two pages' features (ONNX Runtime, fastText's WebAssembly,
+// the writer) pass megabytes through the caches, so the features' tables are seldom still there:
+// --evict MB reads that much memory before each extract of the fresh series (0: none).
+const evictBytes = Number(flags.evict ?? 0) * 1024 * 1024;
+const evictBuffer = new Float64Array(evictBytes / 8);
+/** Reads one double per 64-byte line of evictBuffer, pushing the caches' older lines out. */
+function evictCaches() {
+  let sum = 0;
+  for (let k = 0; k < evictBuffer.length; k += 8) sum += evictBuffer[k];
+  return sum;
+}
 
 const modules = {
   before: pathToFileURL(join(beforeRoot, "packages/features/dist/index.js")).href,
   after: new URL("../packages/features/dist/index.js", import.meta.url).href,
 };
-const sets = {
-  before: (await import(modules.before)).featureSetByName(setNames.before),
-  after: (await import(modules.after)).featureSetByName(setNames.after),
-};
+// Two copies of one module in one process can run some percent apart by the order they were
+// loaded in (alloc-cost.js's header): run once as is and once with --load-after-first.
+const sets = {};
+for (const name of flags["load-after-first"] === true ? ["after", "before"] : ["before", "after"]) {
+  sets[name] = (await import(modules[name])).featureSetByName(setNames[name]);
+}
 
 const segmenter = new Segmenter();
 const pieces = [];
@@ -112,6 +126,7 @@ for (let r = 0; r < freshRounds; r++) {
     for (const name of (p + r) % 2 === 0 ? ["before", "after"] : ["after", "before"]) {
       const need = doc.blocks.length * sets[name].size;
       if (buffer.length < need) buffer = new Float32Array(need);
+      if (evictBytes > 0) sink += evictCaches();
       const start = process.cpuUsage();
       sets[name].extract(doc, buffer, 0);
       const cpuUsed = process.cpuUsage(start);
@@ -122,7 +137,8 @@ for (let r = 0; r < freshRounds; r++) {
   for (const name of ["before", "after"]) fresh[name].push(used[name]);
 }
 if (freshRounds > 0) {
-  console.log(`each page segmented afresh before both extract it (${freshRounds} rounds), CPU ms per page:`);
+  const evicted = evictBytes > 0 ? `, ${flags.evict} MB read before each extract` : "";
+  console.log(`each page segmented afresh before both extract it (${freshRounds} rounds${evicted}), CPU ms per page:`);
   for (const name of ["before", "after"]) {
     const xs = fresh[name];
     console.log(

@@ -24,9 +24,13 @@ const ANCESTOR_TAGS = [
   "blockquote",
 ] as const;
 
-const ANCESTOR_BIT = new Map<string, number>();
+/**
+ * ANCESTOR_TAGS' names by length, each with its bit: a tag path's names are compared where they
+ * stand (a length, then startsWith), where each was cut out of the path and looked up in a Map.
+ */
+const ANCESTORS_BY_LENGTH: Array<Array<readonly [string, number]>> = [];
 ANCESTOR_TAGS.forEach((names, bit) => {
-  for (const name of names.split("|")) ANCESTOR_BIT.set(name, bit);
+  for (const name of names.split("|")) (ANCESTORS_BY_LENGTH[name.length] ??= []).push([name, bit]);
 });
 
 const LOG_WORDS = Math.log1p(500);
@@ -42,6 +46,8 @@ const STOPWORDS = new Set(
     "would you your"
   ).split(" "),
 );
+/** The stopwords as the base of each page's listed words (its title's words are added per page). */
+const LISTED_STOPWORDS = new WordList([[STOPWORDS, STOPWORD]]);
 
 export const EXTENDED_SPECS: readonly FeatureSpec[] = [
   { name: "anchor_char_ratio", group: "extended", scaling: "anchor chars / block chars" },
@@ -81,8 +87,15 @@ function ancestorMask(tagPath: string): number {
   let start = 0;
   for (let i = 0; i <= tagPath.length; i++) {
     if (i === tagPath.length || tagPath.charCodeAt(i) === 47 /* / */) {
-      const bit = ANCESTOR_BIT.get(tagPath.slice(start, i));
-      if (bit !== undefined) mask |= 1 << bit;
+      const named = ANCESTORS_BY_LENGTH[i - start];
+      if (named !== undefined) {
+        for (const [name, bit] of named) {
+          if (tagPath.startsWith(name, start)) {
+            mask |= 1 << bit;
+            break;
+          }
+        }
+      }
       start = i + 1;
     }
   }
@@ -171,10 +184,7 @@ export function extendedContext(doc: SegmentedDocument, cjkWords = false): Exten
     ancestorMasks[i] = maskOfId[pathId];
   }
   const titleWords = new Set(wordsOf(doc.title, cjkWords));
-  const listedWords = new WordList([
-    [titleWords, IN_TITLE],
-    [STOPWORDS, STOPWORD],
-  ]);
+  const listedWords = new WordList([[titleWords, IN_TITLE]], LISTED_STOPWORDS);
   return {
     cjkWords,
     titleWords,

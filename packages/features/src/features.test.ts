@@ -154,6 +154,21 @@ describe("extended features", () => {
     expect(body.prev_anchor_char_ratio).toBe(1);
   });
 
+  it("marks an ancestor by its whole name only, not by a name it begins or ends", () => {
+    const inside = (html: string) => {
+      const v = valuesOf(html, 0);
+      return EXTENDED_SPECS.filter((s) => s.name.startsWith("inside_") && v[s.name] === 1).map((s) => s.name);
+    };
+    // Custom elements whose names begin or end with a listed one ("a", "nav", "main", "form", "ol").
+    expect(inside("<navx><abbr><mainly><forms><pol><p>Text of the block.</p></pol></forms></mainly></abbr></navx>")).toEqual([]);
+    expect(inside("<aside><ol><li><blockquote><a href='/'>Quoted link text</a></blockquote></li></ol></aside>")).toEqual([
+      "inside_aside",
+      "inside_ul_ol",
+      "inside_a",
+      "inside_blockquote",
+    ]);
+  });
+
   it("finds the heading that matches the title and places blocks relative to it", () => {
     const html = "<title>Big news today | Site</title><p>menu</p><h1>Big news today</h1><p>Story text.</p>";
     expect(valuesOf(html, 0).after_title_heading).toBe(0);

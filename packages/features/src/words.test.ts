@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { IN_TITLE, STOPWORD, WordList, countWords, type WordCounts, wordsOf } from "./words.js";
+import { IN_TITLE, STOPWORD, WordList, countWords, hashOf, type WordCounts, wordsOf } from "./words.js";
 
 /** The definition countWords must match: the regex it replaced. */
 function regexCounts(lower: string, title: Set<string>, stop: Set<string>): WordCounts {
@@ -61,6 +61,44 @@ describe("countWords", () => {
       fc.property(text, (s) => same(counts(s, title, STOP), regexCounts(s, title, STOP))),
       { numRuns: 1000 },
     );
+  });
+});
+
+describe("WordList with a base", () => {
+  /** Kinds of every word of both lists and of a few unlisted ones, as kindOf and kindOfLower read them. */
+  function kinds(list: WordList, words: readonly string[]): number[] {
+    return words.flatMap((w) => [
+      list.kindOf(w, 0, w.length, hashOf(w, 0, w.length)),
+      list.kindOfLower(w, 0, w.length, hashOf(w.toLowerCase(), 0, w.length)),
+    ]);
+  }
+
+  it("gives the kinds one list over both gives, whatever the lists share", () => {
+    const word = fc.constantFrom("the", "of", "a", "é", "語", "The", "garden", "straße", "x", "w1", "𝐀");
+    const words = fc.array(word, { maxLength: 12 });
+    fc.assert(
+      fc.property(words, words, (stop, title) => {
+        const base = new WordList([[stop, STOPWORD]]);
+        const joined = new WordList([[new Set(title), IN_TITLE]], base);
+        const fresh = new WordList([
+          [new Set(title), IN_TITLE],
+          [stop, STOPWORD],
+        ]);
+        const probe = [...stop, ...title, "unlisted", "THE", "garden"];
+        return JSON.stringify(kinds(joined, probe)) === JSON.stringify(kinds(fresh, probe)) && joined.longest === fresh.longest;
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it("finds every word when the added words need a larger table than the base's", () => {
+    const many = Array.from({ length: 300 }, (_, k) => `w${k.toString(36)}`);
+    const base = new WordList([[many.slice(0, 3), STOPWORD]]);
+    const joined = new WordList([[many, IN_TITLE]], base);
+    expect(kinds(joined, many.slice(0, 4))).toEqual([3, 3, 3, 3, 3, 3, 1, 1]);
+    expect(kinds(joined, ["w", "unlisted"])).toEqual([0, 0, 0, 0]);
+    // The base is left as it was.
+    expect(kinds(base, many.slice(2, 4))).toEqual([2, 2, 0, 0]);
   });
 });
 

@@ -41,21 +41,29 @@ export class WordIndex {
   /** Entry index + 1 per slot, 0 for empty. */
   private readonly slots: Int32Array;
 
-  constructor(words: readonly string[]) {
+  /**
+   * `base`: an index whose words are the first of `words`, in the same order: its table is
+   * copied and only the words after them are hashed and placed (WordList.plus), where it is
+   * large enough for all of them; the slots are then those a fresh build would fill.
+   */
+  constructor(words: readonly string[], base?: WordIndex) {
     this.words = words;
     let size = 16;
     while (size < words.length * 4) size *= 2;
-    this.slots = new Int32Array(size);
+    const copied = base !== undefined && base.slots.length === size ? base.words.length : 0;
+    this.slots = copied > 0 ? (base as WordIndex).slots.slice() : new Int32Array(size);
     this.hashes = new Int32Array(words.length);
-    let longest = 0;
-    words.forEach((word, entry) => {
+    let longest = copied > 0 ? (base as WordIndex).longest : 0;
+    if (copied > 0) this.hashes.set((base as WordIndex).hashes);
+    for (let entry = copied; entry < words.length; entry++) {
+      const word = words[entry];
       const h = hashOf(word, 0, word.length);
       this.hashes[entry] = h;
       let slot = h & (size - 1);
       while (this.slots[slot] !== 0) slot = (slot + 1) & (size - 1);
       this.slots[slot] = entry + 1;
       if (word.length > longest) longest = word.length;
-    });
+    }
     this.longest = longest;
   }
 
@@ -88,14 +96,45 @@ export const STOPWORD = 2;
 export class WordList {
   readonly longest: number;
   private readonly index: WordIndex;
+  private readonly words: string[];
   private readonly kinds: number[];
 
-  constructor(lists: ReadonlyArray<readonly [Iterable<string>, number]>) {
-    const kindOf = new Map<string, number>();
-    for (const [words, kind] of lists) for (const w of words) kindOf.set(w, (kindOf.get(w) ?? 0) | kind);
-    this.index = new WordIndex([...kindOf.keys()]);
-    this.kinds = [...kindOf.values()];
+  /**
+   * `base`: a list these lists add to, with the kinds `new WordList` over its lists and these
+   * would give. The feature sets join the title's words and the stopwords into one list for
+   * every page: with the stopwords as a base built once, a page hashes and places only its
+   * title's few words (WordIndex copies the base's table), where a Map, two copies of the list
+   * and a hash of every stopword were made per page.
+   */
+  constructor(lists: ReadonlyArray<readonly [Iterable<string>, number]>, base?: WordList) {
+    const words = base === undefined ? [] : base.words.slice();
+    const kinds = base === undefined ? [] : base.kinds.slice();
+    const added = new Map<string, number>();
+    for (const [list, kind] of lists) {
+      for (const word of list) {
+        let entry = added.get(word) ?? base?.entryOf(word) ?? -1;
+        if (entry < 0) {
+          entry = words.length;
+          words.push(word);
+          kinds.push(0);
+          added.set(word, entry);
+        }
+        kinds[entry] |= kind;
+      }
+    }
+    this.words = words;
+    this.kinds = kinds;
+    this.index = new WordIndex(words, base?.index);
     this.longest = this.index.longest;
+  }
+
+  /** Entry per word, made when the list first serves as a base (never for a page's own list). */
+  private entries: Map<string, number> | undefined;
+
+  /** The entry of exactly `word`, or undefined (the same keys as the Map of the lists). */
+  private entryOf(word: string): number | undefined {
+    if (this.entries === undefined) this.entries = new Map(this.words.map((w, entry) => [w, entry]));
+    return this.entries.get(word);
   }
 
   /** The kinds of text[start, end) (0 when it is not listed); `hash` is hashOf that span. */

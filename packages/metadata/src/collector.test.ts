@@ -96,6 +96,18 @@ describe("MetadataCollector", () => {
   });
 });
 
+describe("attribute names the collector does not read", () => {
+  it("reads a <meta>'s name, property and http-equiv beside attributes of any length, and nothing from id, data-* and aria-* elsewhere", () => {
+    const { meta } = metadataOf(
+      `<html><head><meta id="m" data-a="author" http-equiv="Content-Language" content="it">
+<meta data-long-attribute-name="x" property="article:published_time" aria-hidden="true" content="2024-03-05T08:30:00Z">
+<meta x="1" name="author" data-testid="meta-author" content="Erika Mustermann"></head>
+<body><div id="byline" data-class="byline" aria-label="author"><p>Some text of the page, long enough to be one.</p></div></body></html>`,
+    );
+    expect(meta).toEqual({ declaredLang: "it", date: "2024-03-05T08:30:00Z", author: "Erika Mustermann" });
+  });
+});
+
 describe("dates a corpus builder can trust", () => {
   it("reads <time datetime> with a space before the time, inside a discussion page's byline, and the author as a name", () => {
     const html = `<html><body><div class="story"><a href="/s/x">Caches all the way down</a>
