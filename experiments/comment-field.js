@@ -20,8 +20,6 @@
  *   npm run build && node experiments/comment-field.js --saved DIR [--sets l3s-gn1,googletrends-2017]
  *     [--veto l3s-gn1=0.9241,googletrends-2017=0.7773,…] [--labels experiments/labels/comments] [--pages] [--data ROOT]
  */
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { loadLabelledSources, wordScores } from "@winnow/evaluation";
 import { TEXREX_CONTEXT } from "@winnow/features";
 import { inCommentsField } from "@winnow/models";
@@ -34,7 +32,7 @@ import {
 } from "@winnow/train";
 import { parseFlags } from "../benchmarks/lib/common.js";
 import { scorePage } from "../pipelines/train/dist/evaluate.js";
-import { decideMlpComments, withFallback } from "../pipelines/train/dist/mlp-fit.js";
+import { decideSavedFold, readSavedFold } from "./lib/saved-folds.js";
 
 const flags = parseFlags(process.argv.slice(2), ["pages"]);
 if (typeof flags.saved !== "string") throw new Error("--saved DIR: the folds comments-loso-full.js --save wrote");
@@ -64,24 +62,19 @@ const gold = sets.filter((n) => data.pages.some((p) => p.source === n && p.comme
 const folds = new Map();
 function decide(source, vetoAt) {
   const f = folds.get(source);
-  const decided = decideMlpComments(data, f.test, f.content, f.comments, vetoAt, f.keep);
-  const scores = withFallback(decided.content, f.keep, f.emptyPageFallback);
-  return { pages: f.test, scores, keep: f.test.map(() => f.keep), comments: decided.comments, undecided: decided.content };
+  const { scores, undecided, comments } = decideSavedFold(data, f, vetoAt);
+  return { pages: f.test, scores, keep: f.test.map(() => f.threshold), comments, undecided };
 }
 for (const source of sets) {
-  const s = data.sources.indexOf(source);
-  const test = [];
-  data.sourceOf.forEach((of, p) => of === s && test.push(p));
-  const saved = JSON.parse(readFileSync(join(flags.saved, `${source}.json`), "utf8"));
-  const content = saved.content.map((a) => Float32Array.from(a));
-  const comments = saved.comments.map((a) => Float32Array.from(a));
-  if (content.length !== test.length) throw new Error(`${source}: ${content.length} saved pages, ${test.length} loaded`);
+  const saved = readSavedFold(flags.saved, data, source);
+  if (saved === undefined) throw new Error(`${flags.saved} holds no fold of ${source}`);
+  const { test, comments } = saved;
   const vetoAt = veto.get(source) ?? saved.commentThreshold;
   const keep = saved.threshold;
-  folds.set(source, { test, content, comments, keep, emptyPageFallback: saved.emptyPageFallback });
+  folds.set(source, saved);
   if (!gold.includes(source)) continue;
-  const decided = decideMlpComments(data, test, content, comments, vetoAt, keep);
-  const scores = withFallback(decided.content, keep, saved.emptyPageFallback);
+  const decided = decideSavedFold(data, saved, vetoAt);
+  const { scores } = decided;
   // 1. Where the comment gold's block words go, at the veto threshold as the field threshold (today).
   const where = { main: 0, field: 0, neither: 0 };
   const bins = new Map();

@@ -16,14 +16,13 @@
  *   npm run build && node experiments/comment-main.js --saved DIR [--sets l3s-gn1,googletrends-2017,wcxb-dev,cleaneval]
  *     [--veto 0.8808] [--pages] [--announced] [--dump FILE] [--data ROOT]
  */
-import { readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { writeFileSync } from "node:fs";
 import { loadLabelledSources, wordScores } from "@winnow/evaluation";
 import { TEXREX_CONTEXT } from "@winnow/features";
 import { inCommentsField } from "@winnow/models";
 import { buildDataset } from "@winnow/train";
 import { parseFlags } from "../benchmarks/lib/common.js";
-import { decideMlpComments, withFallback } from "../pipelines/train/dist/mlp-fit.js";
+import { decideSavedFold, readSavedFold } from "./lib/saved-folds.js";
 
 const flags = parseFlags(process.argv.slice(2), ["pages", "announced"]);
 if (typeof flags.saved !== "string") throw new Error("--saved DIR: the folds comments-loso-full.js --save wrote");
@@ -39,15 +38,12 @@ const fmt = (x) => (Number.isNaN(x) ? "-" : x.toFixed(4));
 const count = (t) => (t.match(/\S+/g) ?? []).length;
 
 for (const source of sets) {
-  const s = data.sources.indexOf(source);
-  const test = [];
-  data.sourceOf.forEach((of, p) => of === s && test.push(p));
-  const saved = JSON.parse(readFileSync(join(flags.saved, `${source}.json`), "utf8"));
-  const content = saved.content.map((a) => Float32Array.from(a));
-  const comments = saved.comments.map((a) => Float32Array.from(a));
+  const saved = readSavedFold(flags.saved, data, source);
+  if (saved === undefined) throw new Error(`${flags.saved} holds no fold of ${source}`);
+  const { test, content, comments } = saved;
   const keep = saved.threshold;
-  const decided = decideMlpComments(data, test, content, comments, vetoAt, keep);
-  const scores = withFallback(decided.content, keep, saved.emptyPageFallback);
+  const decided = decideSavedFold(data, saved, vetoAt);
+  const { scores } = decided;
   let words = 0,
     inMain = 0,
     fieldF1 = 0,

@@ -31,7 +31,7 @@
  *     [--data DIR] [--ensemble 3] [--train-labels DIR | --score-labels DIR] [--old-chooser FILE]
  *     [--sweep 0.5,0.7,0.8808,0.95] [--save DIR [--reuse]] [--json FILE]
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { loadLabelledSources } from "@winnow/evaluation";
 import { TEXREX_CONTEXT } from "@winnow/features";
@@ -39,6 +39,7 @@ import { buildDataset, commentLabelsFromFiles, readLabelDirsBySource } from "@wi
 import { parseFlags } from "../benchmarks/lib/common.js";
 import { formatCommentDecision } from "../pipelines/cli/dist/commands/eval.js";
 import { scorePage } from "../pipelines/train/dist/evaluate.js";
+import { readSavedFold } from "./lib/saved-folds.js";
 import {
   chooseCommentThreshold,
   decideMlpComments,
@@ -77,16 +78,10 @@ function fold(source) {
   const test = [];
   const train = [];
   data.sourceOf.forEach((of, p) => (of === s ? test : train).push(p));
-  if (flags.reuse && file && existsSync(file)) {
-    const saved = JSON.parse(readFileSync(file, "utf8"));
+  const saved = flags.reuse && file ? readSavedFold(flags.save, data, source) : undefined;
+  if (saved !== undefined) {
     console.log(`${source} held out: read back from ${file}`);
-    return {
-      ...saved,
-      s,
-      test,
-      content: saved.content.map((a) => Float32Array.from(a)),
-      comments: saved.comments.map((a) => Float32Array.from(a)),
-    };
+    return { ...saved, s };
   }
   const t0 = Date.now();
   const fitted = fitMlp(data, train, options);
