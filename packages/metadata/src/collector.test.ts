@@ -42,6 +42,15 @@ describe("MetadataCollector", () => {
     expect(doc.blocks.map((b) => b.text)).toEqual(segmentHtml(ISSUE_PAGE).blocks.map((b) => b.text));
   });
 
+  it("takes a canonical link whose rel names it among other words, and no link whose rel only holds the word", () => {
+    const page = (rel: string) => `<html><head><link rel="${rel}" href="/a/b"></head><body><p>x</p></body></html>`;
+    expect(metadataOf(page("alternate canonical")).meta.canonicalUrl).toBe("https://example.org/a/b");
+    expect(metadataOf(page("canonical nofollow")).meta.canonicalUrl).toBe("https://example.org/a/b");
+    for (const rel of ["noncanonical", "canonicals", "alternate  canonicalx", "canonical-x"]) {
+      expect(metadataOf(page(rel)).meta.canonicalUrl).toBeUndefined();
+    }
+  });
+
   it("prefers JSON-LD (in a @graph, authors as objects) over <meta>", () => {
     const html = `<html><head><meta name="author" content="Desk">
 <script type="application/ld+json">{"@context":"https://schema.org","@graph":[
