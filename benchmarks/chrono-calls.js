@@ -10,7 +10,13 @@
  * and the locales loaded at all (each costs its load and its patterns' first compiling, which
  * in a run of a few hundred pages is most of what chrono-node costs).
  *
- *   node benchmarks/chrono-calls.js --builds /work/b-6db,. --input benchmarks/data/cleaneval.warc.gz [--keep FILE.json]
+ * With `--cold N`, what those parses cost a fresh process: the build's calls parsed again, in
+ * order, in N processes of their own (the same locales' strict parsers, the reference dates.ts
+ * passes), CPU from the first locale's load to the last parse; then its English parses alone. A
+ * run of a few hundred pages pays this about once per thread: chrono-node's patterns are
+ * compiled the first time each runs, and the same parses in a warm process cost a tenth of it.
+ *
+ *   node benchmarks/chrono-calls.js --builds /work/b-6db,. --input benchmarks/data/cleaneval.warc.gz [--cold 3] [--keep FILE.json]
  *   --keep: every call of every run (build, input, locale, step, day found, the string), as JSON.
  */
 import { spawnSync } from "node:child_process";
@@ -27,7 +33,37 @@ const SELF = fileURLToPath(import.meta.url);
 const preloaded = new URL(import.meta.url).searchParams;
 
 if (preloaded.has("out")) record(preloaded.get("build") ?? ".", preloaded.get("out") ?? "");
+else if (process.argv[2] === "--replay") replay(process.argv[3], process.argv[4]);
 else await main();
+
+/** In a fresh process: the calls in `file` parsed again by `build`'s chrono-node, CPU ms from the first load to the last parse. */
+function replay(build, file) {
+  const require = createRequire(join(resolve(build), "packages", "metadata", "package.json"));
+  const calls = JSON.parse(readFileSync(file, "utf8"));
+  const reference = { instant: new Date(Date.UTC(2000, 0, 1)), timezone: 0 }; // as dates.ts's REFERENCE
+  const start = process.cpuUsage();
+  const strict = {};
+  for (const c of calls) {
+    strict[c.locale] ??= require(`chrono-node/${c.locale}`).strict;
+    strict[c.locale].parse(c.text, reference);
+  }
+  const used = process.cpuUsage(start);
+  console.log(((used.user + used.system) / 1000).toFixed(1));
+}
+
+/** CPU ms of `calls` parsed in a fresh process, `runs` times. */
+function coldRuns(build, calls, runs) {
+  const file = join(tmpdir(), `chrono-calls-replay-${process.pid}.json`);
+  writeFileSync(file, JSON.stringify(calls));
+  const ms = [];
+  for (let r = 0; r < runs; r++) {
+    const run = spawnSync(process.execPath, [SELF, "--replay", build, file], { encoding: "utf8" });
+    if (run.status !== 0) throw new Error(`replay in ${build}: ${run.stderr.slice(-500)}`);
+    ms.push(Number(run.stdout.trim()));
+  }
+  rmSync(file);
+  return ms;
+}
 
 /** Preloaded into the CLI: wraps each locale's strict parse of the build's chrono-node, writes the calls at exit. */
 function record(build, out) {
@@ -78,6 +114,19 @@ async function main() {
       );
       console.log(`  by locale ${JSON.stringify(count("locale"))}`);
       console.log(`  by step   ${JSON.stringify(count("step"))}`);
+      if (flags.cold !== undefined) {
+        const runs = Number(flags.cold);
+        const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+        const all = coldRuns(build, calls, runs);
+        const english = coldRuns(
+          build,
+          calls.filter((c) => c.locale === "en"),
+          runs,
+        );
+        console.log(
+          `  in a fresh process, CPU ms: all ${all.join(", ")} (median ${median(all)}); English alone ${english.join(", ")} (median ${median(english)})`,
+        );
+      }
       if (flags.keep !== undefined) kept.push(...calls.map((c) => ({ build, input, ...c })));
     }
   }
