@@ -99,13 +99,17 @@ async function keptByModel() {
   return out;
 }
 
-// chrono-node's parses, counted in one pass of each collector before the timed rounds (both
-// builds load the same chrono-node modules: each locale's strict parser is counted where it is).
-const require = createRequire(import.meta.url);
+// chrono-node's parses, counted in one pass of each collector before the timed rounds, in the
+// chrono-node that each build's metadata package resolves: a DIR with its own node_modules
+// parses with its own copy (counted in this checkout's, its parses read 0 per page).
+const requireIn = (dir) => createRequire(join(dir, "packages", "metadata", "package.json"));
+const requireNow = requireIn(new URL("..", import.meta.url).pathname);
+const requireBefore = flags["collector-before"] === undefined ? requireNow : requireIn(flags["collector-before"]);
 const LOCALES = ["en", "de", "fr", "es", "pt", "it", "nl", "ru", "uk", "sv", "fi", "ja", "zh"];
 const chronoCalls = {};
 for (const name of Object.keys(runs).filter((n) => n.startsWith("collector"))) {
   let calls = 0;
+  const require = name.endsWith("before") ? requireBefore : requireNow;
   const strict = LOCALES.map((l) => require(`chrono-node/${l}`).strict);
   for (const chrono of strict) {
     const parse = chrono.parse;

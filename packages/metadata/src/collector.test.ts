@@ -42,6 +42,15 @@ describe("MetadataCollector", () => {
     expect(doc.blocks.map((b) => b.text)).toEqual(segmentHtml(ISSUE_PAGE).blocks.map((b) => b.text));
   });
 
+  it("takes a canonical link whose rel names it among other words, and no link whose rel only holds the word", () => {
+    const page = (rel: string) => `<html><head><link rel="${rel}" href="/a/b"></head><body><p>x</p></body></html>`;
+    expect(metadataOf(page("alternate canonical")).meta.canonicalUrl).toBe("https://example.org/a/b");
+    expect(metadataOf(page("canonical nofollow")).meta.canonicalUrl).toBe("https://example.org/a/b");
+    for (const rel of ["noncanonical", "canonicals", "alternate  canonicalx", "canonical-x"]) {
+      expect(metadataOf(page(rel)).meta.canonicalUrl).toBeUndefined();
+    }
+  });
+
   it("prefers JSON-LD (in a @graph, authors as objects) over <meta>", () => {
     const html = `<html><head><meta name="author" content="Desk">
 <script type="application/ld+json">{"@context":"https://schema.org","@graph":[
@@ -766,6 +775,31 @@ describe("chrono-node's cost per page", () => {
     } finally {
       italianParse.mockRestore();
       russianParse.mockRestore();
+    }
+  });
+
+  it("runs the Chinese and Japanese parsers only on strings with Han, or a year and a separator after it", () => {
+    const load = createRequire(import.meta.url);
+    const chinese = (load("chrono-node/zh") as { strict: { parse: (...args: unknown[]) => unknown } }).strict;
+    const japanese = (load("chrono-node/ja") as { strict: { parse: (...args: unknown[]) => unknown } }).strict;
+    const chineseParse = vi.spyOn(chinese, "parse");
+    const japaneseParse = vi.spyOn(japanese, "parse");
+    try {
+      // No language declared, no Han: a date English cannot read either is tried in neither.
+      expect(normaliseDate("Wednesday, December 6. 2006", NOW, "")).toBeUndefined();
+      // Katakana's middle dot is no Han: English reads the date, alone.
+      expect(normaliseDate("December 18, 2025 ・ 3 min read", NOW, "")).toBe("2025-12-18");
+      expect(chineseParse).not.toHaveBeenCalled();
+      expect(japaneseParse).not.toHaveBeenCalled();
+      // Japanese's slash dates need no Han ("|" is one of its separators) and are still read.
+      expect(normaliseDate("Vol. 2021|3|4", NOW, "")).toBe("2021-03-04");
+      expect(japaneseParse).toHaveBeenCalledTimes(1);
+      // Han: parsed, as before.
+      expect(normaliseDate("发布于 2021 年的 3月4日", NOW, "")).toBe(normaliseDate("发布于 2021 年的 3月4日", NOW, "zh"));
+      expect(chineseParse).toHaveBeenCalled();
+    } finally {
+      chineseParse.mockRestore();
+      japaneseParse.mockRestore();
     }
   });
 

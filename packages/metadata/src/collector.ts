@@ -296,6 +296,13 @@ interface Candidate {
 /** An author candidate; `handle`: a forum's username, where digits belong to the name ("lulug30"). */
 interface AuthorCandidate extends Candidate {
   handle: boolean;
+  /** The names namesOf read in it, once: bestAuthor, isListing and shownAuthors each ask for them (undefined: not read yet). */
+  names: string[] | undefined;
+}
+/** A date line that headlineDate read: its date and its block. */
+interface DateLine {
+  iso: string;
+  block: number;
 }
 /** The author bestAuthor chose: its names, its candidate, and whether they are the site's own name only (a site that credits itself). */
 interface ChosenAuthor {
@@ -700,20 +707,22 @@ export class MetadataCollector implements MarkupObserver {
     const urlDate = url.length > 0 ? dateInUrl(url, bound) : undefined;
     // Found only where a rule below needs them: most pages are dated by their markup and name their author.
     let headlines: readonly number[] | undefined;
+    // The date line beside them, once looked for (null: not yet): datedHeadline asks again below.
+    let line: DateLine | undefined | null = null;
     const best = this.bestDate(this.dates, bound);
     let date = best?.iso;
     // Where it is shown (NOT_SHOWN: the markup's or the URL's).
     let dateBlock =
       best !== undefined && best.candidate.rank >= VISIBLE_MARKED && best.candidate.rank <= EDITED_TEXT ? best.candidate.at : NOT_SHOWN;
     if (saveStamp && date !== undefined && blocks !== undefined) {
-      const line = this.headlineDate(blocks, (headlines ??= headlinesOf(blocks, title)), bound);
+      line = this.headlineDate(blocks, (headlines ??= headlinesOf(blocks, title)), bound);
       if (line !== undefined && line.iso.slice(0, 10) !== date.slice(0, 10)) {
         date = line.iso;
         dateBlock = line.block;
       }
     }
     if (date === undefined && blocks !== undefined) {
-      const line = this.headlineDate(blocks, (headlines ??= headlinesOf(blocks, title)), bound);
+      line = this.headlineDate(blocks, (headlines ??= headlinesOf(blocks, title)), bound);
       if (line !== undefined) {
         date = line.iso;
         dateBlock = line.block;
@@ -730,7 +739,9 @@ export class MetadataCollector implements MarkupObserver {
       date !== undefined &&
       (urlDate !== undefined ||
         (!urlOfNoPublication(url) &&
-          ((out.author !== undefined && !selfCredited) || this.articleDated(ld) || this.datedHeadline(blocks, headlines, title, bound))))
+          ((out.author !== undefined && !selfCredited) ||
+            this.articleDated(ld) ||
+            this.datedHeadline(blocks, headlines, line, title, bound))))
     )
       out.date = date;
     // A site credited as its own author is the author of its publications only (a company's blog
@@ -828,11 +839,7 @@ export class MetadataCollector implements MarkupObserver {
    * date stands beside the `<h1>` on 263 of the 363 pages whose gold has a publication date and
    * on 12 of the 316 whose gold has none.
    */
-  private headlineDate(
-    blocks: ReadonlyArray<PageBlock>,
-    headlines: readonly number[],
-    bound: number,
-  ): { iso: string; block: number } | undefined {
+  private headlineDate(blocks: ReadonlyArray<PageBlock>, headlines: readonly number[], bound: number): DateLine | undefined {
     for (const headline of headlines) {
       if (headline < 0) continue;
       const end = Math.min(blocks.length, headline + HEADLINE_AFTER + 1);
@@ -845,17 +852,22 @@ export class MetadataCollector implements MarkupObserver {
     return undefined;
   }
 
-  /** Whether a date line stands beside the page's headline (headlineDate); a page with no headline to judge by is not held to it. */
+  /**
+   * Whether a date line stands beside the page's headline (headlineDate); a page with no headline
+   * to judge by is not held to it. `found`: headlineDate's answer where finishPage looked for it
+   * already, beside the `known` headlines (null: not looked for).
+   */
   private datedHeadline(
     blocks: ReadonlyArray<PageBlock> | undefined,
     known: readonly number[] | undefined,
+    found: DateLine | undefined | null,
     title: string,
     bound: number,
   ): boolean {
     if (blocks === undefined) return true;
     const headlines = known ?? headlinesOf(blocks, title);
     if (headlines[0] < 0 && headlines[1] < 0) return true;
-    return this.headlineDate(blocks, headlines, bound) !== undefined;
+    return (found === null ? this.headlineDate(blocks, headlines, bound) : found) !== undefined;
   }
 
   /**
@@ -908,7 +920,7 @@ export class MetadataCollector implements MarkupObserver {
       return;
     }
     if (element === "link") {
-      if (a.href.length > 0 && a.rel.split(" ").includes("canonical")) this.offer("canonical", a.href.trim(), META_MAIN);
+      if (a.href.length > 0 && hasToken(a.rel, "canonical")) this.offer("canonical", a.href.trim(), META_MAIN);
       else if (a.itemprop === "author" && a.href.length > 0 && !a.href.includes("/")) this.offerAuthor(a.href, META_OTHER);
       else if (a.rel === "author" && a.href.includes("/u")) {
         // NodeBB's and Discourse's <link rel="author" href="…/user/julian">: the thread starter's handle.
@@ -1096,7 +1108,8 @@ export class MetadataCollector implements MarkupObserver {
   }
 
   private offerAuthor(value: string, rank: number, handle = false, shown = ""): void {
-    if (this.authors.length < MAX_CANDIDATES && value.length > 0) this.authors.push({ value, rank, handle, at: this.atBlock, shown });
+    if (this.authors.length < MAX_CANDIDATES && value.length > 0)
+      this.authors.push({ value, rank, handle, at: this.atBlock, shown, names: undefined });
   }
 
   /**
@@ -1137,8 +1150,10 @@ export class MetadataCollector implements MarkupObserver {
     return sitesOwn ?? selfCredit;
   }
 
+  /** The names a candidate holds (read once per candidate: its value, rank and kind never change); not to be modified. */
   private namesOf(candidate: AuthorCandidate): string[] {
-    return candidate.handle ? handleIn(candidate.value) : authorNames(candidate.value, candidate.rank === LABELLED_TEXT);
+    candidate.names ??= candidate.handle ? handleIn(candidate.value) : authorNames(candidate.value, candidate.rank === LABELLED_TEXT);
+    return candidate.names;
   }
 
   /**
@@ -1182,6 +1197,18 @@ export class MetadataCollector implements MarkupObserver {
   }
 }
 
+/**
+ * Whether `token` is one of the words of `list` apart by single spaces (`list.split(" ").includes(token)`),
+ * without the array: every `<link>` of a page asks (stylesheets, icons, preloads by the dozen).
+ */
+function hasToken(list: string, token: string): boolean {
+  for (let at = list.indexOf(token); at >= 0; at = list.indexOf(token, at + 1)) {
+    const end = at + token.length;
+    if ((at === 0 || list.charCodeAt(at - 1) === 32) && (end === list.length || list.charCodeAt(end) === 32)) return true;
+  }
+  return false;
+}
+
 function emptyAttributes(): Attributes {
   return { name: "", property: "", content: "", itemprop: "", rel: "", href: "", datetime: "", httpEquiv: "", pubdate: false };
 }
@@ -1210,6 +1237,8 @@ function placeShown(candidates: readonly Candidate[], blocks: ReadonlyArray<Page
 function longestLine(text: string): string {
   let best = "";
   for (const line of text.split("\n")) {
+    // Folding white space never lengthens a line: one no longer than the best cannot beat it.
+    if (line.length <= best.length) continue;
     const l = clean(line);
     if (l.length > best.length) best = l;
   }
