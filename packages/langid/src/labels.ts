@@ -20,12 +20,17 @@ export function isLanguageLabel(code: string): boolean {
   return LABELS.has(code.toLowerCase());
 }
 
-/** English names of languages by code, from ICU (built into Node): "eng" and "en" both give "English". */
-const NAMES = new Intl.DisplayNames(["en"], { type: "language", fallback: "none" });
+/**
+ * English names of languages by code, from ICU (built into Node): "eng" and "en" both give
+ * "English". Made on the first unknown code: making it costs about 15 ms of CPU, which every
+ * thread that loads this module (each of a run's workers) would otherwise pay for nothing.
+ */
+let names: Intl.DisplayNames | undefined;
 
 function nameOf(code: string): string | undefined {
+  names ??= new Intl.DisplayNames(["en"], { type: "language", fallback: "none" });
   try {
-    return NAMES.of(code);
+    return names.of(code);
   } catch {
     return undefined; // not a well-formed language tag
   }

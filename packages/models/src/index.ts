@@ -12,7 +12,8 @@ export {
   scoreBatch,
 } from "./classifier.js";
 export { BUILTIN_MODELS, builtinModelPath, DEFAULT_MODEL } from "./builtin.js";
-export { loadClassifier, MODEL_NAMES, type ModelSpec, resolveModelSpec } from "./spec.js";
+export { loadClassifier } from "./spec.js";
+export { MODEL_NAMES, type ModelSpec, resolveModelSpec } from "./model-names.js";
 export { HostRoutedClassifier, hostModelFile, MODEL_INDEX, type ModelIndex, readModelIndex } from "./host-routing.js";
 export { type ScoredPage, scorePages } from "./score-pages.js";
 export { applyEmptyPageFallback } from "./fallback.js";

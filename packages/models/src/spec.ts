@@ -1,33 +1,16 @@
 /**
- * What `--model` names, and the classifier behind it: "heuristic", a shipped model ("mlp", the
- * default, or "bilstm"), a model file made by `winnow train`, or a folder made by
+ * The classifier behind what `--model` names (model-names.ts): "heuristic", a shipped model
+ * ("mlp", the default, or "bilstm"), a model file made by `winnow train`, or a folder made by
  * `winnow train --per-host`.
  */
 import { existsSync, statSync } from "node:fs";
 import { ModelError } from "@winnow/errors";
 import { type BlockClassifier, heuristicClassifier, loadModelClassifier } from "./classifier.js";
-import { BUILTIN_MODELS, builtinModelPath, DEFAULT_MODEL } from "./builtin.js";
+import { builtinModelPath } from "./builtin.js";
 import { keepingOneCopy } from "./repeated-blocks.js";
 import { HostRoutedClassifier, isModelDirectory, MODEL_INDEX } from "./host-routing.js";
+import { MODEL_NAMES, type ModelSpec } from "./model-names.js";
 import type { Favor } from "./types.js";
-
-/** "heuristic", a shipped model's name, or the path of a model file or per-host model folder. */
-export type ModelSpec = string;
-
-/** The names `--model` takes besides paths, for help texts and errors. */
-export const MODEL_NAMES: readonly string[] = ["heuristic", ...Object.keys(BUILTIN_MODELS)];
-
-/**
- * The model a run uses: as given, else the shipped default, else (only when the shipped file is
- * missing, as in a partial checkout) the heuristic, after calling `warn`.
- */
-export function resolveModelSpec(spec: ModelSpec | undefined, warn: (message: string) => void = () => {}): ModelSpec {
-  if (spec !== undefined) return spec;
-  const path = builtinModelPath(DEFAULT_MODEL);
-  if (path !== undefined && existsSync(path)) return DEFAULT_MODEL;
-  warn(`the default model is missing (${path}); using the heuristic classifier`);
-  return "heuristic";
-}
 
 /** Loads the classifier a spec names; a ModelError says what is wrong and which names exist. */
 export async function loadClassifier(spec: ModelSpec, options: { favor?: Favor } = {}): Promise<BlockClassifier> {

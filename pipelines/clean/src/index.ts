@@ -11,9 +11,9 @@ export {
   ROUTINE_SKIP_REASONS,
 } from "./summary.js";
 export { DEFAULT_TEMPLATE_KEEP_SCORE, SITE_TEMPLATE_MODES, type SiteTemplateMode, type SiteTemplateRunOptions } from "./site-templates.js";
-export { type CorpusOptions, UNDETERMINED } from "./steps.js";
+export type { CorpusOptions } from "./steps.js";
 // The CLI checks --langs against the labels documents can get, before a run starts.
-export { isLanguageLabel, nearestLanguageLabels } from "@winnow/langid";
+export { isLanguageLabel, nearestLanguageLabels, UNDETERMINED } from "./languages.js";
 export {
   checkPerInputRun,
   type PerInputRunOptions,

@@ -9,7 +9,7 @@
 import { writeFile, rename } from "node:fs/promises";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
-import { resolveModelSpec } from "@winnow/models";
+import { resolveModelSpec } from "@winnow/models/model-names";
 import { BusyError, InputError, OutputError, UsageError, systemReason } from "@winnow/errors";
 import {
   isRemote,

@@ -8,7 +8,7 @@ import { getHeapStatistics } from "node:v8";
 import type { ResourceLimits } from "node:worker_threads";
 import type { ArchiveRecord } from "@winnow/archive";
 import { errorMessage, ModelError } from "@winnow/errors";
-import { Piscina } from "piscina";
+import type { Piscina } from "piscina";
 import type { PageOutput } from "./page.js";
 import type { FingerprintedPage, SiteTemplateBatch } from "./site-templates-page.js";
 import { type CleanTask, failedPages, packPages } from "./task.js";
@@ -102,6 +102,8 @@ export async function openPoolCleaner(options: PoolCleanerOptions): Promise<Page
     workerData: options.settings satisfies CleanWorkerData,
     resourceLimits: options.resourceLimits ?? THREAD_RESOURCE_LIMITS,
   };
+  // Loaded here: a run with --workers 0 has no pool and need not load piscina.
+  const { Piscina } = await import("piscina");
   let pool: Piscina<CleanTask, PageOutput[]>;
   try {
     pool = new Piscina({ ...poolOptions, execArgv: THREAD_EXEC_ARGV });

@@ -10,7 +10,9 @@ import { availableParallelism } from "node:os";
 import { dirname, resolve, sep } from "node:path";
 import type { InputOpener } from "@winnow/archive";
 import { InputError, ModelError, OutputError, UsageError, WinnowError, errorMessage, systemReason } from "@winnow/errors";
-import { type Favor, type ModelSpec, resolveModelSpec } from "@winnow/models";
+import type { Favor, ModelSpec } from "@winnow/models";
+// Not the package's index: that loads the classifiers, which a run on a pool needs only in its threads.
+import { resolveModelSpec } from "@winnow/models/model-names";
 import { redactUrl } from "@winnow/remote";
 import {
   type LockTarget,
@@ -40,7 +42,7 @@ import {
 import { openInlineCleaner, openPoolCleaner, type PageCleaner } from "./pool.js";
 import { planResume, ResumeLog, type ResumePlan } from "./resume.js";
 import { fitSiteTemplates, type SiteTemplateRunOptions, withSiteTemplates } from "./site-templates.js";
-import { WriterDedup } from "./dedup.js";
+import type { WriterDedup } from "./dedup.js";
 import { Stages } from "./stages.js";
 import type { CorpusOptions } from "./steps.js";
 import type { CleanerSettings } from "./worker.js";
@@ -250,7 +252,9 @@ async function cleanLocked(
           await abandon();
           throw error;
         });
-  const dedup = options.corpus?.dedup === undefined ? null : new WriterDedup(options.corpus.dedup);
+  // Loaded only with --dedup: @winnow/dedup's hashes (a native module) are the only user of it here.
+  const dedup: WriterDedup | null =
+    options.corpus?.dedup === undefined ? null : new (await import("./dedup.js")).WriterDedup(options.corpus.dedup);
   const stages = new Stages(todo, {
     cleaner: siteTemplates === null ? cleaner : withSiteTemplates(cleaner, siteTemplates),
     writer: outputs.writer,

@@ -17,9 +17,12 @@
  * earlier one is decided by the writer, in order (dedup.ts).
  */
 import type { DocumentBlock } from "@winnow/writers";
-import { DocumentFilter, type DocumentStats, type FilterConfig, maskPii, type PiiCounts, type RuleSetName } from "@winnow/filters";
-import { type DedupKeys, DedupKeyMaker } from "@winnow/dedup";
+// Types only: the filters and the dedup keys are loaded by DocumentSteps.open when a run asks for
+// them, so that a thread cleaning with neither (the default) does not load those packages.
+import type { DocumentFilter, DocumentStats, FilterConfig, maskPii, PiiCounts, RuleSetName } from "@winnow/filters";
+import type { DedupKeyMaker, DedupKeys } from "@winnow/dedup";
 import { LanguageIdentifier } from "@winnow/langid";
+import { UNDETERMINED } from "./languages.js";
 import type { PageOutput } from "./page.js";
 
 /** What --lang-id, --langs, --min-lang-score, --filters, --stats and --keep-filtered ask for. */
@@ -43,9 +46,6 @@ export interface CorpusOptions {
   /** Drop documents whose text repeats an earlier one's: exactly, or also nearly (MinHash). */
   dedup?: "exact" | "minhash";
 }
-
-/** The language a document without letters gets (ISO 639-2 "undetermined"). */
-export const UNDETERMINED = "und";
 
 /** A rule a document failed; `reason` is the skip reason it is dropped under. */
 export interface StepFailure {
@@ -102,8 +102,9 @@ export class FilterStep implements DocumentStep {
   readonly #filter: DocumentFilter;
   readonly #stats: boolean;
 
-  constructor(sets: readonly RuleSetName[], stats: boolean, config?: Pick<FilterConfig, "settings" | "languages">) {
-    this.#filter = new DocumentFilter({ sets, stats, config });
+  /** `filter` judges the rule sets and measures (with `stats`, written on the document). */
+  constructor(filter: DocumentFilter, stats: boolean) {
+    this.#filter = filter;
     this.#stats = stats;
   }
 
@@ -129,6 +130,12 @@ export class FilterStep implements DocumentStep {
  */
 export class PiiStep implements DocumentStep {
   readonly name = "pii";
+  readonly #mask: typeof maskPii;
+
+  /** `mask` is @winnow/filters' maskPii. */
+  constructor(mask: typeof maskPii) {
+    this.#mask = mask;
+  }
 
   run(doc: StepDocument): void {
     const counts: PiiCounts = { emails: 0, ips: 0 };
@@ -139,10 +146,10 @@ export class PiiStep implements DocumentStep {
   /** `blocks` with their addresses masked (the same objects where there were none), adding to `counts`. */
   maskBlocks(blocks: DocumentBlock[], counts: PiiCounts): DocumentBlock[] {
     return blocks.map((block) => {
-      const masked = maskPii(block.text);
+      const masked = this.#mask(block.text);
       const layout = block.layout;
-      const pre = layout?.pre === undefined ? null : maskPii(layout.pre);
-      const hrefs = layout?.inline?.map((span) => (span.href === undefined ? null : maskPii(span.href))) ?? [];
+      const pre = layout?.pre === undefined ? null : this.#mask(layout.pre);
+      const hrefs = layout?.inline?.map((span) => (span.href === undefined ? null : this.#mask(span.href))) ?? [];
       if (
         masked.text === block.text &&
         (pre === null || pre.text === layout?.pre) &&
@@ -174,8 +181,8 @@ export class DedupKeysStep implements DocumentStep {
   readonly name = "dedup";
   readonly #maker: DedupKeyMaker;
 
-  constructor(mode: "exact" | "minhash") {
-    this.#maker = new DedupKeyMaker({ mode });
+  constructor(maker: DedupKeyMaker) {
+    this.#maker = maker;
   }
 
   run(doc: StepDocument): void {
@@ -196,14 +203,28 @@ export class DocumentSteps {
     this.#judges = (options.langs?.length ?? 0) > 0 || options.minLangScore !== undefined || options.filters.length > 0;
   }
 
-  /** Loads what the steps need (the language model) and builds them; no steps when all are off. */
+  /**
+   * Loads what the steps need (the language model; the filters' and the dedup keys' packages,
+   * about 50 ms of CPU per thread that the default run spares) and builds them; no steps when
+   * all are off.
+   */
   static async open(options: CorpusOptions | undefined): Promise<DocumentSteps> {
     if (options === undefined) return new DocumentSteps([], { keepFiltered: false, filters: [] });
     const steps: DocumentStep[] = [];
     if (options.langId) steps.push(new LanguageStep(await LanguageIdentifier.load(), options.langs, options.minLangScore));
-    if (options.filters.length > 0 || options.stats) steps.push(new FilterStep(options.filters, options.stats, options.filterConfig));
-    if (options.pii === true) steps.push(new PiiStep());
-    if (options.dedup !== undefined) steps.push(new DedupKeysStep(options.dedup));
+    const measures = options.filters.length > 0 || options.stats;
+    if (measures || options.pii === true) {
+      const { DocumentFilter, maskPii } = await import("@winnow/filters");
+      if (measures) {
+        const filter = new DocumentFilter({ sets: options.filters, stats: options.stats, config: options.filterConfig });
+        steps.push(new FilterStep(filter, options.stats));
+      }
+      if (options.pii === true) steps.push(new PiiStep(maskPii));
+    }
+    if (options.dedup !== undefined) {
+      const { DedupKeyMaker } = await import("@winnow/dedup");
+      steps.push(new DedupKeysStep(new DedupKeyMaker({ mode: options.dedup })));
+    }
     return new DocumentSteps(steps, options);
   }
 

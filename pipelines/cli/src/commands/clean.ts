@@ -37,7 +37,6 @@ import { filterConfigOf } from "./filter-config.js";
 import { parseFilters } from "./filter-names.js";
 import { createLogger, LOG_LEVELS, type LogLevel } from "../logger.js";
 import { parseByteSize, parseCount, parseUnitInterval } from "../parse.js";
-import { startProgressLine } from "../progress.js";
 
 /** What the first Ctrl-C does to a clean run. */
 const STOPPING = "stopping; finishing the pages already read (send it again to quit at once, without finishing the output)";
@@ -416,7 +415,8 @@ async function cleanPerInput(inputs: string[], flags: CleanFlags): Promise<void>
 async function clean(inputs: string[], flags: CleanFlags): Promise<void> {
   if (inputs.length === 0) throw new UsageError("no inputs: give files, folders, or - for standard input (or --paths-file)", "clean");
   const logger = createLogger(flags.logLevel);
-  const progress = flags.progress && process.stderr.isTTY ? startProgressLine() : undefined;
+  // cli-progress is loaded only for a terminal: a run writing to a log or a pipe never draws the line.
+  const progress = flags.progress && process.stderr.isTTY ? (await import("../progress.js")).startProgressLine() : undefined;
   if (flags.rejectsAll === true && flags.rejects === undefined) throw new UsageError("--rejects-all needs --rejects FILE", "--rejects-all");
   const interrupt = interruptOnSignals(logger, STOPPING);
   let summary: CleanRunSummary;
