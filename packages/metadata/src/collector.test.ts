@@ -347,6 +347,19 @@ describe("authors a corpus builder can trust", () => {
     expect(metadataOf(authors).meta.author).toBe("Angela Williams");
   });
 
+  it("a link to an author's page in any case, and a /byline/ page, as the pattern reads them", () => {
+    const linked = (href: string) =>
+      metadataOf(`<html><body><h1>Tides</h1><div class="meta"><span><a href="${href}">Jane Roe</a></span></div><p>x</p></body></html>`).meta
+        .author;
+    expect(linked("/byline/jane-roe")).toBe("Jane Roe");
+    expect(linked("https://example.org/Author/Jane-Roe")).toBe("Jane Roe");
+    expect(linked("/AUTHORS/jane-roe/")).toBe("Jane Roe");
+    expect(linked("/de/Autor/jane-roe")).toBe("Jane Roe");
+    // A section that starts like one ("/autos/", "/blog/") is no author's page.
+    expect(linked("/autos/jane-roe")).toBeUndefined();
+    expect(linked("/Blog/jane-roe")).toBeUndefined();
+  });
+
   it("no sentence, no count, no publisher is an author", () => {
     const sentence =
       '<html><head><meta name="author" content="Our team of experts reviews every product we recommend"></head><body><p>x</p></body></html>';
