@@ -749,6 +749,37 @@ describe("normaliseDate", () => {
   });
 });
 
+describe("only days a string writes", () => {
+  // chrono-node builds "in 2000 minutes" from its reference day (2000-01-01): every part certain,
+  // the year 2000 written in the text, and yet no day the string writes.
+  it.each([
+    ["in 2000 minutes, May 4", "en"],
+    ["in 2000 minutes, May 4", ""],
+    ["Mai 4: in 2000 Minuten", "de"],
+    ["Mai 4: in 2000 Minuten", ""],
+    ["2000 hours from now, 4 May", "en"],
+    // A day counted from a written one is not written either.
+    ["3 days after May 4, 2021", "en"],
+  ])("%s (lang %j) is no date", (input, lang) => {
+    expect(normaliseDate(input, NOW, lang)).toBeUndefined();
+  });
+
+  it("a written day beside a relative expression is still read", () => {
+    expect(normaliseDate("Posted May 4, 2000 (in 2000 minutes)", NOW, "en")).toBe("2000-05-04");
+    expect(normaliseDate("4. Mai 2000, in 20 Minuten", NOW, "de")).toBe("2000-05-04");
+  });
+
+  it("a story whose only date line is relative has no date", () => {
+    const html = `<html><body><article><h1>Tides</h1><p>By Ann Lee</p><p>in 2000 minutes, May 4</p>
+<p>The tide comes in twice a day.</p></article></body></html>`;
+    const { meta } = metadataOf(html);
+    expect(meta.author).toBe("Ann Lee");
+    expect(meta.date).toBeUndefined();
+    // The same page with a written day is dated.
+    expect(metadataOf(html.replace("in 2000 minutes, May 4", "May 4, 2000")).meta.date).toBe("2000-05-04");
+  });
+});
+
 describe("chrono-node's cost per page", () => {
   // The collector's dates.ts loads chrono-node through require: the same module instance as here.
   const english = (createRequire(import.meta.url)("chrono-node/en") as { strict: { parse: (...args: unknown[]) => unknown } }).strict;
