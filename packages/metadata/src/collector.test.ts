@@ -699,6 +699,30 @@ Reviewed by Justin C. Meserole, Trial Attorney at Morgan &amp; Morgan, on Decemb
     expect(metadataOf(comment).meta.author).toBeUndefined();
   });
 
+  it("the 'name' element inside a byline's box names the author, where the box goes on with a role", () => {
+    // Indented as a template writes it: the box's white space alone fills the byline's 300 characters.
+    const indent = "\n".padEnd(100, " ");
+    const lines = [
+      '<div class="author author-hub">',
+      '<div class="media"><div class="image"><img alt="Rachel MacDonald"></div></div>',
+      '<div class="content">',
+      '<div class="author-info">',
+      '<div class="name">Rachel MacDonald</div>',
+      '<div class="post">Writer</div>',
+      "</div>",
+      "</div>",
+      "</div>",
+    ];
+    const box = `<html><body><h1>Ten business trips</h1>${indent}${lines.join(indent)}<p>x</p></body></html>`;
+    expect(metadataOf(box).meta.author).toBe("Rachel MacDonald");
+    // Not without the box: a "name" class alone is a product's, a place's, anyone's.
+    const bare = `<html><body><h1>Ten business trips</h1><div class="name">Rachel MacDonald</div><p>x</p></body></html>`;
+    expect(metadataOf(bare).meta.author).toBeUndefined();
+    // Nor a reader's comment box.
+    const comment = `<html><body><h1>Post</h1><p>x</p><div class="comment-author"><span class="name">Bo Chen</span> said on a day long ago that he liked the post</div></body></html>`;
+    expect(metadataOf(comment).meta.author).toBeUndefined();
+  });
+
   it("hAtom's published <time> (WordPress's 'entry-date published') dates the page as a publication, as <time pubdate> does", () => {
     const links = Array.from({ length: 6 }, (_, i) => `<li><a href="/t/${i}">Topic ${i + 1}</a></li>`).join("");
     const page = (cls: string) => `<html><head><title>Ten tips for online courses</title></head><body>

@@ -461,6 +461,16 @@ export class MetadataCollector implements MarkupObserver {
           a.pubdate = true;
           this.pending = this.touched = true;
         }
+        // An author box's own name element ("author-info" > "name"): the name, where the box's
+        // text goes on with a role or a credit, or its template's indentation fills the 300
+        // characters the box's capture keeps before the name is reached.
+        if (
+          value === "name" &&
+          this.capture === Capture.Author &&
+          this.captureRank === VISIBLE_GUESS &&
+          this.authors.length < MAX_CANDIDATES
+        )
+          this.startSide(Capture.Author, this.level, VISIBLE_GUESS);
         if (
           (this.capture !== Capture.None && this.capture !== Capture.DateText) ||
           !MAY_BE_BYLINE_OR_DATE.test(value) ||
