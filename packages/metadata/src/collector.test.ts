@@ -347,6 +347,19 @@ describe("authors a corpus builder can trust", () => {
     expect(metadataOf(authors).meta.author).toBe("Angela Williams");
   });
 
+  it("a link to an author's page in any case, and a /byline/ page, as the pattern reads them", () => {
+    const linked = (href: string) =>
+      metadataOf(`<html><body><h1>Tides</h1><div class="meta"><span><a href="${href}">Jane Roe</a></span></div><p>x</p></body></html>`).meta
+        .author;
+    expect(linked("/byline/jane-roe")).toBe("Jane Roe");
+    expect(linked("https://example.org/Author/Jane-Roe")).toBe("Jane Roe");
+    expect(linked("/AUTHORS/jane-roe/")).toBe("Jane Roe");
+    expect(linked("/de/Autor/jane-roe")).toBe("Jane Roe");
+    // A section that starts like one ("/autos/", "/blog/") is no author's page.
+    expect(linked("/autos/jane-roe")).toBeUndefined();
+    expect(linked("/Blog/jane-roe")).toBeUndefined();
+  });
+
   it("no sentence, no count, no publisher is an author", () => {
     const sentence =
       '<html><head><meta name="author" content="Our team of experts reviews every product we recommend"></head><body><p>x</p></body></html>';
@@ -686,6 +699,30 @@ Reviewed by Justin C. Meserole, Trial Attorney at Morgan &amp; Morgan, on Decemb
     expect(metadataOf(comment).meta.author).toBeUndefined();
   });
 
+  it("the 'name' element inside a byline's box names the author, where the box goes on with a role", () => {
+    // Indented as a template writes it: the box's white space alone fills the byline's 300 characters.
+    const indent = "\n".padEnd(100, " ");
+    const lines = [
+      '<div class="author author-hub">',
+      '<div class="media"><div class="image"><img alt="Rachel MacDonald"></div></div>',
+      '<div class="content">',
+      '<div class="author-info">',
+      '<div class="name">Rachel MacDonald</div>',
+      '<div class="post">Writer</div>',
+      "</div>",
+      "</div>",
+      "</div>",
+    ];
+    const box = `<html><body><h1>Ten business trips</h1>${indent}${lines.join(indent)}<p>x</p></body></html>`;
+    expect(metadataOf(box).meta.author).toBe("Rachel MacDonald");
+    // Not without the box: a "name" class alone is a product's, a place's, anyone's.
+    const bare = `<html><body><h1>Ten business trips</h1><div class="name">Rachel MacDonald</div><p>x</p></body></html>`;
+    expect(metadataOf(bare).meta.author).toBeUndefined();
+    // Nor a reader's comment box.
+    const comment = `<html><body><h1>Post</h1><p>x</p><div class="comment-author"><span class="name">Bo Chen</span> said on a day long ago that he liked the post</div></body></html>`;
+    expect(metadataOf(comment).meta.author).toBeUndefined();
+  });
+
   it("hAtom's published <time> (WordPress's 'entry-date published') dates the page as a publication, as <time pubdate> does", () => {
     const links = Array.from({ length: 6 }, (_, i) => `<li><a href="/t/${i}">Topic ${i + 1}</a></li>`).join("");
     const page = (cls: string) => `<html><head><title>Ten tips for online courses</title></head><body>
@@ -733,6 +770,37 @@ describe("normaliseDate", () => {
 
   it.each(["2021-02-30", "1994-12-31", "2027-01-01", "yesterday", "12345", "1 year ago", "2024-13-01"])("%s is no date", (input) => {
     expect(normaliseDate(input, NOW)).toBeUndefined();
+  });
+});
+
+describe("only days a string writes", () => {
+  // chrono-node builds "in 2000 minutes" from its reference day (2000-01-01): every part certain,
+  // the year 2000 written in the text, and yet no day the string writes.
+  it.each([
+    ["in 2000 minutes, May 4", "en"],
+    ["in 2000 minutes, May 4", ""],
+    ["Mai 4: in 2000 Minuten", "de"],
+    ["Mai 4: in 2000 Minuten", ""],
+    ["2000 hours from now, 4 May", "en"],
+    // A day counted from a written one is not written either.
+    ["3 days after May 4, 2021", "en"],
+  ])("%s (lang %j) is no date", (input, lang) => {
+    expect(normaliseDate(input, NOW, lang)).toBeUndefined();
+  });
+
+  it("a written day beside a relative expression is still read", () => {
+    expect(normaliseDate("Posted May 4, 2000 (in 2000 minutes)", NOW, "en")).toBe("2000-05-04");
+    expect(normaliseDate("4. Mai 2000, in 20 Minuten", NOW, "de")).toBe("2000-05-04");
+  });
+
+  it("a story whose only date line is relative has no date", () => {
+    const html = `<html><body><article><h1>Tides</h1><p>By Ann Lee</p><p>in 2000 minutes, May 4</p>
+<p>The tide comes in twice a day.</p></article></body></html>`;
+    const { meta } = metadataOf(html);
+    expect(meta.author).toBe("Ann Lee");
+    expect(meta.date).toBeUndefined();
+    // The same page with a written day is dated.
+    expect(metadataOf(html.replace("in 2000 minutes, May 4", "May 4, 2000")).meta.date).toBe("2000-05-04");
   });
 });
 

@@ -130,6 +130,8 @@ const CJK_FIRST: readonly Language[] = ["zh", "ja", "en"];
 const DECLARED_FIRST = new Map<string, readonly Language[]>(LANGUAGES.map((code) => [code, code === "en" ? ["en"] : ["en", code]]));
 /** A fixed reference: chrono implies missing parts from it, and those parts are never used. */
 const REFERENCE = { instant: new Date(Date.UTC(2000, 0, 1)), timezone: 0 };
+/** chrono-node's tag on a result counted from the reference ("in 3 days", "2 hours ago", "3 days after May 4, 2021"): no day the string writes. */
+const RELATIVE_TAG = "result/relativeDate";
 
 const pad = (n: number, width = 2): string => String(n).padStart(width, "0");
 
@@ -224,6 +226,9 @@ function proseDate(value: string, year: string, latest: number, declaredLang: st
       if (!start.isCertain("day") || !start.isCertain("month") || !start.isCertain("year")) continue;
       // "1 year ago" is certain for chrono: a written year is what makes a date here.
       if (!result.text.includes(year) || start.get("year") !== Number(year)) continue;
+      // A relative expression ("in 2000 minutes") is as certain in every part, counted from the
+      // reference day (2000-01-01): its number can pass for that year. Checked last: tags() copies.
+      if (start.tags().has(RELATIVE_TAG)) continue;
       const y = start.get("year") as number;
       const m = start.get("month") as number;
       const d = start.get("day") as number;
