@@ -162,6 +162,22 @@ describe("the held-out folds' comment thresholds", () => {
       expect(report.commentFieldThresholds?.[f]).toBe(field.threshold);
     }
     expect(report.commentHead?.fieldThreshold).toBeTypeOf("number");
+    // The same folds read back instead of fitted (experiments/loso-replay.js) give the same report.
+    const fits = [0, 1, 2].map((s) =>
+      fitMlp(
+        three,
+        sets.flatMap((_, p) => (three.sourceOf[p] === s ? [] : [p])),
+        options,
+      ),
+    );
+    const read: number[] = [];
+    const replayed = crossValidateMlp(three, options, (_train, test, f) => {
+      expect(test).toEqual(held[f].test);
+      read.push(f);
+      return { fitted: fits[f], content: held[f].content, comments: held[f].comments };
+    });
+    expect(read).toEqual([0, 1, 2]);
+    expect(replayed).toEqual(report);
     // Every page of the sets with comment gold is scored (the second set's five without comments
     // too), none of the third's.
     const scored = report.pages.filter((p) => p.commentDecision !== undefined);

@@ -227,3 +227,22 @@ export function selectPages(
   }
   return { rows, labels, words, count, known };
 }
+
+/** The sources with comment gold on any page: there a page without it has no comments. */
+const commentGoldSources = new WeakMap<Dataset, ReadonlySet<string>>();
+
+/** Whether a page is of a set with comment gold (ground_truth.comments; a page without it has no comments). */
+export function inCommentGoldSet(data: Dataset, p: number): boolean {
+  let withGold = commentGoldSources.get(data);
+  if (withGold === undefined)
+    commentGoldSources.set(data, (withGold = new Set(data.pages.filter((q) => q.comments !== "").map((q) => q.source))));
+  return withGold.has(data.pages[p].source);
+}
+
+/**
+ * Whether a page's user comments are known, so that the comment figures can score it: a page of a
+ * set with comment gold, or a page with hand comment labels (training on them or not).
+ */
+export function commentsKnown(data: Dataset, p: number): boolean {
+  return data.commentHand?.pages[p] === 1 || inCommentGoldSet(data, p);
+}

@@ -8,7 +8,7 @@
  */
 import { domainFolds, snippetRates, summarise, wordScores, type Summary, keptText } from "@winnow/evaluation";
 import { type BlockClassifier, inCommentsField, NO_COMMENTS } from "@winnow/models";
-import type { Dataset } from "./dataset.js";
+import { commentsKnown, type Dataset } from "./dataset.js";
 import {
   chooseCommentThreshold,
   DEFAULT_SOURCE_BALANCE,
@@ -177,9 +177,6 @@ export interface CommentDecision {
   fieldThreshold?: number;
 }
 
-/** The sources with comment gold on any page: there a page without it has no comments. */
-const commentGoldSources = new WeakMap<Dataset, Set<string>>();
-
 /** See CommentDecisionScore; undefined for a page whose comments nobody labelled. */
 function commentDecisionScore(
   data: Dataset,
@@ -189,11 +186,8 @@ function commentDecisionScore(
   decision: CommentDecision,
 ): CommentDecisionScore | undefined {
   const page = data.pages[p];
-  let withGold = commentGoldSources.get(data);
-  if (withGold === undefined)
-    commentGoldSources.set(data, (withGold = new Set(data.pages.filter((q) => q.comments !== "").map((q) => q.source))));
+  if (!commentsKnown(data, p)) return undefined;
   const hand = data.commentHand?.pages[p] === 1 ? data.commentHand : undefined;
-  if (hand === undefined && !withGold.has(page.source)) return undefined;
   const from = data.firstRow[p];
   const labels = (hand?.comments ?? data.comments).subarray(from, data.firstRow[p + 1]);
   const blocks = page.doc.blocks;
@@ -411,14 +405,25 @@ export interface CrossValidationOptions extends MlpFitOptions {
  * every fold's (EvaluationReport.commentHead); the figures then tell what that choice gives on a
  * set it never saw. (With one fold, its fit's own threshold, chosen on its validation pages.) The
  * pooled curve and the operating points, which the shipped keep thresholds come from, are those
- * of each fold's own comment threshold.
+ * of each fold's own comment threshold. `fitFold` replaces the fitting of each fold (see FitFold).
  */
-export function crossValidateMlp(data: Dataset, options: CrossValidationOptions): EvaluationReport {
-  const held = new Map<number, { test: number[]; content: Float32Array[]; comments?: Float32Array[]; fitted: FittedMlp }>();
+export function crossValidateMlp(data: Dataset, options: CrossValidationOptions, fitFold?: FitFold): EvaluationReport {
+  const held = new Map<number, HeldOutScores & { test: number[] }>();
+  const fit: FitFold =
+    fitFold ??
+    ((train, test) => {
+      const fitted = fitMlp(data, train, options);
+      const head = fitted.commentHead;
+      return {
+        fitted,
+        content: scoreMlpPages(data, test, fitted.members),
+        comments: head ? scoreMlpPages(data, test, head.members) : undefined,
+      };
+    });
   const folds = options.bySource ? "sources" : options.folds;
   const method = `mlp ${data.featureSet.name}`;
   const heldOut = options.bySource ? options.heldOut : undefined;
-  const decide = (f: number, commentThreshold: number, commentFieldThreshold?: number): FoldResult => {
+  const decide = (f: number, commentThreshold: number): FoldResult => {
     const { test, content, comments, fitted } = held.get(f)!;
     if (comments === undefined) return { ...fitted, scores: withFallback(content, fitted.threshold, fitted.emptyPageFallback) };
     // The held-out pages decided as `winnow clean` decides them with this fold's model.
@@ -428,12 +433,20 @@ export function crossValidateMlp(data: Dataset, options: CrossValidationOptions)
       scores: withFallback(decided.content, fitted.threshold, fitted.emptyPageFallback),
       comments: decided.comments,
       commentThreshold,
-      ...(commentFieldThreshold === undefined ? {} : { commentFieldThreshold }),
     };
+  };
+  // Each fold decided at a veto threshold once: the field's thresholds are chosen on every other
+  // fold at each fold's veto threshold, and the folds' veto thresholds are often the same.
+  const decidedAt = new Map<string, FoldResult>();
+  const decideOnce = (f: number, commentThreshold: number): FoldResult => {
+    const key = `${f}:${commentThreshold}`;
+    let result = decidedAt.get(key);
+    if (result === undefined) decidedAt.set(key, (result = decide(f, commentThreshold)));
+    return result;
   };
   // The field's threshold for a veto threshold, chosen on `folds`' held-out pages decided at it.
   const fieldThreshold = (folds: readonly number[], commentThreshold: number): number => {
-    const results = folds.map((g) => [held.get(g)!.test, decide(g, commentThreshold)] as const);
+    const results = folds.map((g) => [held.get(g)!.test, decideOnce(g, commentThreshold)] as const);
     return chooseCommentFieldThreshold(
       data,
       {
@@ -450,11 +463,9 @@ export function crossValidateMlp(data: Dataset, options: CrossValidationOptions)
     folds,
     method,
     (train, test, f) => {
-      const fitted = fitMlp(data, train, options);
-      const content = scoreMlpPages(data, test, fitted.members);
-      const head = fitted.commentHead;
-      held.set(f, { test, content, comments: head ? scoreMlpPages(data, test, head.members) : undefined, fitted });
-      return decide(f, head?.threshold ?? NO_COMMENTS);
+      const scores = fit(train, test, f);
+      held.set(f, { ...scores, test });
+      return decide(f, scores.fitted.commentHead?.threshold ?? NO_COMMENTS);
     },
     options.onFold,
     options.sourceBalance,
@@ -491,7 +502,7 @@ export function crossValidateMlp(data: Dataset, options: CrossValidationOptions)
     data,
     folds,
     method,
-    (_train, _test, f) => decide(f, outOfFold.get(f)!, fieldOutOfFold.get(f)!),
+    (_train, _test, f) => ({ ...decideOnce(f, outOfFold.get(f)!), commentFieldThreshold: fieldOutOfFold.get(f)! }),
     undefined,
     options.sourceBalance,
     heldOut,
@@ -502,6 +513,24 @@ export function crossValidateMlp(data: Dataset, options: CrossValidationOptions)
   const commentFieldThresholds = heldOutFolds(data, folds, heldOut).map((f) => fieldOutOfFold.get(f)!);
   return { ...second, curve, operatingPoints, sourceCurves, commentThresholdsOutOfFold: true, commentHead, commentFieldThresholds };
 }
+
+/**
+ * One fold's model as the MLP's cross-validation reads it: the thresholds its fit chose and its
+ * held-out pages' raw scores (content, and the comment head's when it has one), before any
+ * comment decision.
+ */
+export interface HeldOutScores {
+  fitted: Pick<FittedMlp, "threshold" | "validationF1" | "emptyPageFallback"> & { commentHead?: { threshold: number } };
+  content: Float32Array[];
+  comments?: Float32Array[];
+}
+
+/**
+ * Fits one fold on the `train` pages and scores the `test` pages (crossValidateMlp's default), or
+ * reads back a fold a run already fitted (experiments/loso-replay.js), so that what is chosen
+ * after the folds can be studied without training them again.
+ */
+export type FitFold = (train: number[], test: number[], fold: number) => HeldOutScores;
 
 /** What one fold of a cross-validation returns: the held-out pages' scores and its threshold. */
 export interface FoldResult {

@@ -19,7 +19,9 @@ export {
   evaluateAllText,
   evaluateClassifier,
   type DecidedPages,
+  type FitFold,
   type FoldResult,
+  type HeldOutScores,
   type PageScore,
 } from "./evaluate.js";
 export { propagateDatasetLabels, parseSeedSource, type SeedSource, SeedSourceError, writePropagatedLabels } from "./label-pages.js";
