@@ -217,23 +217,18 @@ const KEEPS = new Set(
   SETS.filter((_, f) => folds[f]?.test.some((p) => data.dontCare.subarray(data.firstRow[p], data.firstRow[p + 1]).includes(1))),
 );
 console.error(`sets whose gold keeps comments: ${[...KEEPS].join(", ")}`);
+/** A chooser of the train package's shape, run on a pool of folds' held-out pages: its threshold. */
+const onPool = (choose) => (pool) =>
+  choose(
+    data,
+    pool.flatMap((f) => folds[f].test),
+    pool.flatMap((f) => folds[f].content),
+    pool.flatMap((f) => folds[f].comments),
+    undefined,
+  ).threshold;
 const RULES = {
-  before: (pool) =>
-    before(
-      data,
-      pool.flatMap((f) => folds[f].test),
-      pool.flatMap((f) => folds[f].content),
-      pool.flatMap((f) => folds[f].comments),
-      undefined,
-    ).threshold,
-  build: (pool) =>
-    chooseCommentThreshold(
-      data,
-      pool.flatMap((f) => folds[f].test),
-      pool.flatMap((f) => folds[f].content),
-      pool.flatMap((f) => folds[f].comments),
-      undefined,
-    ).threshold,
+  before: onPool(before),
+  build: onPool(chooseCommentThreshold),
   pooled: (pool) => generic(pool),
   gold: (pool) => generic(pool, { gold: true }),
   perSource: (pool) => generic(pool, { perSource: true }),
