@@ -210,16 +210,6 @@ export function thresholdCurves(
   return { pooled, bySource };
 }
 
-/** Each page's word F1 at `threshold` (one of THRESHOLD_CANDIDATES), scored as thresholdCurves scores it. */
-export function pageF1At(data: Dataset, pages: readonly number[], scores: readonly ArrayLike<number>[], threshold: number): Float64Array {
-  const k = THRESHOLD_CANDIDATES.indexOf(threshold);
-  return Float64Array.from(pages, (p, i) => {
-    const gold = data.training?.validationGold[p] ?? data.pages[p].gold;
-    const page = pageCurveOfWords(cachedPageWords(data.pages[p].doc, gold), scores[i]);
-    return fBeta(page.precision[k], page.recall[k], 1);
-  });
-}
-
 /**
  * The candidate that maximises `values` smoothed over its neighbours (held-out pages are few, and
  * a plateau of good thresholds generalises better than a spike); ties go to the higher threshold,
