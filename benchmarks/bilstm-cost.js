@@ -10,7 +10,8 @@
  * This build's time is also split, each part timed on its own over the same pages: the token
  * slots (BlockEncoder.encode), the feature rows (the model's feature set), and the rest as the
  * difference: ONNX Runtime's runs, the tensors around them, and the repeated-block links that
- * every model's batch computes (keepingOneCopy).
+ * every model's batch computes (keepingOneCopy). The earlier build's token slots are timed too,
+ * in the same rounds, and its slots compared with this build's entry by entry.
  *
  * With --explore, two more measurements on this build, for the ways to run it that were tried:
  * - the shipped model's ONNX session under other session options (memory arena and pattern off,
@@ -72,10 +73,14 @@ const bytes = readFileSync(modelPath);
 const { vocabulary } = models.biLstmMetadata(models.decodeModelMetadata(bytes), modelPath);
 const info = await models.readModelInfo(bytes);
 const encoder = new models.BlockEncoder(vocabulary);
+const beforeEncoder = new (await load(flags.before, "packages/models/dist/index.js")).BlockEncoder(vocabulary);
 const featureSet = featureSetByName(info.featureSet);
 const rows = new Float32Array(docs.reduce((n, d) => Math.max(n, d.blocks.length), 0) * featureSet.size);
 let slots = 0;
 const parts = {
+  "token slots, before": () => {
+    for (const doc of docs) beforeEncoder.encode(doc, () => {});
+  },
   "token slots": () => {
     for (const doc of docs) encoder.encode(doc, () => slots++);
   },
@@ -100,6 +105,17 @@ scoresOf.before.forEach((s, p) => {
   }
 });
 
+// The two builds' token slots, entry by entry (block, slot, value).
+const entriesOf = (e) => {
+  const out = [];
+  for (const doc of docs) e.encode(doc, (b, slot, v) => out.push(b, slot, v));
+  return out;
+};
+const entries = { before: entriesOf(beforeEncoder), after: entriesOf(encoder) };
+let entriesDiffer = Math.abs(entries.before.length - entries.after.length) / 3;
+for (let i = 0; i < Math.min(entries.before.length, entries.after.length); i++)
+  if (!Object.is(entries.before[i], entries.after[i])) entriesDiffer++;
+
 const times = Object.fromEntries([...names, ...Object.keys(parts)].map((n) => [n, []]));
 for (let r = 0; r < rounds; r++) {
   // Each round in another order, so that no build always follows the other.
@@ -109,7 +125,11 @@ for (let r = 0; r < rounds; r++) {
     await builds[name]();
     times[name].push(cpu() - t);
   }
-  for (const [name, part] of Object.entries(parts)) {
+  // The parts in turn, the two encoders' order alternating with the rounds.
+  const partNames = Object.keys(parts);
+  if (r % 2 === 1) [partNames[0], partNames[1]] = [partNames[1], partNames[0]];
+  for (const name of partNames) {
+    const part = parts[name];
     const t = cpu();
     part();
     times[name].push(cpu() - t);
@@ -134,10 +154,16 @@ console.log(`after / before: ${(median(times.before) / after).toFixed(3)}× the 
 console.log(`scores that differ: ${differ} of ${blocks} (largest difference ${maxDiff})`);
 console.log("");
 console.log("This build's time by part (each timed alone; the rest is ONNX Runtime's runs, their tensors and the repeat links):");
-for (const name of Object.keys(parts)) console.log(`- ${name}: ${ms(median(times[name]))} ms per page`);
-const rest = after - Object.keys(parts).reduce((s, n) => s + median(times[n]), 0);
+const ownParts = Object.keys(parts).filter((n) => n !== "token slots, before");
+for (const name of ownParts) console.log(`- ${name}: ${ms(median(times[name]))} ms per page`);
+const rest = after - ownParts.reduce((s, n) => s + median(times[n]), 0);
 console.log(`- the rest: ${ms(rest)} ms per page`);
 console.log(`(${(slots / rounds / blocks).toFixed(1)} token slots per block)`);
+const pairedSlots = times["token slots, before"].map((t, r) => t / times["token slots"][r]);
+console.log("");
+console.log(
+  `Token slots, before: ${ms(median(times["token slots, before"]))} ms per page; before / after ${(median(times["token slots, before"]) / median(times["token slots"])).toFixed(3)} (medians), ${median(pairedSlots).toFixed(3)} (paired); entries that differ: ${entriesDiffer} of ${entries.after.length / 3}`,
+);
 
 if (flags.explore) {
   const ort = await import("onnxruntime-node");
