@@ -18,7 +18,9 @@
  *   basic and extended graph optimisation), fed the same tensors as the classifier feeds it;
  * - one bidirectional LSTM of the shipped size (32 units, 32 inputs) alone, on T = 200 steps, at
  *   batch sizes 1 to 16 and with unequal sequence_lens: what batching pages into one run (padded
- *   to the longest) would save per page.
+ *   to the longest) would save per page; whether a sequence's outputs in a padded batch are the
+ *   same bits as alone; and the pages' own lengths, each alone against each batch of 16 grouped
+ *   by length (at most a fifth of a run's cells padding).
  *
  *   npx turbo run build --filter=@winnow/models... && node benchmarks/bilstm-cost.js --before OTHER_CHECKOUT [--data DIR] [--limit 400] [--rounds 7] [--explore]
  *   (OTHER_CHECKOUT: a built checkout of the earlier commit whose node_modules resolve its own
@@ -251,4 +253,76 @@ if (flags.explore) {
     const us = ((cpu() - t) / reps) * 1e6;
     console.log(`- [${lens.join(", ")}]: ${us.toFixed(0)} µs, ${(us / B).toFixed(0)} µs per sequence`);
   }
+
+  // A page's sequence at [T, B, D] beside others: the same outputs bit for bit as alone, or not?
+  // Batching pages keeps the scores only if it is.
+  const padded = (sequences) => {
+    const longest = Math.max(...sequences.map((x) => x.length / D));
+    const B = sequences.length;
+    const x = new Float32Array(longest * B * D);
+    sequences.forEach((seq, k) => {
+      for (let t = 0; t < seq.length / D; t++) x.set(seq.subarray(t * D, (t + 1) * D), (t * B + k) * D);
+    });
+    return {
+      x: new ort.Tensor("float32", x, [longest, B, D]),
+      lens: new ort.Tensor(
+        "int32",
+        Int32Array.from(sequences, (q) => q.length / D),
+        [B],
+      ),
+    };
+  };
+  const sequences = [103, 250, 17, 188].map((n) => random(n * D));
+  const alone = [];
+  for (const seq of sequences) alone.push((await session.run(padded([seq]))).y.data);
+  const together = (await session.run(padded(sequences))).y.data;
+  let outputs = 0,
+    outputsDiffer = 0;
+  sequences.forEach((seq, k) => {
+    for (let t = 0; t < seq.length / D; t++)
+      for (let i = 0; i < 2 * H; i++) {
+        const dir = i >= H ? 1 : 0;
+        outputs++;
+        if (!Object.is(alone[k][(t * 2 + dir) * H + (i % H)], together[((t * 2 + dir) * sequences.length + k) * H + (i % H)]))
+          outputsDiffer++;
+      }
+  });
+  console.log("");
+  console.log(
+    `Four sequences (103, 250, 17, 188 steps) in one padded run against each alone: ${outputsDiffer} of ${outputs} outputs differ`,
+  );
+
+  // The pages' own lengths: each page alone, against each clean batch's pages (batchSize) sorted by
+  // length and grouped, a group closed where padding would pass a fifth of its cells.
+  const lengths = docs.map((d) => d.blocks.length);
+  const groups = [];
+  for (let i = 0; i < lengths.length; i += batchSize) {
+    let group = [];
+    for (const n of lengths.slice(i, i + batchSize).sort((a, b) => b - a)) {
+      const used = group.reduce((a, b) => a + b, n);
+      if (group.length > 0 && used < 0.8 * group[0] * (group.length + 1)) {
+        groups.push(group);
+        group = [n];
+      } else group.push(n);
+    }
+    groups.push(group);
+  }
+  const byLength = (ns) => padded(ns.map((n) => random(n * D)));
+  const layouts = { "each page alone": lengths.map((n) => byLength([n])), "grouped by length": groups.map(byLength) };
+  const layoutTimes = { "each page alone": [], "grouped by length": [] };
+  for (let r = 0; r < rounds; r++) {
+    const order = Object.keys(layouts);
+    if (r % 2 === 1) order.reverse();
+    for (const name of order) {
+      const t = cpu();
+      for (const f of layouts[name]) await session.run(f);
+      layoutTimes[name].push(cpu() - t);
+    }
+  }
+  const grouped = layoutTimes["grouped by length"].map((t, r) => layoutTimes["each page alone"][r] / t);
+  console.log(`The same LSTM over these ${docs.length} pages' lengths, ${groups.length} runs grouped (rounds interleaved, CPU medians):`);
+  for (const name of Object.keys(layouts)) console.log(`- ${name}: ${((median(layoutTimes[name]) / docs.length) * 1e6) | 0} µs per page`);
+  console.log(
+    `- alone / grouped: ${(median(layoutTimes["each page alone"]) / median(layoutTimes["grouped by length"])).toFixed(3)} (medians), ${median(grouped).toFixed(3)} (paired)`,
+  );
 }
