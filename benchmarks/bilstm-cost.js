@@ -10,14 +10,17 @@
  * This build's time is also split, each part timed on its own over the same pages: the token
  * slots (BlockEncoder.encode), the feature rows (the model's feature set), and the rest as the
  * difference: ONNX Runtime's runs, the tensors around them, and the repeated-block links that
- * every model's batch computes (keepingOneCopy).
+ * every model's batch computes (keepingOneCopy). The earlier build's token slots are timed too,
+ * in the same rounds, and its slots compared with this build's entry by entry.
  *
  * With --explore, two more measurements on this build, for the ways to run it that were tried:
  * - the shipped model's ONNX session under other session options (memory arena and pattern off,
  *   basic and extended graph optimisation), fed the same tensors as the classifier feeds it;
  * - one bidirectional LSTM of the shipped size (32 units, 32 inputs) alone, on T = 200 steps, at
  *   batch sizes 1 to 16 and with unequal sequence_lens: what batching pages into one run (padded
- *   to the longest) would save per page.
+ *   to the longest) would save per page; whether a sequence's outputs in a padded batch are the
+ *   same bits as alone; and the pages' own lengths, each alone against each batch of 16 grouped
+ *   by length (at most a fifth of a run's cells padding).
  *
  *   npx turbo run build --filter=@winnow/models... && node benchmarks/bilstm-cost.js --before OTHER_CHECKOUT [--data DIR] [--limit 400] [--rounds 7] [--explore]
  *   (OTHER_CHECKOUT: a built checkout of the earlier commit whose node_modules resolve its own
@@ -72,10 +75,14 @@ const bytes = readFileSync(modelPath);
 const { vocabulary } = models.biLstmMetadata(models.decodeModelMetadata(bytes), modelPath);
 const info = await models.readModelInfo(bytes);
 const encoder = new models.BlockEncoder(vocabulary);
+const beforeEncoder = new (await load(flags.before, "packages/models/dist/index.js")).BlockEncoder(vocabulary);
 const featureSet = featureSetByName(info.featureSet);
 const rows = new Float32Array(docs.reduce((n, d) => Math.max(n, d.blocks.length), 0) * featureSet.size);
 let slots = 0;
 const parts = {
+  "token slots, before": () => {
+    for (const doc of docs) beforeEncoder.encode(doc, () => {});
+  },
   "token slots": () => {
     for (const doc of docs) encoder.encode(doc, () => slots++);
   },
@@ -100,6 +107,17 @@ scoresOf.before.forEach((s, p) => {
   }
 });
 
+// The two builds' token slots, entry by entry (block, slot, value).
+const entriesOf = (e) => {
+  const out = [];
+  for (const doc of docs) e.encode(doc, (b, slot, v) => out.push(b, slot, v));
+  return out;
+};
+const entries = { before: entriesOf(beforeEncoder), after: entriesOf(encoder) };
+let entriesDiffer = Math.abs(entries.before.length - entries.after.length) / 3;
+for (let i = 0; i < Math.min(entries.before.length, entries.after.length); i++)
+  if (!Object.is(entries.before[i], entries.after[i])) entriesDiffer++;
+
 const times = Object.fromEntries([...names, ...Object.keys(parts)].map((n) => [n, []]));
 for (let r = 0; r < rounds; r++) {
   // Each round in another order, so that no build always follows the other.
@@ -109,7 +127,11 @@ for (let r = 0; r < rounds; r++) {
     await builds[name]();
     times[name].push(cpu() - t);
   }
-  for (const [name, part] of Object.entries(parts)) {
+  // The parts in turn, the two encoders' order alternating with the rounds.
+  const partNames = Object.keys(parts);
+  if (r % 2 === 1) [partNames[0], partNames[1]] = [partNames[1], partNames[0]];
+  for (const name of partNames) {
+    const part = parts[name];
     const t = cpu();
     part();
     times[name].push(cpu() - t);
@@ -134,10 +156,16 @@ console.log(`after / before: ${(median(times.before) / after).toFixed(3)}× the 
 console.log(`scores that differ: ${differ} of ${blocks} (largest difference ${maxDiff})`);
 console.log("");
 console.log("This build's time by part (each timed alone; the rest is ONNX Runtime's runs, their tensors and the repeat links):");
-for (const name of Object.keys(parts)) console.log(`- ${name}: ${ms(median(times[name]))} ms per page`);
-const rest = after - Object.keys(parts).reduce((s, n) => s + median(times[n]), 0);
+const ownParts = Object.keys(parts).filter((n) => n !== "token slots, before");
+for (const name of ownParts) console.log(`- ${name}: ${ms(median(times[name]))} ms per page`);
+const rest = after - ownParts.reduce((s, n) => s + median(times[n]), 0);
 console.log(`- the rest: ${ms(rest)} ms per page`);
 console.log(`(${(slots / rounds / blocks).toFixed(1)} token slots per block)`);
+const pairedSlots = times["token slots, before"].map((t, r) => t / times["token slots"][r]);
+console.log("");
+console.log(
+  `Token slots, before: ${ms(median(times["token slots, before"]))} ms per page; before / after ${(median(times["token slots, before"]) / median(times["token slots"])).toFixed(3)} (medians), ${median(pairedSlots).toFixed(3)} (paired); entries that differ: ${entriesDiffer} of ${entries.after.length / 3}`,
+);
 
 if (flags.explore) {
   const ort = await import("onnxruntime-node");
@@ -225,4 +253,76 @@ if (flags.explore) {
     const us = ((cpu() - t) / reps) * 1e6;
     console.log(`- [${lens.join(", ")}]: ${us.toFixed(0)} µs, ${(us / B).toFixed(0)} µs per sequence`);
   }
+
+  // A page's sequence at [T, B, D] beside others: the same outputs bit for bit as alone, or not?
+  // Batching pages keeps the scores only if it is.
+  const padded = (sequences) => {
+    const longest = Math.max(...sequences.map((x) => x.length / D));
+    const B = sequences.length;
+    const x = new Float32Array(longest * B * D);
+    sequences.forEach((seq, k) => {
+      for (let t = 0; t < seq.length / D; t++) x.set(seq.subarray(t * D, (t + 1) * D), (t * B + k) * D);
+    });
+    return {
+      x: new ort.Tensor("float32", x, [longest, B, D]),
+      lens: new ort.Tensor(
+        "int32",
+        Int32Array.from(sequences, (q) => q.length / D),
+        [B],
+      ),
+    };
+  };
+  const sequences = [103, 250, 17, 188].map((n) => random(n * D));
+  const alone = [];
+  for (const seq of sequences) alone.push((await session.run(padded([seq]))).y.data);
+  const together = (await session.run(padded(sequences))).y.data;
+  let outputs = 0,
+    outputsDiffer = 0;
+  sequences.forEach((seq, k) => {
+    for (let t = 0; t < seq.length / D; t++)
+      for (let i = 0; i < 2 * H; i++) {
+        const dir = i >= H ? 1 : 0;
+        outputs++;
+        if (!Object.is(alone[k][(t * 2 + dir) * H + (i % H)], together[((t * 2 + dir) * sequences.length + k) * H + (i % H)]))
+          outputsDiffer++;
+      }
+  });
+  console.log("");
+  console.log(
+    `Four sequences (103, 250, 17, 188 steps) in one padded run against each alone: ${outputsDiffer} of ${outputs} outputs differ`,
+  );
+
+  // The pages' own lengths: each page alone, against each clean batch's pages (batchSize) sorted by
+  // length and grouped, a group closed where padding would pass a fifth of its cells.
+  const lengths = docs.map((d) => d.blocks.length);
+  const groups = [];
+  for (let i = 0; i < lengths.length; i += batchSize) {
+    let group = [];
+    for (const n of lengths.slice(i, i + batchSize).sort((a, b) => b - a)) {
+      const used = group.reduce((a, b) => a + b, n);
+      if (group.length > 0 && used < 0.8 * group[0] * (group.length + 1)) {
+        groups.push(group);
+        group = [n];
+      } else group.push(n);
+    }
+    groups.push(group);
+  }
+  const byLength = (ns) => padded(ns.map((n) => random(n * D)));
+  const layouts = { "each page alone": lengths.map((n) => byLength([n])), "grouped by length": groups.map(byLength) };
+  const layoutTimes = { "each page alone": [], "grouped by length": [] };
+  for (let r = 0; r < rounds; r++) {
+    const order = Object.keys(layouts);
+    if (r % 2 === 1) order.reverse();
+    for (const name of order) {
+      const t = cpu();
+      for (const f of layouts[name]) await session.run(f);
+      layoutTimes[name].push(cpu() - t);
+    }
+  }
+  const grouped = layoutTimes["grouped by length"].map((t, r) => layoutTimes["each page alone"][r] / t);
+  console.log(`The same LSTM over these ${docs.length} pages' lengths, ${groups.length} runs grouped (rounds interleaved, CPU medians):`);
+  for (const name of Object.keys(layouts)) console.log(`- ${name}: ${((median(layoutTimes[name]) / docs.length) * 1e6) | 0} µs per page`);
+  console.log(
+    `- alone / grouped: ${(median(layoutTimes["each page alone"]) / median(layoutTimes["grouped by length"])).toFixed(3)} (medians), ${median(grouped).toFixed(3)} (paired)`,
+  );
 }

@@ -61,6 +61,34 @@ describe("BlockEncoder", () => {
     expect(new Map(rows[1]).get(slotOf("zoo"))).toBeCloseTo(Math.log1p(3), 12);
   });
 
+  it("gives log(1 + count) for counts below, at and above its table's 64, as Math.log1p does", () => {
+    const counts = [1, 2, 62, 63, 64, 65, 200];
+    const html = `<html><body>${counts.map((n) => `<p>${"word ".repeat(n)}other</p>`).join("")}</body></html>`;
+    const doc = segmentHtml(html);
+    const vocabulary: BlockVocabulary = { tags: ["p"], words: ["word"] };
+    const rows = encoded(new BlockEncoder(vocabulary), doc);
+    expect(rows).toEqual(reference(doc, vocabulary));
+    const wordSlot = vocabulary.tags.length + 1;
+    expect(rows.map((row) => new Map(row).get(wordSlot))).toEqual(counts.map((n) => Math.log1p(n)));
+  });
+
+  it("splits words where isWordUnit does, at each edge of the ranges it tests", () => {
+    // Each unit next to a range's edge, between two letters: the word unit joins them, the other splits them.
+    const edges = [0x2f, 0x30, 0x39, 0x3a, 0x40, 0x41, 0x5a, 0x5b, 0x60, 0x61, 0x7a, 0x7b, 0xbf, 0xc0, 0xd6, 0xd7, 0xd8, 0xf6, 0xf7];
+    const more = [0xf8, 0x1fff, 0x2000, 0x206f, 0x2070, 0x2fff, 0x3000, 0x303f, 0x3040, 0xfffd];
+    const text = [...edges, ...more].map((c) => `q${String.fromCharCode(c)}q`).join(" ");
+    const doc = segmentHtml(`<html><body><p>${text}</p></body></html>`);
+    const vocabulary: BlockVocabulary = { tags: ["p"], words: ["q", "q0q", "qaq", "q\u00c0q".toLowerCase(), "q\u2070q", "q\u3040q"] };
+    const rows = encoded(new BlockEncoder(vocabulary), doc);
+    expect(rows).toEqual(reference(doc, vocabulary));
+    const slotOf = (w: string) => vocabulary.tags.length + 1 + vocabulary.words.indexOf(w);
+    // Not vacuous: "q" alone comes from the split ones, and the joined ones are found.
+    const row = new Map(rows[0]);
+    expect(row.get(slotOf("q"))).toBeGreaterThan(Math.log1p(10));
+    for (const w of ["q0q", "q\u00e0q", "q\u2070q", "q\u3040q"]) expect(row.get(slotOf(w))).toBe(Math.log1p(1));
+    expect(row.get(slotOf("qaq"))).toBe(Math.log1p(2)); // qAq and qaq
+  });
+
   it("gives sparse rows that mark where each block's slots start, and dense rows with the same values", () => {
     const vocabulary = buildVocabulary(docs, { tags: 20, words: 100 });
     const encoder = new BlockEncoder(vocabulary);

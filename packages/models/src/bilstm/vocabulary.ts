@@ -48,6 +48,22 @@ function isWordUnit(c: number): boolean {
 }
 
 /**
+ * isWordUnit of every UTF-16 code unit, 1 or 0: the encoder scans every character of every block,
+ * and one load costs less than the comparisons (four for a space or a comma). Built from
+ * isWordUnit, so the two cannot disagree.
+ */
+const WORD_UNIT = new Uint8Array(0x10000);
+for (let c = 0; c < WORD_UNIT.length; c++) WORD_UNIT[c] = isWordUnit(c) ? 1 : 0;
+
+/**
+ * log(1 + count) for the counts a block's slot nearly always has, filled by Math.log1p itself so
+ * a table entry and a call give the same double. A block's slots are counted one to three times
+ * as a rule; the table alone made the encoder 1.07-1.09x as fast.
+ */
+const LOG1P = new Float64Array(64);
+for (let k = 0; k < LOG1P.length; k++) LOG1P[k] = Math.log1p(k);
+
+/**
  * Calls `onWord` for each word of `text` (a maximal run of isWordUnit), lower-cased. This is the
  * definition: buildVocabulary counts with it, and BlockEncoder's faster scan must agree with it.
  * Not @winnow/features' words (\p{L}\p{N} runs): isWordUnit takes every code unit from U+00C0 but
@@ -130,7 +146,7 @@ export class BlockEncoder {
   /** Per page: the tag slots of each tag path, by Block.pathId. */
   readonly #pathTags: Int32Array[] = [];
   // Per-block scratch: counts by slot, and the slots touched, so clearing costs only what was set.
-  readonly #counts: Float64Array;
+  readonly #counts: Int32Array;
   readonly #touched: Int32Array;
   #touchedCount = 0;
 
@@ -142,7 +158,7 @@ export class BlockEncoder {
     this.#tagOov = tags;
     this.#wordOov = tags + 1 + vocabulary.words.length;
     this.slots = vocabularySlots(vocabulary);
-    this.#counts = new Float64Array(this.slots);
+    this.#counts = new Int32Array(this.slots);
     this.#touched = new Int32Array(this.slots);
   }
 
@@ -174,7 +190,7 @@ export class BlockEncoder {
     let i = 0;
     while (i < n) {
       let c = text.charCodeAt(i);
-      if (!isWordUnit(c)) {
+      if (WORD_UNIT[c] === 0) {
         i++;
         continue;
       }
@@ -185,7 +201,7 @@ export class BlockEncoder {
         if (c >= 65 && c <= 90) c += 32;
         else if (c >= 0x80) ascii = false;
         hash = fnvStep(hash, c);
-      } while (++i < n && isWordUnit((c = text.charCodeAt(i))));
+      } while (++i < n && WORD_UNIT[(c = text.charCodeAt(i))] === 1);
       this.#add(this.#wordSlot(text, start, i, hash, ascii));
     }
   }
@@ -213,7 +229,8 @@ export class BlockEncoder {
       }
       for (let k = 0; k < n; k++) {
         const slot = touched[k];
-        sink(b, slot, Math.log1p(this.#counts[slot]));
+        const count = this.#counts[slot];
+        sink(b, slot, count < LOG1P.length ? LOG1P[count] : Math.log1p(count));
         this.#counts[slot] = 0;
       }
     }
