@@ -7,10 +7,12 @@
  * helpers, the main thread's packing). Prints each round, the medians and the paired ratio, and
  * checks that both pools gave the same outputs.
  *
- *   node benchmarks/pool-limits-cpu.js [--input WARC] [--rounds 8] [--limits JSON]
+ *   node benchmarks/pool-limits-cpu.js [--input WARC] [--rounds 8] [--limits JSON] [--before OTHER_CHECKOUT]
  *
  * --limits tries other limits than winnow's (a worker's resourceLimits, e.g.
- * '{"maxOldGenerationSizeMb":1024,"maxYoungGenerationSizeMb":24}').
+ * '{"maxOldGenerationSizeMb":1024,"maxYoungGenerationSizeMb":24}'). --before compares two builds
+ * instead, each pool with its build's own limits: the other checkout's (built) pool against this
+ * one's, what crosses between the threads included.
  *
  * Default input: benchmarks/data/cleaneval.warc.gz (730 pages). The default model, metadata and
  * language ID, as a default run cleans.
@@ -18,6 +20,8 @@
 import { isDeepStrictEqual } from "node:util";
 import { readRecords } from "@winnow/archive";
 import { resolveModelSpec } from "@winnow/models";
+import { join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 import { openPoolCleaner, THREAD_RESOURCE_LIMITS } from "../pipelines/clean/dist/pool.js";
 
 const args = process.argv.slice(2);
@@ -34,10 +38,19 @@ for await (const record of readRecords(input)) {
   pages.push({ body: Uint8Array.from(record.body), charset: record.charset, url: record.url, date: record.date });
 }
 const settings = { model: resolveModelSpec(undefined), corpus: { langId: true, filters: [], stats: false, keepFiltered: false } };
-const pools = {
-  "Node's limits": await openPoolCleaner({ threads: 1, settings, resourceLimits: {} }),
-  [JSON.stringify(tried)]: await openPoolCleaner({ threads: 1, settings, resourceLimits: tried }),
-};
+const before = flag("--before", undefined);
+const pools =
+  before === undefined
+    ? {
+        "Node's limits": await openPoolCleaner({ threads: 1, settings, resourceLimits: {} }),
+        [JSON.stringify(tried)]: await openPoolCleaner({ threads: 1, settings, resourceLimits: tried }),
+      }
+    : {
+        [`before (${before})`]: await (
+          await import(pathToFileURL(join(resolve(before), "pipelines/clean/dist/pool.js")).href)
+        ).openPoolCleaner({ threads: 1, settings }),
+        "after (this build)": await openPoolCleaner({ threads: 1, settings }),
+      };
 
 /** One pass over the pages on `pool`, IN_FLIGHT batches at a time; fresh payloads, since a batch's are transferred. */
 async function pass(pool) {

@@ -6,14 +6,16 @@
  *
  *   node benchmarks/profile-clean.js --builds OLD_CHECKOUT,. --input WARC [-- clean flags]
  *   (clean flags default to --workers 0: one thread, so one profile holds the whole run)
+ *   [--keep DIR] copies each build's profile there (BUILD-NAME.cpuprofile); [--unmatched N] lists
+ *   the N running functions of the time in no stage (default 12), the next rows to name
  *
  * profile.js profiles the MLP through benchmarks/lib/method.js, without language ID or the
  * corpus steps; this one runs the command a user runs.
  */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { summarizeProfile } from "./lib/cpuprofile.js";
 import { buildsCommandLine } from "./lib/common.js";
 
@@ -30,6 +32,8 @@ const at = (r, path) => r.where.includes(path);
 
 const STAGES = [
   ["read + gunzip", within((r) => r.name === "pieces" && at(r, "archive/dist/gunzip"))],
+  // The reader's own code around the inflating: record and HTTP heads, payload framing, buffering.
+  ["WARC and HTTP framing (self)", innermost((r) => /archive\/dist\/(warc|arc|http|payload|reader|sniff)\.js/.test(r.where))],
   ["decode to text", within((r) => r.name === "decodeHtmlPieces")],
   ["segment (parse, segmenter, metadata observer)", within((r) => r.name === "segmentHtml")],
   ["  htmlparser2 + entities (self)", innermost((r) => /node_modules\/(htmlparser2|entities)\//.test(r.where), false)],
@@ -47,7 +51,15 @@ const STAGES = [
   ],
   ["language ID", within((r) => at(r, "pipelines/clean/dist/steps") && r.name === "run")],
   ["  fastText WebAssembly (self)", innermost((r) => r.where.startsWith("wasm://"), false)],
-  ["write (JSONL)", within((r) => r.name === "write" && at(r, "writers/dist/stream-writer"))],
+  [
+    "write (JSONL, and the file stream's writes)",
+    within((r) => (r.name === "write" && at(r, "writers/dist/stream-writer")) || r.where.startsWith("node:internal/fs/streams")),
+  ],
+  // Between the stages: taking each page and keeping its blocks (page.js), the classifier's batch.
+  [
+    "page and batch bookkeeping (clean's page.js, the classifier's batch; self)",
+    innermost((r) => at(r, "pipelines/clean/dist/") || at(r, "models/dist/classifier")),
+  ],
   ["garbage collector", innermost((r) => r.name === "(garbage collector)")],
   // Once a process (each thread of a pool): the modules, then the models they read.
   ["loading modules (resolve, read, compile, top-level code)", within((r) => r.where.startsWith("node:internal/modules"))],
@@ -76,9 +88,14 @@ for (const build of builds) {
     const file = readdirSync(dir)
       .filter((f) => f.endsWith(".cpuprofile"))
       .sort()[0];
+    if (flags.keep !== undefined) {
+      mkdirSync(flags.keep, { recursive: true });
+      copyFileSync(join(dir, file), join(flags.keep, `${basename(build)}.cpuprofile`));
+    }
     const summary = summarizeProfile(join(dir, file), { root: build, stacks });
     const busy = summary.rows.filter((r) => r.name !== "(idle)" && r.name !== "(root)").reduce((a, r) => a + r.selfMs, 0);
-    columns.push({ build, cpu, busy, stages: STAGES.map(([name]) => summary.stackMs[name]), unmatched: summary.stackMs.unmatched });
+    const { unmatched, unmatchedBy } = summary.stackMs;
+    columns.push({ build, cpu, busy, stages: STAGES.map(([name]) => summary.stackMs[name]), unmatched, unmatchedBy });
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -98,3 +115,9 @@ console.log(
 );
 console.log(`| busy (all samples but idle) | ${columns.map((c) => `${c.busy.toFixed(0)} | 100`).join(" | ")} |`);
 console.log(`| the run's summary, CPU s (all threads) | ${columns.map((c) => `${c.cpu} | `).join(" | ")} |`);
+const unmatchedRows = Number(flags.unmatched ?? 12);
+for (const c of columns) {
+  console.log(`\n${c.build}: the time in no stage by running function (ms)`);
+  for (const [name, ms] of [...c.unmatchedBy].sort((a, b) => b[1] - a[1]).slice(0, unmatchedRows))
+    console.log(`  ${ms.toFixed(0).padStart(6)}  ${name}`);
+}

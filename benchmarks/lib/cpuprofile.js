@@ -71,7 +71,8 @@ export function summarizeProfile(file, { root, stacks } = {}) {
  * it accepts (a stage's inclusive time, counted once however deep the stage recurses),
  * `innermost` a sample whose running function it accepts (self time). A frame is { name, where }
  * as in the rows. Also `unmatched`: the busy samples (not idle) that no matcher marked `top`
- * accepts, the time no top-level stage accounts for.
+ * accepts, the time no top-level stage accounts for, and `unmatchedBy`: that time by the running
+ * function ("name where"), so that the next stage to name can be read off.
  */
 function stageTimes(byId, parent, selfUs, stacks, root) {
   const frameOf = new Map();
@@ -85,6 +86,7 @@ function stageTimes(byId, parent, selfUs, stacks, root) {
     return f;
   };
   const ms = Object.fromEntries([...Object.keys(stacks), "unmatched"].map((k) => [k, 0]));
+  const unmatchedBy = new Map();
   for (const [id, us] of selfUs) {
     const node = byId.get(id);
     if (node.callFrame.functionName === "(idle)") continue;
@@ -96,8 +98,13 @@ function stageTimes(byId, parent, selfUs, stacks, root) {
       ms[name] += us / 1000;
       if (m.top) inTop = true;
     }
-    if (!inTop) ms.unmatched += us / 1000;
+    if (inTop) continue;
+    ms.unmatched += us / 1000;
+    const f = frame(node);
+    const key = f.where === "" ? f.name : `${f.name} ${f.where}`;
+    unmatchedBy.set(key, (unmatchedBy.get(key) ?? 0) + us / 1000);
   }
+  ms.unmatchedBy = unmatchedBy;
   return ms;
 }
 

@@ -11,7 +11,7 @@ import { errorMessage, ModelError } from "@winnow/errors";
 import type { Piscina } from "piscina";
 import type { PageOutput } from "./page.js";
 import type { FingerprintedPage, SiteTemplateBatch } from "./site-templates-page.js";
-import { type CleanTask, failedPages, packPages } from "./task.js";
+import { type CleanTask, failedPages, type PackedOutputs, packPages, unpackOutputs } from "./task.js";
 import type { CleanerSettings, ClassifierDescription, CleanWorkerData } from "./worker.js";
 
 export interface PageCleaner {
@@ -104,7 +104,7 @@ export async function openPoolCleaner(options: PoolCleanerOptions): Promise<Page
   };
   // Loaded here: a run with --workers 0 has no pool and need not load piscina.
   const { Piscina } = await import("piscina");
-  let pool: Piscina<CleanTask, PageOutput[]>;
+  let pool: Piscina<CleanTask, PackedOutputs>;
   try {
     pool = new Piscina({ ...poolOptions, execArgv: THREAD_EXEC_ARGV });
   } catch (error) {
@@ -163,9 +163,9 @@ export async function openPoolCleaner(options: PoolCleanerOptions): Promise<Page
       if (siteTemplates !== undefined) task.siteTemplates = siteTemplates;
       // The payloads now belong to the task (moved, or copied into its buffer); let go of the reader's.
       for (let i = 0; i < records.length; i++) records[i].body = EMPTY;
-      return run<PageOutput[]>(task, { transferList: task.transfer }).catch((error: unknown) =>
-        failedPages(records.length, `worker failed: ${errorMessage(error)}`),
-      );
+      return run<PackedOutputs>(task, { transferList: task.transfer })
+        .then(unpackOutputs)
+        .catch((error: unknown) => failedPages(records.length, `worker failed: ${errorMessage(error)}`));
     },
     fingerprint(records, keepParsed) {
       const task = { ...packPages(records), keepParsed };

@@ -5,6 +5,8 @@
  * the models and the corpus steps, a pool thread's work (pool.ts).
  */
 import { transferableBuffer } from "@winnow/archive";
+import type { BlockLayout } from "@winnow/segment";
+import type { DocumentBlock } from "@winnow/writers";
 import type { SiteTemplateBatch } from "./site-templates-batch.js";
 import type { PageInput, PageOutput } from "./page.js";
 
@@ -93,4 +95,77 @@ export function unpackPages(task: CleanTask): PageInput[] {
     pages[i] = { body: task.bodies[i], headerCharset: task.charsets[i], url: task.urls?.[i], capturedAt: task.dates?.[i] };
   }
   return pages;
+}
+
+/**
+ * A batch's outputs as they cross back from a pool thread, the kept blocks' fields in columns.
+ * Structured cloning writes each object's keys with it and rebuilds the object key by key on the
+ * other side, and a batch's blocks are thousands of small objects: as columns (the texts one
+ * array of strings, the headings a byte each, the few layouts beside their block numbers) the
+ * same batch crosses in about two thirds of the CPU, the block objects made again on the main
+ * thread included (benchmarks/results/2026-11-27-pagecost.md).
+ */
+export interface PackedOutputs {
+  /** The outputs, each written page's `blocks` left empty: its blocks are the next `blockCounts[i]` of the columns. */
+  outputs: PageOutput[];
+  blockCounts: Uint32Array;
+  texts: string[];
+  headings: Uint8Array;
+  /** The blocks that have a layout: their places in the columns, ascending, and their layouts. */
+  layoutBlocks: number[];
+  layouts: BlockLayout[];
+}
+
+const NO_BLOCKS: DocumentBlock[] = [];
+
+/**
+ * Packs a batch's outputs for the way back (PackedOutputs). Takes the outputs over: each written
+ * page's `blocks` is replaced by an empty array, so the caller must not read them afterwards.
+ */
+export function packOutputs(outputs: PageOutput[]): PackedOutputs {
+  let n = 0;
+  for (const out of outputs) if (out.ok) n += out.blocks.length;
+  const blockCounts = new Uint32Array(outputs.length);
+  const texts = new Array<string>(n);
+  const headings = new Uint8Array(n);
+  const layoutBlocks: number[] = [];
+  const layouts: BlockLayout[] = [];
+  let at = 0;
+  for (let i = 0; i < outputs.length; i++) {
+    const out = outputs[i];
+    if (!out.ok) continue;
+    const blocks = out.blocks;
+    blockCounts[i] = blocks.length;
+    for (let b = 0; b < blocks.length; b++, at++) {
+      const block = blocks[b];
+      texts[at] = block.text;
+      headings[at] = block.heading;
+      if (block.layout !== undefined) {
+        layoutBlocks.push(at);
+        layouts.push(block.layout);
+      }
+    }
+    out.blocks = NO_BLOCKS;
+  }
+  return { outputs, blockCounts, texts, headings, layoutBlocks, layouts };
+}
+
+/** The outputs packOutputs packed, each written page's blocks made again as the cleaner made them. */
+export function unpackOutputs(packed: PackedOutputs): PageOutput[] {
+  const { outputs, blockCounts, texts, headings, layoutBlocks, layouts } = packed;
+  let at = 0;
+  let nextLayout = 0;
+  for (let i = 0; i < outputs.length; i++) {
+    const out = outputs[i];
+    if (!out.ok) continue;
+    const blocks = new Array<DocumentBlock>(blockCounts[i]);
+    for (let b = 0; b < blocks.length; b++, at++) {
+      blocks[b] =
+        layoutBlocks[nextLayout] === at
+          ? { text: texts[at], heading: headings[at], layout: layouts[nextLayout++] }
+          : { text: texts[at], heading: headings[at] };
+    }
+    out.blocks = blocks;
+  }
+  return outputs;
 }

@@ -1,7 +1,7 @@
 import { readRecords, transferableBuffer, type ArchiveRecord } from "@winnow/archive";
-import type { BlockClassifier } from "@winnow/models";
+import { type BlockClassifier, loadClassifier } from "@winnow/models";
 import { describe, expect, it } from "vitest";
-import { packPages, unpackPages } from "./task.js";
+import { packOutputs, packPages, unpackOutputs, unpackPages } from "./task.js";
 import { cleanPagesSafely } from "./worker.js";
 
 const html = (text: string): Uint8Array => Buffer.from(`<html><head><title>T</title></head><body><p>${text}</p></body></html>`);
@@ -79,5 +79,30 @@ describe("packPages", () => {
       { body: Buffer.from("<p>b</p>"), charset: "utf-8" },
     ]);
     expect(unpackPages(task).map((p) => p.url)).toEqual(["http://a.example/", ""]);
+  });
+});
+
+describe("packOutputs / unpackOutputs", () => {
+  it("brings a batch's outputs back across the thread boundary as the cleaner made them", async () => {
+    const records: ArchiveRecord[] = [];
+    for await (const r of readRecords(SAMPLE)) records.push(r);
+    const pages = unpackPages(packPages(records));
+    // A page with no text between the others: an output without blocks in the middle of the columns.
+    pages.splice(3, 0, { body: html(""), headerCharset: "" });
+    const classifier = await loadClassifier("mlp");
+    const outputs = await cleanPagesSafely(pages, classifier, undefined, { links: true, keepComments: true });
+    await classifier.close();
+    const blocks = outputs.flatMap((o) => (o.ok ? o.blocks : []));
+    expect(outputs[3]).toMatchObject({ ok: false, reason: "no-text" });
+    expect(blocks.filter((b) => b.layout !== undefined).length).toBeGreaterThan(10);
+    expect(blocks.filter((b) => b.layout === undefined).length).toBeGreaterThan(10);
+    expect(blocks.some((b) => b.heading > 0)).toBe(true);
+    const expected = structuredClone(outputs);
+
+    const packed = packOutputs(outputs);
+    // No block object crosses: every written page's blocks are in the columns.
+    expect(packed.outputs.every((o) => !o.ok || o.blocks.length === 0)).toBe(true);
+    expect(packed.texts).toHaveLength(blocks.length);
+    expect(unpackOutputs(structuredClone(packed))).toStrictEqual(expected);
   });
 });

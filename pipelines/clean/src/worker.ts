@@ -10,7 +10,7 @@ import { cleanPagesByHost } from "./clean-by-host.js";
 import { cleanPages, type PageInput, type PageOptions, type PageOutput } from "./page.js";
 import { type CorpusOptions, DocumentSteps } from "./steps.js";
 import { cleanParsedPages, fingerprintPages, type FingerprintedPage, type SiteTemplateBatch } from "./site-templates-page.js";
-import { type CleanTask, failedPages, unpackPages } from "./task.js";
+import { type CleanTask, failedPages, type PackedOutputs, packOutputs, unpackPages } from "./task.js";
 
 /** What the pool's threads are started with (piscina's workerData). */
 export interface CleanWorkerData extends CleanerSettings {}
@@ -84,17 +84,20 @@ function threadSteps(): Promise<DocumentSteps> {
   return steps;
 }
 
-/** The pool's task: clean one batch. Never throws for a page or classifier problem. */
-export default async function cleanTask(task: CleanTask): Promise<PageOutput[]> {
+/**
+ * The pool's task: clean one batch, its outputs packed for the way back (the pool unpacks them).
+ * Never throws for a page or classifier problem.
+ */
+export default async function cleanTask(task: CleanTask): Promise<PackedOutputs> {
   let loaded: BlockClassifier;
   let corpus: DocumentSteps;
   try {
     [loaded, corpus] = await Promise.all([threadClassifier(), threadSteps()]);
   } catch (error) {
-    return failedPages(task.bodies.length, modelProblem(error));
+    return packOutputs(failedPages(task.bodies.length, modelProblem(error)));
   }
   const outputs = await cleanPagesSafely(unpackPages(task), loaded, task.siteTemplates, pageOptions(workerData as CleanWorkerData));
-  return applyStepsSafely(corpus, outputs);
+  return packOutputs(applyStepsSafely(corpus, outputs));
 }
 
 /** Runs the corpus steps; a throw (a bug) fails the batch's pages rather than the run. */
