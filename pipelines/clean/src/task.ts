@@ -119,6 +119,18 @@ export interface PackedOutputs {
 const NO_BLOCKS: DocumentBlock[] = [];
 
 /**
+ * The block fields packOutputs carries. A field added to DocumentBlock and not here would be
+ * dropped on the way back from every pool thread without an error: this line stops the build.
+ */
+type PackedBlockField = "text" | "heading" | "layout";
+const EVERY_BLOCK_FIELD_PACKED: [keyof DocumentBlock] extends [PackedBlockField]
+  ? [PackedBlockField] extends [keyof DocumentBlock]
+    ? true
+    : never
+  : never = true;
+void EVERY_BLOCK_FIELD_PACKED;
+
+/**
  * Packs a batch's outputs for the way back (PackedOutputs). Takes the outputs over: each written
  * page's `blocks` is replaced by an empty array, so the caller must not read them afterwards.
  */
