@@ -1,6 +1,4 @@
 // Entry point of the `winnow` executable (bin/winnow.js imports this).
-// First, so that it is set before any other module runs a regular expression.
-import "./regexp-tiering.js";
 import { EXIT, systemReason } from "@winnow/errors";
 import { runCli } from "./program.js";
 
