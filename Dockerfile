@@ -14,7 +14,8 @@ COPY pipelines ./pipelines
 COPY scripts/pack-cli.js ./scripts/
 # .npmrc keeps onnxruntime-node from downloading CUDA libraries: winnow runs on the CPU binaries it ships.
 RUN npm ci --no-audit --no-fund
-RUN npx tsc -b pipelines/cli && node scripts/pack-cli.js /pack
+# @winnow/features' build writes its function-word table (dist/function-words.bin) after tsc.
+RUN npx tsc -b pipelines/cli && npm run build -w @winnow/features && node scripts/pack-cli.js /pack
 
 FROM node:20-bookworm AS install
 WORKDIR /opt/winnow

@@ -4,8 +4,17 @@
 export { readRecords, DEFAULT_MAX_PAGE_BYTES } from "./read.js";
 export { expandInputs, fsPath, openInput } from "./input.js";
 export { ArchiveOpenError } from "./errors.js";
-export { DECODER_LIMIT, DecoderLimitError, decodeHtml, decodeHtmlPieces, PIECE_BYTES } from "./charset.js";
-export { transferableBuffer } from "./owned.js";
+// Decoding, the pool's buffers and hosts are also "@winnow/archive/pages", without the readers.
+export {
+  DECODER_LIMIT,
+  DecoderLimitError,
+  decodeHtml,
+  decodeHtmlPieces,
+  PIECE_BYTES,
+  transferableBuffer,
+  hostOf,
+  normaliseHost,
+} from "./pages.js";
 export { SKIP_REASONS } from "./types.js";
 export type {
   ArchiveRecord,
@@ -17,4 +26,3 @@ export type {
   InputOpener,
   OpenedInput,
 } from "./types.js";
-export { hostOf, normaliseHost } from "./host.js";

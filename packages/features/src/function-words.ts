@@ -14,51 +14,32 @@
  * each word, so a token costs one hash probe however many languages there are. The tokens are
  * found by the block scan (block-scan.ts), in the same pass as every other count of a block.
  */
-import { createRequire } from "node:module";
-import { CJK, CLASS } from "./char-classes.js";
-import { WordIndex } from "./words.js";
+import { readFileSync } from "node:fs";
+import { decodeFunctionWordTable, TABLE_FILE } from "./function-word-table.js";
+import type { WordIndex } from "./words.js";
 
-const STOPWORDS = createRequire(import.meta.url)("stopwords-iso") as Record<string, readonly string[]>;
+// Built at build time (function-word-table.ts): reading it is a few milliseconds a thread, where
+// building it from the lists at import cost about 40.
+const TABLE = (() => {
+  let bytes: Uint8Array;
+  try {
+    bytes = readFileSync(TABLE_FILE);
+  } catch (error) {
+    throw new Error(`function-words: cannot read the table built by npm run build (${(error as Error).message})`);
+  }
+  return decodeFunctionWordTable(bytes);
+})();
+const MASK_LO = TABLE.maskLo;
+const MASK_HI = TABLE.maskHi;
 
 /** The languages, in a fixed order: bit i of a word's mask is LANGUAGES[i]. */
-export const LANGUAGES: readonly string[] = Object.keys(STOPWORDS).sort();
-if (LANGUAGES.length > 64) throw new Error("function-words: more than 64 languages do not fit two 32-bit masks");
-
-const { INDEX, MASK_LO, MASK_HI } = (() => {
-  // Built once per thread (every worker): one Map probe per listed word, no object per word.
-  const ids = new Map<string, number>();
-  const words: string[] = [];
-  const lo: number[] = [];
-  const hi: number[] = [];
-  for (let bit = 0; bit < LANGUAGES.length; bit++) {
-    const list = STOPWORDS[LANGUAGES[bit]];
-    const loBit = bit < 32 ? 1 << bit : 0;
-    const hiBit = bit < 32 ? 0 : 1 << (bit - 32);
-    for (let k = 0; k < list.length; k++) {
-      const word = list[k].toLowerCase();
-      // Lists hold multi-character Chinese and Japanese entries; text is cut into single
-      // characters there, so only single-character entries can ever match.
-      if (word.length === 0 || (CLASS[word.charCodeAt(0)] & CJK && word.length > 1)) continue;
-      let id = ids.get(word);
-      if (id === undefined) {
-        id = words.length;
-        ids.set(word, id);
-        words.push(word);
-        lo.push(0);
-        hi.push(0);
-      }
-      lo[id] |= loBit;
-      hi[id] |= hiBit;
-    }
-  }
-  return { INDEX: new WordIndex(words), MASK_LO: Int32Array.from(lo), MASK_HI: Int32Array.from(hi) };
-})();
+export const LANGUAGES: readonly string[] = TABLE.languages;
 
 /**
  * Every language's function words, looked up with A–Z folded and nothing else (as indexOf does
  * by default); the block scan (block-scan.ts) collects the entries of each block's tokens.
  */
-export const FUNCTION_WORDS: WordIndex = INDEX;
+export const FUNCTION_WORDS: WordIndex = TABLE.index;
 
 /** Whether entry `entry` is a function word of language `bit`. */
 export function isListedIn(entry: number, bit: number): boolean {

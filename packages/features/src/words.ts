@@ -30,6 +30,17 @@ export function fnvStep(hash: number, unit: number): number {
 }
 
 /**
+ * What a WordIndex computes from its words: each word's hash, the open-addressed slots and the
+ * longest word's length. The function-word table (function-word-table.ts) is built into a file
+ * at build time with these, so a thread that loads it hashes and places no word.
+ */
+export interface WordIndexTable {
+  readonly hashes: Int32Array;
+  readonly slots: Int32Array;
+  readonly longest: number;
+}
+
+/**
  * A fixed set of distinct words, looked up by (text, start, end, hash) instead of by string, so a
  * scan that hashes as it goes never cuts a word out. Open addressing over an Int32Array.
  */
@@ -52,28 +63,45 @@ export class WordIndex {
    * `base`: an index whose words are the first of `words`, in the same order: its table is
    * copied and only the words after them are hashed and placed (WordList.plus), where it is
    * large enough for all of them; the slots are then those a fresh build would fill.
+   * `built`: the table a WordIndex of exactly these words gave (`table`), taken as it is.
    */
-  constructor(words: readonly string[], base?: WordIndex) {
+  constructor(words: readonly string[], base?: WordIndex, built?: WordIndexTable) {
     this.words = words;
     let size = 16;
     while (size < words.length * 4) size *= 2;
-    const copied = base !== undefined && base.slots.length === size ? base.words.length : 0;
-    this.slots = copied > 0 ? (base as WordIndex).slots.slice() : new Int32Array(size);
-    this.hashes = new Int32Array(words.length);
-    let longest = copied > 0 ? (base as WordIndex).longest : 0;
-    if (copied > 0) this.hashes.set((base as WordIndex).hashes);
-    for (let entry = copied; entry < words.length; entry++) {
-      const word = words[entry];
-      const h = hashOf(word, 0, word.length);
-      this.hashes[entry] = h;
-      let slot = h & (size - 1);
-      while (this.slots[slot] !== 0) slot = (slot + 1) & (size - 1);
-      this.slots[slot] = entry + 1;
-      if (word.length > longest) longest = word.length;
+    if (built !== undefined) {
+      if (built.hashes.length !== words.length || built.slots.length !== size) {
+        throw new RangeError(
+          `WordIndex: a table of ${built.hashes.length} words in ${built.slots.length} slots given for ${words.length} words`,
+        );
+      }
+      this.hashes = built.hashes;
+      this.slots = built.slots;
+      this.longest = built.longest;
+    } else {
+      const copied = base !== undefined && base.slots.length === size ? base.words.length : 0;
+      this.slots = copied > 0 ? (base as WordIndex).slots.slice() : new Int32Array(size);
+      this.hashes = new Int32Array(words.length);
+      let longest = copied > 0 ? (base as WordIndex).longest : 0;
+      if (copied > 0) this.hashes.set((base as WordIndex).hashes);
+      for (let entry = copied; entry < words.length; entry++) {
+        const word = words[entry];
+        const h = hashOf(word, 0, word.length);
+        this.hashes[entry] = h;
+        let slot = h & (size - 1);
+        while (this.slots[slot] !== 0) slot = (slot + 1) & (size - 1);
+        this.slots[slot] = entry + 1;
+        if (word.length > longest) longest = word.length;
+      }
+      this.longest = longest;
     }
-    this.longest = longest;
     this.present = words.length < FILTER_FROM ? null : new Int32Array(1 << 11);
     if (this.present !== null) for (let entry = 0; entry < words.length; entry++) markPresent(this.present, this.hashes[entry]);
+  }
+
+  /** The hashes, slots and longest length, for a `built` argument of a later WordIndex of the same words. */
+  get table(): WordIndexTable {
+    return { hashes: this.hashes, slots: this.slots, longest: this.longest };
   }
 
   /**

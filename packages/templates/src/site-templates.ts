@@ -9,7 +9,7 @@
  * Only fingerprints are kept, never pages: a few hundred numbers per page.
  */
 import { forEachShared, intersectionSize } from "./fingerprints.js";
-import { hostOf } from "@winnow/archive";
+import { hostOf } from "@winnow/archive/pages";
 
 export interface SiteTemplateOptions {
   /** A fingerprint is template when at least this many compared pairs share it (default 1). */

@@ -2,7 +2,7 @@
  * Per-host models while cleaning: each page of a batch is cleaned with its host's model (from
  * the record's URL), the rest with the general one (see @winnow/models' HostRoutedClassifier).
  */
-import { hostOf } from "@winnow/archive";
+import { hostOf } from "@winnow/archive/pages";
 import type { BlockClassifier, HostRoutedClassifier } from "@winnow/models";
 import type { PageInput, PageOutput } from "./page.js";
 

@@ -1,11 +1,13 @@
-// What a run loads where: the main thread of a run on a pool never cleans a page, and a thread
-// cleaning with the default options uses neither the filters nor the dedup keys, so neither
-// loads those packages (each costs tens of milliseconds of CPU a thread, every run).
+// What a run loads where: the main thread of a run on a pool never cleans a page, a pool thread
+// never reads an archive, and a thread cleaning with the default options uses neither the filters
+// nor the dedup keys, so none loads those packages (each costs tens of milliseconds of CPU a
+// thread, every run).
 import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 
 const INDEX = new URL("../dist/index.js", import.meta.url).href;
 const STEPS = new URL("../dist/steps.js", import.meta.url).href;
+const WORKER = new URL("../dist/worker.js", import.meta.url).href;
 
 // A module loader hook that names every module loaded on stderr.
 const HOOKS = `export async function load(url, context, next) {
@@ -43,6 +45,16 @@ if (!clean.isLanguageLabel("en") || clean.UNDETERMINED !== "und") process.exit(3
     expect(loads(urls, /\/packages\/models\/dist\/model-names\.js$/)).toHaveLength(1);
     expect(loads(urls, CLEANING)).toEqual([]);
     expect(loads(urls, /\/packages\/(filters|dedup)\/|\/piscina\//)).toEqual([]);
+  });
+
+  it("a pool thread's module decodes pages without loading the archive's readers or zstd's native binding", () => {
+    const urls = loadedIn(
+      stderrOf(`const worker = await import(${JSON.stringify(WORKER)});
+if (typeof worker.default !== "function") process.exit(3);`),
+    );
+    // What it does use of the archive package is there (so the hook saw the imports).
+    expect(loads(urls, /\/packages\/archive\/dist\/(pages|charset)\.js$/)).toHaveLength(2);
+    expect(loads(urls, /\/packages\/archive\/dist\/(index|read|reader|warc|arc|gunzip|zstd)\.js$|zstd-napi/)).toEqual([]);
   });
 
   it("the default corpus steps (language ID) load neither the filters nor the dedup keys; asking for them loads them", () => {

@@ -3,7 +3,7 @@
  * score the blocks, keep those at or above the threshold. Everything after the archive reader and
  * before the writer happens here, in a worker thread or inline.
  */
-import { decodeHtmlPieces } from "@winnow/archive";
+import { decodeHtmlPieces } from "@winnow/archive/pages";
 import { errorMessage } from "@winnow/errors";
 import type { DedupKeys } from "@winnow/dedup";
 import type { DocumentStats, PiiCounts } from "@winnow/filters";

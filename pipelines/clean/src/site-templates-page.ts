@@ -3,7 +3,7 @@
  * (performance mode) clean pages that pass one already parsed. Pass two in memory mode is the
  * ordinary cleanPages with a SiteTemplateBatch (page.ts).
  */
-import { decodeHtmlPieces } from "@winnow/archive";
+import { decodeHtmlPieces } from "@winnow/archive/pages";
 import type { BlockClassifier } from "@winnow/models";
 import type { SegmentedDocument } from "@winnow/segment";
 import { pageFingerprints } from "@winnow/templates";

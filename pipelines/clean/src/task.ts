@@ -4,7 +4,7 @@
  * the main thread need not load: it pulls in the segmenter, the features, the metadata reader,
  * the models and the corpus steps, a pool thread's work (pool.ts).
  */
-import { transferableBuffer } from "@winnow/archive";
+import { transferableBuffer } from "@winnow/archive/pages";
 import type { BlockLayout } from "@winnow/segment";
 import type { DocumentBlock } from "@winnow/writers";
 import type { SiteTemplateBatch } from "./site-templates-batch.js";
