@@ -11,14 +11,16 @@
  * (Node names none of them), so the pool's threads are taken to be the `--workers` busiest
  * threads other than the main one; with `--workers 0` there are none.
  *
- *   node benchmarks/thread-cpu.js [--runs 3] -- INPUT [winnow clean flags, e.g. --workers 1]
+ *   node benchmarks/thread-cpu.js [--runs 3] [--builds A,B] -- INPUT [winnow clean flags, e.g. --workers 1]
  *
- * Prints each run's split and the medians; the output goes to a temporary folder.
+ * Prints each run's split and the medians; the output goes to a temporary folder. With
+ * `--builds`, each build's `winnow clean` (a checkout, built) runs in turn within every round, so
+ * that the machine's load falls on all of them alike, and the medians are per build.
  */
 import { spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { ROOT } from "./lib/common.js";
 
 const dash = process.argv.indexOf("--");
@@ -28,6 +30,7 @@ if (dash < 0 || dash + 1 >= process.argv.length) {
 }
 const own = process.argv.slice(2, dash);
 const runs = own.includes("--runs") ? Number(own[own.indexOf("--runs") + 1]) : 3;
+const builds = own.includes("--builds") ? own[own.indexOf("--builds") + 1].split(",").map((b) => resolve(b)) : [ROOT];
 const cleanArgs = process.argv.slice(dash + 1);
 const workersAt = cleanArgs.indexOf("--workers");
 const workersFlag = workersAt >= 0 ? Number(cleanArgs[workersAt + 1]) : undefined;
@@ -55,9 +58,9 @@ function threadTimes(pid) {
   return out;
 }
 
-async function oneRun() {
+async function oneRun(build) {
   const dir = mkdtempSync(join(tmpdir(), "winnow-thread-cpu-"));
-  const child = spawn(process.execPath, [join(ROOT, "pipelines/cli/bin/winnow.js"), "clean", ...cleanArgs, "-o", join(dir, "out.jsonl")], {
+  const child = spawn(process.execPath, [join(build, "pipelines/cli/bin/winnow.js"), "clean", ...cleanArgs, "-o", join(dir, "out.jsonl")], {
     stdio: ["ignore", "ignore", "pipe"],
   });
   let log = "";
@@ -86,17 +89,23 @@ async function oneRun() {
 }
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const rows = [];
+const rows = new Map(builds.map((b) => [b, []]));
+const name = (b) => (builds.length === 1 ? "" : `${b === ROOT ? "." : b}\t`);
 console.log(`winnow clean ${cleanArgs.join(" ")}: CPU seconds by thread`);
-console.log("run\tdocs\tmain\tpool threads\tother threads\ttotal\tdocs/CPU-s");
+console.log(`${builds.length === 1 ? "" : "build\t"}run\tdocs\tmain\tpool threads\tother threads\ttotal\tdocs/CPU-s`);
 for (let r = 1; r <= runs; r++) {
-  const row = await oneRun();
-  rows.push(row);
+  // Alternate rounds run the builds in reverse order, so that neither always runs first.
+  for (const build of r % 2 === 1 ? builds : [...builds].reverse()) {
+    const row = await oneRun(build);
+    rows.get(build).push(row);
+    console.log(
+      `${name(build)}${r}\t${row.docs}\t${row.main.toFixed(2)}\t${row.pool.toFixed(2)} (${row.workers})\t${row.rest.toFixed(2)}\t${row.total.toFixed(2)}\t${(row.docs / row.total).toFixed(1)}`,
+    );
+  }
+}
+for (const build of builds) {
+  const m = (key) => median(rows.get(build).map((r) => r[key]));
   console.log(
-    `${r}\t${row.docs}\t${row.main.toFixed(2)}\t${row.pool.toFixed(2)} (${row.workers})\t${row.rest.toFixed(2)}\t${row.total.toFixed(2)}\t${(row.docs / row.total).toFixed(1)}`,
+    `${name(build)}median\t${m("docs")}\t${m("main").toFixed(2)}\t${m("pool").toFixed(2)}\t${m("rest").toFixed(2)}\t${m("total").toFixed(2)}\t${(m("docs") / m("total")).toFixed(1)}`,
   );
 }
-const m = (key) => median(rows.map((r) => r[key]));
-console.log(
-  `median\t${m("docs")}\t${m("main").toFixed(2)}\t${m("pool").toFixed(2)}\t${m("rest").toFixed(2)}\t${m("total").toFixed(2)}\t${(m("docs") / m("total")).toFixed(1)}`,
-);

@@ -196,7 +196,8 @@ export class BlockScans {
           else if (c === 64) hasAt = true;
           else if (c === 35) hasHash = true;
           // A URL literal holds "://" or "www." (any case): without either the regex finds none.
-          else if (c === 58) hasUrl ||= text.charCodeAt(at + 1) === 47 && text.charCodeAt(at + 2) === 47;
+          // (Bounded: a read past the text's end gives NaN, but deoptimises the scan's optimised code.)
+          else if (c === 58) hasUrl ||= at + 2 < n && text.charCodeAt(at + 1) === 47 && text.charCodeAt(at + 2) === 47;
           else if (c === 46) hasUrl ||= at >= 3 && isWww(text, at - 3);
           // A sentence ends at . ! ? followed by a space or the end of the block.
           if (k & T_SENTENCE_END && (at + 1 === n || text.charCodeAt(at + 1) === 32 || (cjkWords && k & T_FULL_STOP))) sentences++;

@@ -87,7 +87,8 @@ function ancestorMask(tagPath: string): number {
   let start = 0;
   for (let i = 0; i <= tagPath.length; i++) {
     if (i === tagPath.length || tagPath.charCodeAt(i) === 47 /* / */) {
-      const named = ANCESTORS_BY_LENGTH[i - start];
+      // Names longer than any listed are past the table's end: reading there would deoptimise.
+      const named = i - start < ANCESTORS_BY_LENGTH.length ? ANCESTORS_BY_LENGTH[i - start] : undefined;
       if (named !== undefined) {
         for (const [name, bit] of named) {
           if (tagPath.startsWith(name, start)) {

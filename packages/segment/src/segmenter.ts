@@ -34,7 +34,7 @@ import { ClassLink, PathTrie, classChainText, type PathNode } from "./ancestry.j
 import { foldWhitespace, isHtmlWhitespace } from "./whitespace.js";
 import { InlineTracker } from "./inline.js";
 import { Doctype, type Block, type CellLayout, type ListLayout, type MarkupObserver, type SegmentedDocument } from "./types.js";
-import { StructureTracker, blockLayout } from "./structure.js";
+import { StructureTracker, blockLayout, newLayout } from "./structure.js";
 import { classHides } from "./hidden-classes.js";
 import { stripShortcodes } from "./shortcodes.js";
 import { HiddenWrapperTracker } from "./hidden-wrapper.js";
@@ -890,7 +890,7 @@ export class Segmenter {
     const inline = this.inline?.endBlock(text.length) ?? null;
     // Link and emphasis ranges count characters of the text before shortcodes were cut: a block
     // that had any keeps its text and loses its ranges rather than get them in the wrong place.
-    if (inline !== null && stripped === raw) (block.layout ??= {}).inline = inline;
+    if (inline !== null && stripped === raw) (block.layout ??= newLayout(undefined, undefined, undefined)).inline = inline;
     this.blocks.push(block);
     this.subtrees?.endBlock();
     this.text.clear();

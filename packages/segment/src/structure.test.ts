@@ -43,4 +43,18 @@ describe("block layout", () => {
     expect(code.text).toBe("def f(x): return x + 1");
     expect(code.layout?.pre).toBe("def f(x):\n    return x + 1");
   });
+
+  it("gives every layout the same four fields in one order, absent parts undefined (one hidden class)", () => {
+    const html = `<ul><li>Item</li></ul><table><tr><td>Cell</td></tr></table><pre>a\n  b</pre>
+<p>A <a href="/x">link</a> here</p><ul><li><a href="/y">Linked item</a></li></ul>`;
+    const got = segmentHtml(html, { inline: true }).blocks.filter((b) => b.layout !== undefined);
+    expect(got.map((b) => b.text)).toEqual(["Item", "Cell", "a b", "A link here", "Linked item"]);
+    for (const b of got) expect(Object.keys(b.layout ?? {})).toEqual(["list", "cell", "pre", "inline"]);
+    const [item, cell, pre, linked, linkedItem] = got.map((b) => b.layout);
+    expect([item?.list?.marker, item?.cell, item?.pre, item?.inline]).toEqual(["-", undefined, undefined, undefined]);
+    expect([cell?.list, cell?.cell?.column, cell?.pre]).toEqual([undefined, 0, undefined]);
+    expect([pre?.list, pre?.cell, pre?.pre]).toEqual([undefined, undefined, "a\n  b"]);
+    expect([linked?.list, linked?.cell, linked?.pre, linked?.inline?.[0]?.href]).toEqual([undefined, undefined, undefined, "/x"]);
+    expect([linkedItem?.list?.marker, linkedItem?.inline?.[0]?.href]).toEqual(["-", "/y"]);
+  });
 });

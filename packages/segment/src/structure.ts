@@ -156,8 +156,11 @@ export class StructureTracker {
   /** The cell of a block whose nearest block-level element is a td or th. */
   cellLayout(): CellLayout | null {
     const frames = this.frames;
+    // No read past the end (and no undefined where a frame is expected): either deoptimises the
+    // caller's optimised code.
+    if (frames.length === 0) return null;
     const cell = frames[frames.length - 1];
-    if (cell?.kind !== Kind.Cell) return null;
+    if (cell.kind !== Kind.Cell) return null;
     const row = this.innermost(Kind.Row) as Frame;
     const table = this.innermost(Kind.Table);
     return { table: table === null ? 0 : table.id, row: row.id, column: cell.id, span: Number(cell.marker), header: cell.flag };
@@ -183,9 +186,15 @@ export class StructureTracker {
 /** The layout of a block from its parts, null when it sits in no structure. */
 export function blockLayout(list: ListLayout | null, cell: CellLayout | null, pre: string | null): BlockLayout | undefined {
   if (list === null && cell === null && pre === null) return undefined;
-  const layout: BlockLayout = {};
-  if (list !== null) layout.list = list;
-  if (cell !== null) layout.cell = cell;
-  if (pre !== null) layout.pre = pre;
-  return layout;
+  return newLayout(list ?? undefined, cell ?? undefined, pre ?? undefined);
+}
+
+/**
+ * A layout with all four fields, those it lacks undefined and in one order: every layout then has
+ * one hidden class. Built field by field, the subsets made a dozen, and the writers' and the
+ * cleaner's reads of `layout.cell` or `layout.pre` went polymorphic and then deoptimised ("wrong
+ * map") each time a page brought a new subset (issue 33).
+ */
+export function newLayout(list: ListLayout | undefined, cell: CellLayout | undefined, pre: string | undefined): BlockLayout {
+  return { list, cell, pre, inline: undefined };
 }

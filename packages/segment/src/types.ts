@@ -57,7 +57,7 @@ export interface Block {
    * one copy of those (see @winnow/models' dropRepeatedBlocks). Features do not read it.
    */
   repeatOf: number;
-  /** The structure the block sits in (list item, table cell, <pre>); absent for a plain block. */
+  /** The structure the block sits in (list item, table cell, <pre>); undefined for a plain block. */
   layout?: BlockLayout;
 }
 
@@ -84,6 +84,7 @@ export interface CellLayout {
   header: boolean;
 }
 
+/** Every layout has all four fields, in this order, those a block lacks undefined (one hidden class: newLayout). */
 export interface BlockLayout {
   list?: ListLayout;
   cell?: CellLayout;

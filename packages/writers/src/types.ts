@@ -5,7 +5,7 @@ import type { BlockLayout } from "@winnow/segment";
 export interface DocumentBlock {
   text: string;
   heading: number;
-  /** List item, table cell, <pre> text as written (see @winnow/segment); absent for a plain block. */
+  /** List item, table cell, <pre> text as written (see @winnow/segment); undefined for a plain block. */
   layout?: BlockLayout;
 }
 

@@ -161,11 +161,13 @@ function commentBlocks(
   return out;
 }
 
+/**
+ * Every output block has one shape, `layout` present (undefined on a plain block): with two
+ * shapes the writers' reads of `block.layout` deoptimised on the first page that mixed them
+ * (issue 33). Writers see no difference: JSON leaves undefined fields out.
+ */
 function outputBlock(page: PageLeft, b: number): DocumentBlock {
-  const layout = page.layouts?.[b];
-  return layout === undefined
-    ? { text: page.texts[b], heading: page.headings[b] }
-    : { text: page.texts[b], heading: page.headings[b], layout };
+  return { text: page.texts[b], heading: page.headings[b], layout: page.layouts?.[b] };
 }
 
 // One per thread: the segmenter feeds it page by page, and finish() readies it for the next.

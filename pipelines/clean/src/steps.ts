@@ -117,7 +117,7 @@ export class FilterStep implements DocumentStep {
       const before = doc.blocks;
       // C4's line rules judged each block as one line: the document is written as those lines,
       // without the table rows and code layout that would join or split them again.
-      doc.blocks = outcome.kept.map((k, i) => ({ text: outcome.blocks[i], heading: before[k].heading }));
+      doc.blocks = outcome.kept.map((k, i) => ({ text: outcome.blocks[i], heading: before[k].heading, layout: undefined }));
     }
     for (const f of outcome.failures) doc.failures.push({ reason: "filter", rule: f.rule, value: f.value });
     if (this.#stats && outcome.stats !== null) doc.stats = outcome.stats;

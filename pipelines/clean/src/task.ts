@@ -172,10 +172,9 @@ export function unpackOutputs(packed: PackedOutputs): PageOutput[] {
     if (!out.ok) continue;
     const blocks = new Array<DocumentBlock>(blockCounts[i]);
     for (let b = 0; b < blocks.length; b++, at++) {
-      blocks[b] =
-        layoutBlocks[nextLayout] === at
-          ? { text: texts[at], heading: headings[at], layout: layouts[nextLayout++] }
-          : { text: texts[at], heading: headings[at] };
+      // One shape for every block, as outputBlock makes them on the pool thread.
+      const layout = layoutBlocks[nextLayout] === at ? layouts[nextLayout++] : undefined;
+      blocks[b] = { text: texts[at], heading: headings[at], layout };
     }
     out.blocks = blocks;
   }

@@ -1,5 +1,6 @@
 import { readRecords, transferableBuffer, type ArchiveRecord } from "@winnow/archive";
 import { type BlockClassifier, loadClassifier } from "@winnow/models";
+import type { DocumentBlock } from "@winnow/writers";
 import { describe, expect, it } from "vitest";
 import { packOutputs, packPages, unpackOutputs, unpackPages } from "./task.js";
 import { cleanPagesSafely } from "./worker.js";
@@ -97,12 +98,17 @@ describe("packOutputs / unpackOutputs", () => {
     expect(blocks.filter((b) => b.layout !== undefined).length).toBeGreaterThan(10);
     expect(blocks.filter((b) => b.layout === undefined).length).toBeGreaterThan(10);
     expect(blocks.some((b) => b.heading > 0)).toBe(true);
+    // One shape for every block (layout present, undefined on a plain one), on either side.
+    const oneShape = (bs: DocumentBlock[]) => bs.every((b) => Object.keys(b).join() === "text,heading,layout");
+    expect(oneShape(blocks)).toBe(true);
     const expected = structuredClone(outputs);
 
     const packed = packOutputs(outputs);
     // No block object crosses: every written page's blocks are in the columns.
     expect(packed.outputs.every((o) => !o.ok || o.blocks.length === 0)).toBe(true);
     expect(packed.texts).toHaveLength(blocks.length);
-    expect(unpackOutputs(structuredClone(packed))).toStrictEqual(expected);
+    const unpacked = unpackOutputs(structuredClone(packed));
+    expect(unpacked).toStrictEqual(expected);
+    expect(oneShape(unpacked.flatMap((o) => (o.ok ? o.blocks : [])))).toBe(true);
   });
 });
