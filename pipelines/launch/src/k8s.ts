@@ -12,7 +12,7 @@ import { Job } from "kubernetes-models/batch/v1/Job";
 import { stringify } from "yaml";
 import { type DedupJob, dedupCommand, dedupPasses } from "./dedup.js";
 import { type CleanJob, checkJob, cleanArguments, winnowWords } from "./job.js";
-import { cleanMemoryMib, DEDUP_MEMORY_MIB, memoryString } from "./resources.js";
+import { cleanMemoryMib, DEDUP_MEMORY_MIB, memoryString, v8PoolSizeFor } from "./resources.js";
 import { checkValue, isUrl, literalWords, shellQuote, type Word } from "./values.js";
 
 export const IMAGE_PULL_POLICIES = ["Always", "IfNotPresent", "Never"] as const;
@@ -56,6 +56,8 @@ interface IndexedSpec {
   cpus: number;
   memory: string;
   command: readonly string[];
+  /** V8's platform threads for the pod's process (resources.ts); undefined: Node's own. */
+  v8PoolSize?: number;
 }
 
 const DNS_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
@@ -159,7 +161,10 @@ function indexedJob(spec: IndexedSpec, k8s: K8sOptions): Job {
               imagePullPolicy: k8s.imagePullPolicy ?? "IfNotPresent",
               command: [...spec.command],
               // Outputs for s3:// are written to a temporary file first, then uploaded.
-              env: [{ name: "TMPDIR", value: SCRATCH_PATH }],
+              env: [
+                { name: "TMPDIR", value: SCRATCH_PATH },
+                ...(spec.v8PoolSize === undefined ? [] : [{ name: "NODE_OPTIONS", value: `--v8-pool-size=${spec.v8PoolSize}` }]),
+              ],
               ...(k8s.envSecret === undefined ? {} : { envFrom: [{ secretRef: { name: k8s.envSecret } }] }),
               resources: { requests: resources, limits: resources },
               volumeMounts: [
@@ -214,6 +219,7 @@ export function indexedJobManifest(job: CleanJob, k8s: K8sOptions): string {
       cpus: job.cpusPerTask,
       memory: job.memory ?? memoryString(cleanMemoryMib(job.cpusPerTask), "k8s"),
       command: podWords([...winnowWords(job.winnow), ...args]),
+      v8PoolSize: v8PoolSizeFor(job.cpusPerTask),
     },
     k8s,
   );

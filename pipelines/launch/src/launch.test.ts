@@ -8,7 +8,7 @@ import { parse, parseAllDocuments } from "yaml";
 import type { DedupJob } from "./dedup.js";
 import type { CleanJob } from "./job.js";
 import { indexedJobManifest, type K8sOptions, k8sDedupChain } from "./k8s.js";
-import { cleanMemoryMib } from "./resources.js";
+import { cleanMemoryMib, v8PoolSizeFor, v8PoolSizeGiven } from "./resources.js";
 import { slurmArrayScript, slurmDedupChain, slurmDedupScripts } from "./slurm.js";
 import { shellQuote } from "./values.js";
 
@@ -96,8 +96,37 @@ describe("slurmArrayScript", () => {
     expect(cleanMemoryMib(2)).toBe(1280);
     expect(cleanMemoryMib(16)).toBe(7680);
     expect(script).toMatch(/^#SBATCH --mem=1280M$/m);
-    expect(script).toMatch(/\nmodule load nodejs\/20\nexec winnow clean /);
+    expect(script).toMatch(/\nmodule load nodejs\/20\n(.*\n)*if \[ .*\n.*--v8-pool-size.*\nfi\nexec winnow clean /);
     bashSyntax(script);
+  });
+
+  it("gives a task of more than 8 CPUs one V8 platform thread per worker, read from Slurm at run time, keeping the user's NODE_OPTIONS", () => {
+    const printer = join(dir, "print-node-options.sh");
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the shell's parameter expansion, written as it is
+    writeFileSync(printer, '#!/bin/bash\nprintf "%s" "${NODE_OPTIONS-unset}"\n');
+    chmodSync(printer, 0o755);
+    const script = slurmArrayScript({ ...JOB, winnow: printer });
+    bashSyntax(script);
+    const run = (env: Record<string, string | undefined>): string => {
+      const file = join(dir, "pool.sh");
+      writeFileSync(file, script);
+      const base = { ...process.env };
+      delete base.NODE_OPTIONS;
+      delete base.SLURM_CPUS_PER_TASK;
+      return execFileSync("bash", [file], { env: { ...base, ...env }, encoding: "utf8" });
+    };
+    expect(run({ SLURM_CPUS_PER_TASK: "16" })).toBe("--v8-pool-size=16");
+    expect(run({ SLURM_CPUS_PER_TASK: "9" })).toBe("--v8-pool-size=9");
+    // sbatch --cpus-per-task=4 at submission overrides the script's 16: Node's own 4 then.
+    expect(run({ SLURM_CPUS_PER_TASK: "8" })).toBe("unset");
+    // The user's own options stay, after ours: a --v8-pool-size of theirs is read last and wins.
+    expect(run({ SLURM_CPUS_PER_TASK: "32", NODE_OPTIONS: "--max-old-space-size=4096 --v8-pool-size=2" })).toBe(
+      "--v8-pool-size=32 --max-old-space-size=4096 --v8-pool-size=2",
+    );
+    expect(run({ SLURM_CPUS_PER_TASK: "4", NODE_OPTIONS: "--max-old-space-size=4096" })).toBe("--max-old-space-size=4096");
+    expect(v8PoolSizeFor(16)).toBe(16);
+    expect(v8PoolSizeFor(8)).toBeUndefined();
+    expect(v8PoolSizeFor(1)).toBeUndefined();
   });
 
   it("passes every value to winnow as it was given: quotes, spaces, $, and text like a placeholder", () => {
@@ -251,7 +280,13 @@ describe("indexedJobManifest", () => {
     ]);
     expect(container?.resources?.limits).toEqual({ cpu: "16", memory: "32Gi" });
     expect(container?.envFrom).toEqual([{ secretRef: { name: "aws" } }]);
-    expect(container?.env).toEqual([{ name: "TMPDIR", value: "/scratch" }]);
+    // 16 CPUs: a V8 platform thread per worker (resources.ts); 8 or fewer: Node's own.
+    expect(container?.env).toEqual([
+      { name: "TMPDIR", value: "/scratch" },
+      { name: "NODE_OPTIONS", value: "--v8-pool-size=16" },
+    ]);
+    const small = validJob(indexedJobManifest({ ...JOB, pathsFile: "/data/p", output: "/data/out", cpusPerTask: 8 }, K8S));
+    expect(small.spec?.template.spec?.containers[0]?.env).toEqual([{ name: "TMPDIR", value: "/scratch" }]);
     expect(pod?.volumes).toEqual([
       { name: "scratch", emptyDir: { sizeLimit: "20Gi" } },
       { name: "data", persistentVolumeClaim: { claimName: "crawl" } },
@@ -394,5 +429,18 @@ describe("dedup jobs", () => {
       "clusters",
     ]);
     expect(() => k8sDedupChain(DEDUP, { ...K8S, volumeClaim: undefined }, paths)).toThrow(/outputs would be lost|not in the pods/);
+  });
+});
+
+describe("v8PoolSizeGiven", () => {
+  it("reads --v8-pool-size from the command line before NODE_OPTIONS, the last of each, in both spellings", () => {
+    expect(v8PoolSizeGiven([], undefined)).toBeUndefined();
+    expect(v8PoolSizeGiven(["--max-old-space-size=4096"], "--enable-source-maps")).toBeUndefined();
+    expect(v8PoolSizeGiven([], "--v8-pool-size=16")).toBe(16);
+    expect(v8PoolSizeGiven([], "  --v8-pool-size 12  --v8-pool-size=6 ")).toBe(6);
+    expect(v8PoolSizeGiven(["--v8-pool-size=8"], "--v8-pool-size=16")).toBe(8);
+    expect(v8PoolSizeGiven(["--v8-pool-size", "0"], undefined)).toBe(0);
+    // A flag with no value after it gives nothing.
+    expect(v8PoolSizeGiven(["--v8-pool-size"], undefined)).toBeUndefined();
   });
 });

@@ -10,7 +10,7 @@ import { promisify } from "node:util";
 import { UsageError } from "@winnow/errors";
 import { type DedupJob, dedupCommand, dedupPasses } from "./dedup.js";
 import { absolute, type CleanJob, checkJob, cleanArguments, winnowWords } from "./job.js";
-import { cleanMemoryMib, DEDUP_MEMORY_MIB, memoryString } from "./resources.js";
+import { cleanMemoryMib, DEDUP_MEMORY_MIB, memoryString, V8_POOL_ABOVE_WORKERS } from "./resources.js";
 import { checkValue, shellCommand, type Word } from "./values.js";
 
 export interface SlurmOptions {
@@ -42,6 +42,8 @@ interface ArraySpec {
   chdir?: string;
   command: readonly Word[];
   comment: readonly string[];
+  /** Shell lines run on the node after --setup, before winnow: written by winnow, not the user. */
+  environment?: readonly string[];
 }
 
 /** Time limits sbatch accepts: minutes, [days-]hours:minutes[:seconds], or unlimited. */
@@ -95,6 +97,7 @@ function sbatchScript(spec: ArraySpec, slurm: SlurmOptions): string {
     checkValue("--setup", slurm.setup);
     lines.push(slurm.setup);
   }
+  lines.push(...(spec.environment ?? []));
   lines.push(`exec ${shellCommand(spec.command)}`, "");
   return lines.join("\n");
 }
@@ -119,6 +122,14 @@ export function slurmArrayScript(job: CleanJob, slurm: SlurmOptions = {}): strin
       cpusPerTask: job.cpusPerTask,
       memory: job.memory ?? memoryString(cleanMemoryMib(job.cpusPerTask), "slurm"),
       command: [...winnowWords(job.winnow), ...args],
+      // Read at run time: sbatch --cpus-per-task on the command line overrides the script's.
+      environment: [
+        `# Above ${V8_POOL_ABOVE_WORKERS} worker threads, a V8 platform thread per worker (Node starts 4 for all): docs/speed.md.`,
+        `if [ "\${SLURM_CPUS_PER_TASK:-1}" -gt ${V8_POOL_ABOVE_WORKERS} ]; then`,
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the shell's parameter expansion, written as it is
+        '  export NODE_OPTIONS="--v8-pool-size=$SLURM_CPUS_PER_TASK${NODE_OPTIONS:+ $NODE_OPTIONS}"',
+        "fi",
+      ],
       comment: [
         "Written by winnow launch slurm. Task R of the array cleans inputs i of the paths list with",
         `i mod ${job.tasks} = R (winnow reads SLURM_ARRAY_TASK_ID), one output per input, each marked done;`,

@@ -20,6 +20,7 @@ import {
 } from "@winnow/clean";
 import { EXIT, InputError, UsageError } from "@winnow/errors";
 import { FILTER_NAMES } from "@winnow/filters";
+import { NODE_V8_POOL_SIZE, v8PoolSizeFor, v8PoolSizeGiven } from "@winnow/launch/resources";
 import type { Favor } from "@winnow/models";
 import { DEFAULT_RETRY, isRemote, redactUrl, remoteOpener } from "@winnow/remote";
 import type { OutputFormat } from "@winnow/writers";
@@ -35,6 +36,7 @@ import {
 import { interruptOnSignals } from "../signals.js";
 import { filterConfigOf } from "./filter-config.js";
 import { parseFilters } from "./filter-names.js";
+import type { Logger } from "pino";
 import { createLogger, LOG_LEVELS, type LogLevel } from "../logger.js";
 import { parseByteSize, parseCount, parseUnitInterval } from "../parse.js";
 
@@ -375,9 +377,24 @@ export async function checkPerInputFlags(inputs: readonly string[], flags: Clean
 }
 
 /** A task of a sharded run: one output per input, into the -o folder. */
+/**
+ * Node starts 4 V8 platform threads for all of a process's worker threads, and a running process
+ * cannot add any (@winnow/launch's resources.ts has the measurement, and its job scripts set
+ * them): above 8 workers, a run started without them says how to give one per worker.
+ */
+export function noteV8Pool(logger: Logger, workers: number): void {
+  const wanted = v8PoolSizeFor(workers);
+  if (wanted === undefined || v8PoolSizeGiven(process.execArgv, process.env.NODE_OPTIONS) !== undefined) return;
+  logger.info(
+    `${workers} worker threads share Node's ${NODE_V8_POOL_SIZE} V8 background threads: start winnow with ` +
+      `NODE_OPTIONS=--v8-pool-size=${wanted} for one each (measured at 16 workers: 1.07x the pages a second; docs/speed.md)`,
+  );
+}
+
 async function cleanPerInput(inputs: string[], flags: CleanFlags): Promise<void> {
   await checkPerInputFlags(inputs, flags);
   const logger = createLogger(flags.logLevel);
+  noteV8Pool(logger, flags.workers);
   const interrupt = interruptOnSignals(logger, STOPPING);
   let summary: Awaited<ReturnType<typeof runCleanPerInput>>;
   try {
@@ -415,6 +432,7 @@ async function cleanPerInput(inputs: string[], flags: CleanFlags): Promise<void>
 async function clean(inputs: string[], flags: CleanFlags): Promise<void> {
   if (inputs.length === 0) throw new UsageError("no inputs: give files, folders, or - for standard input (or --paths-file)", "clean");
   const logger = createLogger(flags.logLevel);
+  noteV8Pool(logger, flags.workers);
   // cli-progress is loaded only for a terminal: a run writing to a log or a pipe never draws the line.
   const progress = flags.progress && process.stderr.isTTY ? (await import("../progress.js")).startProgressLine() : undefined;
   if (flags.rejectsAll === true && flags.rejects === undefined) throw new UsageError("--rejects-all needs --rejects FILE", "--rejects-all");

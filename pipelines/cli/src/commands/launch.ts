@@ -101,7 +101,9 @@ function jobOptions(command: Command, scheduler: Scheduler, what: "clean" | "ded
     .option("--max-running <n>", "tasks running at once (default: all)", parseCount(1))
     .option(
       "--cpus-per-task <n>",
-      what === "clean" ? "CPUs per task; winnow clean runs as many worker threads" : "CPUs per task",
+      what === "clean"
+        ? "CPUs per task; winnow clean runs as many worker threads, and above 8 the job gives Node a V8 platform thread per CPU (NODE_OPTIONS=--v8-pool-size)"
+        : "CPUs per task",
       parseCount(1),
       what === "clean" ? 16 : 2,
     )
