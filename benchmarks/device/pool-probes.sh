@@ -12,6 +12,8 @@
 #               every isolate's background work (concurrent marking and sweeping, compiling);
 #               Node starts 4 however many isolates share them
 #   stgc        `node --single-threaded-gc`: each isolate collects on its own thread alone
+#   node:A,B    `node A B`: any options on Node's command line, commas for spaces
+#               (node:--v8-pool-size=16,--min-semi-space-size=16)
 #   procsK      K processes at once, each WORKERS/K pool threads and PASSES/K passes (what
 #               `winnow launch`'s array tasks do on one machine)
 # Prints a Markdown table: docs/s over the wall time of the variant, CPU-seconds over wall (cores
@@ -47,6 +49,10 @@ for round in $(seq "$ROUNDS"); do
       base) one "$tmp/1.json" "$WORKERS" "$PASSES" ;;
       pool*) NODE_OPTIONS="--v8-pool-size=${variant#pool}" one "$tmp/1.json" "$WORKERS" "$PASSES" ;;
       stgc) one "$tmp/1.json" "$WORKERS" "$PASSES" --single-threaded-gc ;;
+      node:*)
+        IFS=, read -r -a node_args <<<"${variant#node:}"
+        one "$tmp/1.json" "$WORKERS" "$PASSES" "${node_args[@]}"
+        ;;
       procs*)
         k=${variant#procs}
         for i in $(seq "$k"); do one "$tmp/$i.json" $((WORKERS / k)) $((PASSES / k)) & done
