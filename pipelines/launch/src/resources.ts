@@ -35,7 +35,7 @@ export function memoryString(mib: number, scheduler: "slurm" | "k8s"): string {
  * option (`--v8-pool-size`, or NODE_OPTIONS) that cannot change once Node runs, so a job script
  * sets it. Measured on lent 16-core machines, runs interleaved with Node's own count
  * (benchmarks/results/2026-11-27-device-pool-size.md): 16 workers cleaned more pages a second with
- * 16 platform threads in each of 8 pairs, 1.01-1.18x, median 1.07x; at 12 and 8 workers it changed
+ * 16 platform threads in each of 10 pairs, 1.01-1.18x, median 1.06x; at 12 and 8 workers it changed
  * nothing beyond the noise (1.00x, 1.03x), and one worker with 16 ran 0.77-0.92x. So: one per
  * worker above 8 workers, Node's own below.
  */

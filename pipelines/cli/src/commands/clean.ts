@@ -387,7 +387,7 @@ export function noteV8Pool(logger: Logger, workers: number): void {
   if (wanted === undefined || v8PoolSizeGiven(process.execArgv, process.env.NODE_OPTIONS) !== undefined) return;
   logger.info(
     `${workers} worker threads share Node's ${NODE_V8_POOL_SIZE} V8 background threads: start winnow with ` +
-      `NODE_OPTIONS=--v8-pool-size=${wanted} for one each (measured at 16 workers: 1.07x the pages a second; docs/speed.md)`,
+      `NODE_OPTIONS=--v8-pool-size=${wanted} for one each (measured at 16 workers: 1.06x the pages a second; docs/speed.md)`,
   );
 }
 
