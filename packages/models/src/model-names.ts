@@ -10,6 +10,8 @@ import { BUILTIN_MODELS, builtinModelPath, DEFAULT_MODEL } from "./builtin.js";
 /** "heuristic", a shipped model's name, or the path of a model file or per-host model folder. */
 export type ModelSpec = string;
 
+export { builtinModelPath };
+
 /** The names `--model` takes besides paths, for help texts and errors. */
 export const MODEL_NAMES: readonly string[] = ["heuristic", ...Object.keys(BUILTIN_MODELS)];
 

@@ -23,6 +23,7 @@ export {
   s3Join,
   type S3Location,
   s3Put,
+  s3ReadText,
   type S3Settings,
   s3Upload,
   type S3WriteOptions,

@@ -170,6 +170,20 @@ export async function s3Exists(url: string, settings: S3Settings, retry: RetryPo
   }
 }
 
+/** A small object's text (a done marker), or null where there is none; other errors throw. */
+export async function s3ReadText(url: string, settings: S3Settings, retry: RetryPolicy): Promise<string | null> {
+  const { bucket, key } = parseS3Url(url);
+  const { s3, client: c } = await client(settings, retry.tries);
+  try {
+    const got = await c.send(new s3.GetObjectCommand({ Bucket: bucket, Key: key }));
+    return (await got.Body?.transformToString("utf-8")) ?? "";
+  } catch (error) {
+    const e = error as { name?: string; $metadata?: { httpStatusCode?: number } };
+    if (e.name === "NotFound" || e.name === "NoSuchKey" || e.$metadata?.httpStatusCode === 404) return null;
+    throw error;
+  }
+}
+
 export interface S3WriteOptions {
   /**
    * Write only where no object is yet (`If-None-Match: *` on the PutObject, or on the

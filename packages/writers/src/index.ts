@@ -40,10 +40,12 @@ export { removeTempFilesNow, tempPathFor } from "./util.js";
 export {
   commitOutput,
   createFolderFor,
+  doneMarkerInfo,
   doneMarkerPath,
   dropStaged,
   isDone,
   perInputName,
+  readDoneMarker,
   removeStaleStaged,
   stagingPathFor,
 } from "./per-input.js";

@@ -6,7 +6,7 @@
  * whichever lands last, the file is whole.
  */
 import { randomBytes } from "node:crypto";
-import { access, mkdir, readdir, rename, unlink, writeFile } from "node:fs/promises";
+import { access, mkdir, readdir, readFile, rename, unlink, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { isAlive } from "./util.js";
@@ -48,6 +48,31 @@ export async function isDone(output: string): Promise<boolean> {
     () => true,
     () => false,
   );
+}
+
+/**
+ * What `output`'s done marker says: its JSON object, {} for a marker that holds none (an
+ * older or damaged one still marks the output done), null where there is no marker.
+ */
+export async function readDoneMarker(output: string): Promise<Record<string, unknown> | null> {
+  let text: string;
+  try {
+    text = await readFile(doneMarkerPath(output), "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
+    throw error;
+  }
+  return doneMarkerInfo(text);
+}
+
+/** A done marker's text as its JSON object; {} where it holds none. */
+export function doneMarkerInfo(text: string): Record<string, unknown> {
+  try {
+    const value: unknown = JSON.parse(text);
+    return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
 }
 
 /**

@@ -10,8 +10,18 @@ import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { OutputError, systemReason } from "@winnow/errors";
-import { type RetryPolicy, type S3Settings, s3Exists, s3Join, s3Put, s3Upload } from "@winnow/remote";
-import { commitOutput, createFolderFor, doneMarkerPath, dropStaged, isDone, removeStaleStaged, stagingPathFor } from "@winnow/writers";
+import { type RetryPolicy, type S3Settings, s3Exists, s3Join, s3Put, s3ReadText, s3Upload } from "@winnow/remote";
+import {
+  commitOutput,
+  createFolderFor,
+  doneMarkerInfo,
+  doneMarkerPath,
+  dropStaged,
+  isDone,
+  readDoneMarker,
+  removeStaleStaged,
+  stagingPathFor,
+} from "@winnow/writers";
 import type { Logger } from "pino";
 
 export interface OutputStore {
@@ -20,6 +30,8 @@ export interface OutputStore {
   /** Where output `name` ends up, for messages. */
   final(name: string): string;
   isDone(name: string): Promise<boolean>;
+  /** What output `name`'s done marker says ({} where it says nothing), or null where it is not done. */
+  doneMarker(name: string): Promise<Record<string, unknown> | null>;
   /** A local path to write output `name` into, unique to this process. */
   stage(name: string): Promise<string>;
   /**
@@ -37,6 +49,10 @@ export function localStore(folder: string, logger: Logger): OutputStore {
     local: true,
     final: (name) => join(folder, name),
     isDone: (name) => isDone(join(folder, name)),
+    doneMarker: (name) =>
+      readDoneMarker(join(folder, name)).catch((error: unknown) => {
+        throw new OutputError(`cannot read the done marker: ${systemReason(error)}`, doneMarkerPath(join(folder, name)), { cause: error });
+      }),
     async stage(name) {
       const output = join(folder, name);
       try {
@@ -73,6 +89,15 @@ export async function s3Store(prefix: string, settings: S3Settings, retry: Retry
           cause: error,
         });
       });
+    },
+    async doneMarker(name) {
+      const marker = doneMarkerPath(s3Join(prefix, name));
+      const text = await s3ReadText(marker, settings, retry).catch((error: unknown) => {
+        throw new OutputError(`cannot read the done marker: ${(error as Error).name ?? ""} ${systemReason(error)}`.trim(), marker, {
+          cause: error,
+        });
+      });
+      return text === null ? null : doneMarkerInfo(text);
     },
     async stage(name) {
       const staged = stagingPathFor(join(staging, name));

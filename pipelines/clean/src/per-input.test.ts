@@ -164,6 +164,43 @@ describe("one output per input, sharded", () => {
     expect(JSON.parse(lines(join(rejects, "seg/missing.rejects.jsonl"))[0])).toMatchObject({ reason: "unreadable" });
   });
 
+  it("records what each output was made with, and a task run again with other settings refuses before it cleans anything", async () => {
+    const out = join(dir, "settings");
+    await task(out, 0, 1);
+    const marker = JSON.parse(readFileSync(join(out, "seg/a.jsonl.done"), "utf8"));
+    expect(marker.settings).toMatchObject({ format: "jsonl", compression: null, model: "heuristic" });
+    // As a task killed before it finished d.warc: its output is not there, nor its marker.
+    unlinkSync(join(out, "seg/d.jsonl.done"));
+    unlinkSync(join(out, "seg/d.jsonl"));
+    const refused = task(out, 0, 1, {
+      comments: true,
+      corpus: { langId: false, filters: ["gopher"], stats: false, keepFiltered: false },
+    });
+    await expect(refused).rejects.toMatchObject({
+      name: "UsageError",
+      what: expect.stringMatching(
+        /^4 outputs are marked done with other settings than this run's \(comments: default → true; corpus: default → .*"gopher"/,
+      ),
+      where: `${join(out, "seg/a.jsonl")} and 3 more`,
+    });
+    // Nothing was cleaned with the new settings.
+    expect(existsSync(join(out, "seg/d.jsonl"))).toBe(false);
+    // A model is known by its bytes: the shipped MLP is not the heuristic.
+    await expect(task(out, 0, 1, { model: "mlp" })).rejects.toThrow(/model: "heuristic" → "sha256:[0-9a-f]{64}"/);
+    // The same settings, or only the workers, the batch size and the order changed: it goes on.
+    const again = await task(out, 0, 1, { batchSize: 3, unordered: true });
+    expect(again).toMatchObject({ alreadyDone: 4, done: 1 });
+    expect(union(out, src)).toEqual(reference);
+    // A marker written before markers held settings (or one that holds no JSON) is not compared.
+    writeFileSync(join(out, "seg/a.jsonl.done"), '{"input":"a.warc","documents":12}\n');
+    writeFileSync(join(out, "seg/b.jsonl.done"), "");
+    for (const name of ["c", "d", "sample"]) unlinkSync(join(out, `seg/${name}.jsonl.done`));
+    const legacy = await task(out, 0, 1, { comments: true });
+    expect(legacy).toMatchObject({ alreadyDone: 2, done: 3 });
+    // Told to redo everything (skipDone false), the markers are not read.
+    expect(await task(out, 0, 1, { skipDone: false, comments: false })).toMatchObject({ done: 5 });
+  });
+
   it("refuses two inputs that would write the same output", async () => {
     const list = join(dir, "clash.paths");
     writeFileSync(list, "seg/a.warc\nseg/a.warc.gz\n");
@@ -262,6 +299,10 @@ describe("one output per input, s3:// in and out", () => {
     expect(JSON.parse(await text(`${expected[0]}.done`))).toMatchObject({ input: "s3://crawl/cc/seg/a.warc" });
     const again = await run(0);
     expect(again).toMatchObject({ alreadyDone: 3, done: 0 });
+    // The markers are read back from the store: other settings are refused there too.
+    await expect(task("s3://crawl/out/", 0, 2, { baseUrl: "s3://crawl/cc/", s3Endpoint: endpoint, links: true })).rejects.toThrow(
+      /^3 outputs are marked done with other settings than this run's \(links: default → true\)/,
+    );
   });
 
   it("writes each object only where none is: a twin's finished output is kept, and the task ends well", async () => {

@@ -39,6 +39,7 @@ import {
 } from "@winnow/writers";
 import { type Logger, pino } from "pino";
 import { listInputs } from "./inputs.js";
+import { type OutputSettings, outputSettings, settingsDifferences } from "./output-settings.js";
 import { localStore, type OutputStore, s3Store } from "./output-store.js";
 import { type CleanRunOptions, maxWorkers, openRunCleaner, runClean, type SharedCleaner } from "./run.js";
 import type { CleanRunSummary, InputFailure, PiiSummary } from "./summary.js";
@@ -171,7 +172,23 @@ export async function runCleanPerInput(options: PerInputRunOptions): Promise<Per
   // One cleaner (model and worker threads) for all the task's inputs, opened when one needs it.
   const lent: Partial<SharedCleaner> = {};
   try {
-    await cleanShare(mine, names, store, options, logger, summary, lent);
+    const settings = await outputSettings(
+      {
+        format: options.format,
+        compression: options.compression,
+        favor: options.favor,
+        comments: options.comments,
+        links: options.links,
+        markdown: options.markdown,
+        metadata: options.metadata,
+        maxPageBytes: options.maxPageBytes,
+        corpus: options.corpus,
+        siteTemplates: options.siteTemplates,
+      },
+      resolveModelSpec(options.model),
+    );
+    if (options.skipDone !== false) await refuseOtherSettings(mine, names, store, settings);
+    await cleanShare(mine, names, store, { ...options, settings }, logger, summary, lent);
     await lent.cleaner?.close();
   } catch (error) {
     await lent.cleaner?.destroy();
@@ -187,11 +204,45 @@ export async function runCleanPerInput(options: PerInputRunOptions): Promise<Per
   return summary;
 }
 
+/** The run's options and the settings its done markers record. */
+type ShareOptions = PerInputRunOptions & { settings: OutputSettings };
+
+/**
+ * Before anything is cleaned: an output of this share marked done with other settings than this
+ * run's would stay beside outputs made with these (the share's done ones are passed over), so the
+ * task refuses, naming the outputs and what differs. Markers written before they held settings
+ * are not compared.
+ */
+async function refuseOtherSettings(
+  mine: readonly ListedInput[],
+  names: readonly string[],
+  store: OutputStore,
+  settings: OutputSettings,
+): Promise<void> {
+  const differing: { output: string; differences: string[] }[] = [];
+  for (const input of mine) {
+    const marker = await store.doneMarker(names[input.index]);
+    if (marker === null) continue;
+    const differences = settingsDifferences(marker.settings, settings);
+    if (differences.length > 0) differing.push({ output: store.final(names[input.index]), differences });
+  }
+  if (differing.length === 0) return;
+  const [first] = differing;
+  const others = differing.length === 1 ? "" : ` and ${differing.length - 1} more`;
+  const named = first.differences.slice(0, 4).join("; ") + (first.differences.length > 4 ? `; ${first.differences.length - 4} more` : "");
+  throw new UsageError(
+    `${differing.length} output${differing.length === 1 ? " is" : "s are"} marked done with other settings than this run's ` +
+      `(${named}): a task run again must be given the settings its outputs were made with. ` +
+      "For new settings give another -o; to remake these outputs, remove them and their .done markers",
+    `${first.output}${others}`,
+  );
+}
+
 async function cleanShare(
   mine: readonly ListedInput[],
   names: readonly string[],
   store: OutputStore,
-  options: PerInputRunOptions,
+  options: ShareOptions,
   logger: Logger,
   summary: PerInputRunSummary,
   lent: Partial<SharedCleaner>,
@@ -257,7 +308,7 @@ async function cleanOne(
   name: string,
   store: OutputStore,
   rejects: string | undefined,
-  options: PerInputRunOptions,
+  options: ShareOptions,
   logger: Logger,
   shared: SharedCleaner,
 ): Promise<Outcome> {
@@ -295,7 +346,7 @@ async function cleanLocked(
   name: string,
   store: OutputStore,
   rejects: string | undefined,
-  options: PerInputRunOptions,
+  options: ShareOptions,
   logger: Logger,
   shared: SharedCleaner,
 ): Promise<Outcome> {
@@ -319,6 +370,7 @@ async function cleanLocked(
     compression: _c,
     rejectsDir: _r,
     skipDone: _d,
+    settings,
     retry,
     readTimeoutMs,
     s3Endpoint,
@@ -374,6 +426,7 @@ async function cleanLocked(
     records: summary.recordsRead,
     bytes_read: summary.bytesRead,
     finished: new Date().toISOString(),
+    settings,
   });
   if (committed === "twin") {
     // Not an error: the same input, cleaned the same way, is there whole. Ours is dropped.
