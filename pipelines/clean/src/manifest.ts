@@ -11,8 +11,9 @@
  *       written as each input is done with, wholly ("complete") or up to a record boundary
  *       (the run was interrupted): its first `records` records are handled, in this part or
  *       an earlier one; `documents` of them were written to this part.
- *   {"type":"part", "run", "part", "number", "bytes", "documents", "interrupted"}
- *       written once the part is renamed into place: the run's commit. Input lines of a run
+ *   {"type":"part", "run", "part", "number", "bytes", "documents", "interrupted", "settings"}
+ *       written once the part is renamed into place: the run's commit. `settings` is what the
+ *       part was made with (output-settings.ts): a run resumed with other settings is refused. Input lines of a run
  *       without one count for nothing (the run crashed, or could not write its output), and
  *       its part number goes to the next run, whose part replaces whatever that run left.
  *
@@ -50,6 +51,8 @@ export interface PartLine {
   bytes: number;
   documents: number;
   interrupted: boolean;
+  /** What the part was made with (output-settings.ts); absent in manifests written before. */
+  settings?: unknown;
 }
 
 /** What committed runs did with one input. */

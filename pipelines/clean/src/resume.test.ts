@@ -153,6 +153,26 @@ describe("runClean --resume", () => {
     expect(allParts(join(dir, "crashed", "rejects.jsonl")).lines).toEqual(rejects);
   });
 
+  it("refuses to go on with other settings than the earlier runs', naming what differs; the same settings on other workers go on", async () => {
+    const { documents } = await uninterrupted();
+    await resumable("settings", 30);
+    const commit = (await manifestLines("settings")).at(-1) as PartLine;
+    expect(commit.settings).toMatchObject({ format: "jsonl", model: "heuristic" });
+    const refused = resumable("settings", null, {
+      comments: true,
+      corpus: { langId: false, filters: ["c4"], stats: false, keepFiltered: false },
+    });
+    await expect(refused).rejects.toThrow(UsageError);
+    await expect(resumable("settings", null, { comments: true })).rejects.toThrow(
+      /^cannot resume: the earlier runs were made with other settings \(comments: default → true\): a resumed run must be given the same; --overwrite starts again with the new ones/,
+    );
+    // Nothing was written by the refused runs: the one part of the first run, and its commit.
+    expect(allParts(join(dir, "settings", "out.jsonl")).parts).toHaveLength(1);
+    const again = await resumable("settings", null, { workers: 2, batchSize: 7 });
+    expect(again.resume?.part).toBe(2);
+    expect(allParts(join(dir, "settings", "out.jsonl")).lines).toEqual(documents);
+  });
+
   it("has nothing left to do once every input is complete, and writes no part", async () => {
     await resumable("done", null);
     const again = await resumable("done", null);

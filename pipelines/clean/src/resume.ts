@@ -8,6 +8,7 @@ import { fsPath } from "@winnow/archive";
 import { isRemote, redactUrl } from "@winnow/remote";
 import type { Logger } from "pino";
 import { checkParts, ManifestLog, partPath, readManifest, ResumeProblem, syncDirectory } from "./manifest.js";
+import { type OutputSettings, settingsDifferences } from "./output-settings.js";
 
 export interface InputStamp {
   size: number;
@@ -27,9 +28,17 @@ export interface ResumePlan {
   stamps: InputStamp[];
   /** Inputs earlier runs read to the end. */
   inputsDone: number;
+  /** What this run's part is made with, for its commit line. */
+  settings: OutputSettings;
 }
 
-export async function planResume(output: string, manifestPath: string, inputs: readonly string[], logger: Logger): Promise<ResumePlan> {
+export async function planResume(
+  output: string,
+  manifestPath: string,
+  inputs: readonly string[],
+  settings: OutputSettings,
+  logger: Logger,
+): Promise<ResumePlan> {
   if (
     output === "-" ||
     output.endsWith("/") ||
@@ -44,6 +53,15 @@ export async function planResume(output: string, manifestPath: string, inputs: r
   if (inputs.includes("-")) throw new ResumeProblem("standard input cannot be resumed: what it gave cannot be read again");
   const state = await readManifest(manifestPath);
   if (state !== null) await checkParts(state, output);
+  // The parts together are one output: a run resumed with another model or other filters would
+  // add documents made another way, which nothing in the output tells apart.
+  const differences = settingsDifferences(state?.parts.at(-1)?.settings, settings);
+  if (differences.length > 0) {
+    throw new ResumeProblem(
+      `the earlier runs were made with other settings (${differences.slice(0, 4).join("; ")}${differences.length > 4 ? `; ${differences.length - 4} more` : ""}): ` +
+        "a resumed run must be given the same; --overwrite starts again with the new ones",
+    );
+  }
 
   const plan: ResumePlan = {
     manifestPath,
@@ -53,6 +71,7 @@ export async function planResume(output: string, manifestPath: string, inputs: r
     passOver: [],
     stamps: [],
     inputsDone: 0,
+    settings,
   };
   plan.partPath = partPath(output, plan.part);
   const seen = new Set<string>();
@@ -144,7 +163,7 @@ export class ResumeLog {
       const { partPath: path, part: number } = this.#plan;
       await syncDirectory(dirname(resolve(path)));
       const bytes = (await stat(path)).size;
-      void this.#manifest.append({ type: "part", part: this.#part, number, bytes, documents, interrupted });
+      void this.#manifest.append({ type: "part", part: this.#part, number, bytes, documents, interrupted, settings: this.#plan.settings });
     }
     await this.#manifest.close();
   }

@@ -41,6 +41,7 @@ import {
 } from "./outputs.js";
 import { openInlineCleaner, openPoolCleaner, type PageCleaner } from "./pool.js";
 import { planResume, ResumeLog, type ResumePlan } from "./resume.js";
+import { type OutputSettings, outputSettings } from "./output-settings.js";
 import { fitSiteTemplates, type SiteTemplateRunOptions, withSiteTemplates } from "./site-templates.js";
 import type { WriterDedup } from "./dedup.js";
 import { Stages } from "./stages.js";
@@ -203,14 +204,15 @@ async function cleanLocked(
   await settleEarlierRun(options, manifestPath, inputPaths, logger);
 
   // A resumable run reads only what earlier runs left, into a part of its own.
-  const plan = options.resume === true ? await planOrRefuse(options, manifestPath, files, logger) : null;
+  const model = resolveModelSpec(options.model, (warning) => logger.warn(warning));
+  const plan =
+    options.resume === true ? await planOrRefuse(options, manifestPath, files, await runSettings(options, format, model), logger) : null;
   const todo = plan?.files ?? files;
   const outputPath = plan?.partPath ?? options.output;
   // Rejects are split into parts the same way, so a part written again replaces its rejects too.
   const rejectsPath = plan !== null && options.rejectsPath !== undefined ? partPath(options.rejectsPath, plan.part) : options.rejectsPath;
   if (plan !== null) await refuseOutputsOverInputs(outputsOf(outputPath, rejectsPath, undefined), inputPaths);
   await removeStaleTempFilesOf(options.output, options.rejectsPath, plan?.part ?? 1, logger);
-  const model = resolveModelSpec(options.model, (warning) => logger.warn(warning));
   const summaryOf = { startTime, startCpu, inputs: files.length + inputsFailed.length, inputsFailed, format, workers, plan };
   if (todo.length === 0) {
     return summarize({ ...summaryOf, output: options.output, model, part: 0 });
@@ -500,12 +502,23 @@ function namedInputs(inputs: readonly string[]): string {
   return `${names.slice(0, NAMED_INPUTS).join(", ")} and ${names.length - NAMED_INPUTS} more`;
 }
 
-async function planOrRefuse(options: CleanRunOptions, manifestPath: string, files: readonly string[], logger: Logger): Promise<ResumePlan> {
+/** What a resumable run's parts are made with (the compression goes with the output's name, the same in every part). */
+function runSettings(options: CleanRunOptions, format: OutputFormat, model: ModelSpec): Promise<OutputSettings> {
+  return outputSettings({ ...options, format, compression: null }, model);
+}
+
+async function planOrRefuse(
+  options: CleanRunOptions,
+  manifestPath: string,
+  files: readonly string[],
+  settings: OutputSettings,
+  logger: Logger,
+): Promise<ResumePlan> {
   // Like every written path: "-" refused, missing folders created, a file in the way reported.
   const manifest = await prepareOutput(manifestPath, MANIFEST_ROLE);
   if (manifest.kind !== "file") throw new OutputError("the manifest must be a regular file: it is appended to and read back", manifestPath);
   try {
-    return await planResume(options.output, manifestPath, files, logger);
+    return await planResume(options.output, manifestPath, files, settings, logger);
   } catch (error) {
     if (error instanceof ResumeProblem) throw new UsageError(`cannot resume: ${error.message}`, manifestPath, { cause: error });
     throw new InputError(`cannot read the manifest: ${systemReason(error)}`, manifestPath, { cause: error });
