@@ -204,6 +204,9 @@ export async function runCleanPerInput(options: PerInputRunOptions): Promise<Per
   return summary;
 }
 
+/** Done markers read at once when a task checks its share's settings. */
+const MARKERS_AT_ONCE = 16;
+
 /** The run's options and the settings its done markers record. */
 type ShareOptions = PerInputRunOptions & { settings: OutputSettings };
 
@@ -220,11 +223,15 @@ async function refuseOtherSettings(
   settings: OutputSettings,
 ): Promise<void> {
   const differing: { output: string; differences: string[] }[] = [];
-  for (const input of mine) {
-    const marker = await store.doneMarker(names[input.index]);
-    if (marker === null) continue;
-    const differences = settingsDifferences(marker.settings, settings);
-    if (differences.length > 0) differing.push({ output: store.final(names[input.index]), differences });
+  // A few markers at a time: on S3 each is a request, and a task's share can be thousands.
+  for (let from = 0; from < mine.length; from += MARKERS_AT_ONCE) {
+    const batch = mine.slice(from, from + MARKERS_AT_ONCE).map((input) => names[input.index]);
+    const markers = await Promise.all(batch.map((name) => store.doneMarker(name)));
+    for (const [i, marker] of markers.entries()) {
+      if (marker === null) continue;
+      const differences = settingsDifferences(marker.settings, settings);
+      if (differences.length > 0) differing.push({ output: store.final(batch[i]), differences });
+    }
   }
   if (differing.length === 0) return;
   const [first] = differing;
