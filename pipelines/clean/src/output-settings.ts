@@ -14,22 +14,7 @@ import type { Compression, OutputFormat } from "@winnow/writers";
 import type { CorpusOptions } from "./steps.js";
 import type { SiteTemplateRunOptions } from "./site-templates.js";
 
-/** The settings a done marker records, as JSON values (undefined: the default). */
-export interface OutputSettings {
-  format: OutputFormat;
-  compression: Compression | null;
-  /** "heuristic", or the model's file (or per-host folder) by content: the same model wherever it lies. */
-  model: string;
-  favor?: string;
-  comments?: boolean;
-  links?: boolean;
-  markdown?: boolean;
-  metadata?: boolean;
-  maxPageBytes?: number;
-  corpus?: CorpusOptions;
-  siteTemplates?: SiteTemplateRunOptions;
-}
-
+/** What a run is given that changes its documents (a run's own options carry these and more). */
 export interface OutputSettingsSource {
   format: OutputFormat;
   compression: Compression | null;
@@ -43,20 +28,27 @@ export interface OutputSettingsSource {
   siteTemplates?: SiteTemplateRunOptions;
 }
 
-/** The settings of a run over `model` (resolved: a name or a path). */
+/** The settings a done marker records, as JSON values (undefined: the default). */
+export interface OutputSettings extends OutputSettingsSource {
+  /** "heuristic", or the model's file (or per-host folder) by content: the same model wherever it lies. */
+  model: string;
+}
+
+/** The settings of a run over `model` (resolved: a name or a path); only those fields of `options` are read. */
 export async function outputSettings(options: OutputSettingsSource, model: ModelSpec): Promise<OutputSettings> {
+  const { format, compression, favor, comments, links, markdown, metadata, maxPageBytes, corpus, siteTemplates } = options;
   return {
-    format: options.format,
-    compression: options.compression,
+    format,
+    compression,
     model: await modelIdentity(model),
-    favor: options.favor,
-    comments: options.comments,
-    links: options.links,
-    markdown: options.markdown,
-    metadata: options.metadata,
-    maxPageBytes: options.maxPageBytes,
-    corpus: options.corpus,
-    siteTemplates: options.siteTemplates,
+    favor,
+    comments,
+    links,
+    markdown,
+    metadata,
+    maxPageBytes,
+    corpus,
+    siteTemplates,
   };
 }
 

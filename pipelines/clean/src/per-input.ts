@@ -172,21 +172,7 @@ export async function runCleanPerInput(options: PerInputRunOptions): Promise<Per
   // One cleaner (model and worker threads) for all the task's inputs, opened when one needs it.
   const lent: Partial<SharedCleaner> = {};
   try {
-    const settings = await outputSettings(
-      {
-        format: options.format,
-        compression: options.compression,
-        favor: options.favor,
-        comments: options.comments,
-        links: options.links,
-        markdown: options.markdown,
-        metadata: options.metadata,
-        maxPageBytes: options.maxPageBytes,
-        corpus: options.corpus,
-        siteTemplates: options.siteTemplates,
-      },
-      resolveModelSpec(options.model),
-    );
+    const settings = await outputSettings(options, resolveModelSpec(options.model));
     if (options.skipDone !== false) await refuseOtherSettings(mine, names, store, settings);
     await cleanShare(mine, names, store, { ...options, settings }, logger, summary, lent);
     await lent.cleaner?.close();
