@@ -37,7 +37,7 @@ export { dropRepeatedBlocks, keepingOneCopy, type RepeatLinks, repeatLinks } fro
 // Model files: metadata and the reasons one is refused.
 export { type Favor, type MlpWeights, type ModelInfo, thresholdFor, type TrainOptions } from "./types.js";
 export { appendModelMetadata, COMMENT_FIELD_THRESHOLD_KEY, readModelInfo } from "./onnx/metadata.js";
-export { decodeModelMetadata } from "./onnx/graph.js";
+export { decodeModelMetadata } from "./onnx/metadata-props.js";
 export { ModelLoadError, ModelMismatchError } from "./onnx/errors.js";
 export { OnnxBlockScorer } from "./onnx/scorer.js";
 

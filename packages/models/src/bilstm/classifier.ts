@@ -8,7 +8,7 @@ import type { SegmentedDocument } from "@winnow/segment";
 import { scoreOnArrival, type BlockClassifier } from "../classifier.js";
 import { FEATURES_INPUT, SCORES_OUTPUT } from "../onnx/contract.js";
 import { ModelLoadError, ModelMismatchError } from "../onnx/errors.js";
-import { decodeModelMetadata } from "../onnx/graph.js";
+import { decodeModelMetadata } from "../onnx/metadata-props.js";
 import { IN_MEMORY_SOURCE, modelInfoFromMetadata, readModelBytes } from "../onnx/metadata.js";
 import { createSession, loadRuntime } from "../onnx/scorer.js";
 import { BILSTM_METADATA_KEY, DENSE_TOKENS_INPUT, TOKEN_INPUTS, type BiLstmMetadata } from "./export.js";
