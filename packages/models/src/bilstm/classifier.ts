@@ -11,7 +11,7 @@ import { ModelLoadError, ModelMismatchError } from "../onnx/errors.js";
 import { decodeModelMetadata } from "../onnx/metadata-props.js";
 import { IN_MEMORY_SOURCE, modelInfoFromMetadata, readModelBytes } from "../onnx/metadata.js";
 import { createSession, loadRuntime } from "../onnx/scorer.js";
-import { BILSTM_METADATA_KEY, DENSE_TOKENS_INPUT, TOKEN_INPUTS, type BiLstmMetadata } from "./export.js";
+import { BILSTM_METADATA_KEY, type BiLstmMetadata, DENSE_TOKENS_INPUT, TOKEN_INPUTS } from "./contract.js";
 import { BlockEncoder } from "./vocabulary.js";
 import type { ClassifierOptions } from "../classifier-options.js";
 import { thresholdFor } from "../types.js";
