@@ -2,42 +2,14 @@
 // shipped models, per-host folders), the model files' metadata and errors, and the trainers'
 // building blocks (MLP and BiLSTM training, TypeScript inference, ONNX export).
 
-// Classifiers as a run sees them.
-export {
-  type BlockClassifier,
-  heuristicClassifier,
-  loadMlpClassifier,
-  loadModelClassifier,
-  type ScoreBatch,
-  scoreBatch,
-} from "./classifier.js";
-export { BUILTIN_MODELS, builtinModelPath, DEFAULT_MODEL } from "./builtin.js";
-export { loadClassifier } from "./spec.js";
-export { MODEL_NAMES, type ModelSpec, resolveModelSpec } from "./model-names.js";
-export { HostRoutedClassifier, hostModelFile, MODEL_INDEX, type ModelIndex, readModelIndex } from "./host-routing.js";
-export { type ScoredPage, scorePages } from "./score-pages.js";
-export { applyEmptyPageFallback } from "./fallback.js";
-// What a page's comment markup says of each block (thread, chrome, or nothing): clean applies it, training labels with it;
-// and the comment decision itself, which clean makes and training's held-out figures repeat.
-export {
-  COMMENT_CHROME,
-  COMMENT_THREAD,
-  COMMENT_UNKNOWN,
-  type CommentContext,
-  commentContext,
-  commentMarkup,
-  datedThread,
-  decideComments,
-  inCommentsField,
-  NO_COMMENTS,
-  vetoComments,
-} from "./comment-markup.js";
-export { dropRepeatedBlocks, keepingOneCopy, type RepeatLinks, repeatLinks } from "./repeated-blocks.js";
+// Classifiers as a run sees them, and comment markup (also @winnow/models/classifiers, which a
+// run's threads import without the trainers below).
+export * from "./classifiers.js";
 
 // Model files: metadata and the reasons one is refused.
-export { type Favor, type MlpWeights, type ModelInfo, thresholdFor, type TrainOptions } from "./types.js";
+export type { MlpWeights, TrainOptions } from "./types.js";
 export { appendModelMetadata, COMMENT_FIELD_THRESHOLD_KEY, readModelInfo } from "./onnx/metadata.js";
-export { decodeModelMetadata } from "./onnx/graph.js";
+export { decodeModelMetadata } from "./onnx/metadata-props.js";
 export { ModelLoadError, ModelMismatchError } from "./onnx/errors.js";
 export { OnnxBlockScorer } from "./onnx/scorer.js";
 

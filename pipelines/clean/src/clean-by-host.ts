@@ -3,7 +3,7 @@
  * the record's URL), the rest with the general one (see @winnow/models' HostRoutedClassifier).
  */
 import { hostOf } from "@winnow/archive/pages";
-import type { BlockClassifier, HostRoutedClassifier } from "@winnow/models";
+import type { BlockClassifier, HostRoutedClassifier } from "@winnow/models/classifiers";
 import type { PageInput, PageOutput } from "./page.js";
 
 /**

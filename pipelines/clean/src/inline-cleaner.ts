@@ -3,7 +3,7 @@
  * thread runs (worker.ts). Loaded only by such a run (pool.ts, openInlineCleaner).
  */
 import { errorMessage, ModelError, WinnowError } from "@winnow/errors";
-import { type BlockClassifier, loadClassifier } from "@winnow/models";
+import { type BlockClassifier, loadClassifier } from "@winnow/models/classifiers";
 import type { PageCleaner } from "./pool.js";
 import { fingerprintPages } from "./site-templates-page.js";
 import { DocumentSteps } from "./steps.js";

@@ -1,11 +1,14 @@
 // What a run loads where: the main thread of a run on a pool never cleans a page, a pool thread
-// never reads an archive, and a thread cleaning with the default options uses neither the filters
-// nor the dedup keys, so none loads those packages (each costs tens of milliseconds of CPU a
+// never reads an archive, a thread cleaning with the default options uses neither the filters
+// nor the dedup keys, and a thread loading a model reads its metadata without protobufjs and
+// without the trainers, so none loads those packages (each costs tens of milliseconds of CPU a
 // thread, every run).
 import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 
 const INDEX = new URL("../dist/index.js", import.meta.url).href;
+const INLINE = new URL("../dist/inline-cleaner.js", import.meta.url).href;
+const PAGE = new URL("../../../fixtures/comments/forum-thread.html", import.meta.url);
 const STEPS = new URL("../dist/steps.js", import.meta.url).href;
 const WORKER = new URL("../dist/worker.js", import.meta.url).href;
 
@@ -33,6 +36,9 @@ const loadedIn = (lines: string[]): string[] => lines.filter((l) => l.startsWith
 
 const CLEANING = /\/packages\/(features|segment|metadata|models\/dist\/(index|classifier|spec))\b|onnxruntime-node|fasttext\.wasm/;
 const loads = (urls: string[], pattern: RegExp): string[] => urls.filter((url) => pattern.test(url));
+// protobufjs and the ONNX schema (writing and fully decoding models), and the trainers.
+const TRAINING =
+  /\/node_modules\/protobufjs\/|\/packages\/models\/dist\/(index|onnx\/(graph|schema)|mlp\/\w+|bilstm\/(train|export|import))\.js$/;
 
 describe("lazy imports", () => {
   it("the package's index (what the CLI and a pool's main thread load) loads no classifier, segmenter or language model", () => {
@@ -55,7 +61,28 @@ if (typeof worker.default !== "function") process.exit(3);`),
     // What it does use of the archive package is there (so the hook saw the imports).
     expect(loads(urls, /\/packages\/archive\/dist\/(pages|charset)\.js$/)).toHaveLength(2);
     expect(loads(urls, /\/packages\/archive\/dist\/(index|read|reader|warc|arc|gunzip|zstd)\.js$|zstd-napi/)).toEqual([]);
+    expect(loads(urls, TRAINING)).toEqual([]);
+    expect(loads(urls, /\/packages\/models\/dist\/classifiers\.js$/)).toHaveLength(1);
   });
+
+  for (const model of ["mlp", "bilstm"]) {
+    it(`a thread cleaning with the ${model} (here --workers 0's) reads the model without protobufjs or the trainers`, () => {
+      const lines = stderrOf(`const { readFileSync } = await import("node:fs");
+const { openInline } = await import(${JSON.stringify(INLINE)});
+const cleaner = await openInline({ model: ${JSON.stringify(model)} });
+const body = readFileSync(new URL(${JSON.stringify(PAGE.href)}));
+const [page] = await cleaner.clean([{ body, url: "https://forum.example/thread/1", date: "2026-01-01T00:00:00Z" }]);
+await cleaner.close();
+console.error("CLEANED " + cleaner.model + " " + (page.ok ? page.blocks.map((b) => b.text).join(" ") : page.reason));`);
+      const cleaned = lines.find((l) => l.startsWith("CLEANED ")) ?? "";
+      // The page was cleaned with the model (its first post kept), so the model's load was seen.
+      expect(cleaned).toMatch(new RegExp(`^CLEANED ${model} .*\\S`));
+      const urls = loadedIn(lines);
+      expect(loads(urls, TRAINING)).toEqual([]);
+      expect(loads(urls, /\/packages\/models\/dist\/onnx\/metadata-props\.js$/)).toHaveLength(1);
+      expect(loads(urls, /onnxruntime-node/).length).toBeGreaterThan(0);
+    });
+  }
 
   it("the default corpus steps (language ID) load neither the filters nor the dedup keys; asking for them loads them", () => {
     const open = (options: string) => `const { DocumentSteps } = await import(${JSON.stringify(STEPS)});

@@ -7,7 +7,7 @@ import { decodeHtmlPieces } from "@winnow/archive/pages";
 import { errorMessage } from "@winnow/errors";
 import type { DedupKeys } from "@winnow/dedup";
 import type { DocumentStats, PiiCounts } from "@winnow/filters";
-import { scoreBatch, type BlockClassifier, inCommentsField, type ScoreBatch } from "@winnow/models";
+import { scoreBatch, type BlockClassifier, inCommentsField, type ScoreBatch } from "@winnow/models/classifiers";
 import { chooseByMainText, MetadataCollector, type PageMetadata, type ShownCandidates } from "@winnow/metadata";
 import { type BlockLayout, MAX_NESTING, segmentHtml, type SegmentedDocument } from "@winnow/segment";
 import type { DocumentBlock } from "@winnow/writers";

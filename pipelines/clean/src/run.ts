@@ -10,7 +10,7 @@ import { availableParallelism } from "node:os";
 import { dirname, resolve, sep } from "node:path";
 import type { InputOpener } from "@winnow/archive";
 import { InputError, ModelError, OutputError, UsageError, WinnowError, errorMessage, systemReason } from "@winnow/errors";
-import type { Favor, ModelSpec } from "@winnow/models";
+import type { Favor, ModelSpec } from "@winnow/models/classifiers";
 // Not the package's index: that loads the classifiers, which a run on a pool needs only in its threads.
 import { resolveModelSpec } from "@winnow/models/model-names";
 import { redactUrl } from "@winnow/remote";

@@ -4,11 +4,11 @@
  * ordinary cleanPages with a SiteTemplateBatch (page.ts).
  */
 import { decodeHtmlPieces } from "@winnow/archive/pages";
-import type { BlockClassifier } from "@winnow/models";
+import type { BlockClassifier } from "@winnow/models/classifiers";
 import type { SegmentedDocument } from "@winnow/segment";
 import { pageFingerprints } from "@winnow/templates";
 import { errorMessage } from "@winnow/errors";
-import { scorePages } from "@winnow/models";
+import { scorePages } from "@winnow/models/classifiers";
 import { chosenMetadata, type PageInput, type PageOptions, type PageOutput, segmentWithMetadata, unusableParse } from "./page.js";
 import type { DocumentBlock } from "@winnow/writers";
 import { applySiteTemplates, type ParsedPage, type SiteTemplateBatch } from "./site-templates-batch.js";

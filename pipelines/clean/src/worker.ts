@@ -5,7 +5,7 @@
  */
 import { workerData } from "node:worker_threads";
 import { errorMessage, WinnowError } from "@winnow/errors";
-import { type BlockClassifier, type Favor, HostRoutedClassifier, loadClassifier, type ModelSpec } from "@winnow/models";
+import { type BlockClassifier, type Favor, HostRoutedClassifier, loadClassifier, type ModelSpec } from "@winnow/models/classifiers";
 import { cleanPagesByHost } from "./clean-by-host.js";
 import { cleanPages, type PageInput, type PageOptions, type PageOutput } from "./page.js";
 import { type CorpusOptions, DocumentSteps } from "./steps.js";

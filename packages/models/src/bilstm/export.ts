@@ -42,25 +42,12 @@ import { FEATURES_INPUT, SCORES_OUTPUT } from "../onnx/contract.js";
 import { modelInfoToMetadata } from "../onnx/metadata.js";
 import type { InputScaling } from "../mlp/scaling.js";
 import type { ModelInfo } from "../types.js";
-import type { BiLstmLayout, BiLstmShape } from "./network.js";
+import type { BiLstmLayout } from "./network.js";
 import type { BlockVocabulary } from "./vocabulary.js";
+import { BILSTM_METADATA_KEY, type BiLstmMetadata, TOKEN_INPUTS } from "./contract.js";
 
-/** Inputs of the sparse token counts; the dense features use the MLP's "features". */
-export const TOKEN_INPUTS = {
-  /** int64 [N]: the slot of each non-zero count. */
-  slot: "token_slot",
-  /** float [N, 1]: its value, log(1 + count). */
-  value: "token_value",
-  /** int64 [N, 1]: the block (row) it belongs to. */
-  block: "token_block",
-  /** int64 [1]: T, the page's blocks (some may have no token at all). */
-  blocks: "block_count",
-} as const;
-/** The dense [T, slots] token input of models exported before the sparse one. */
-export const DENSE_TOKENS_INPUT = "tokens";
 /** Symbolic sequence dimension: the page's blocks. */
 const BLOCKS_DIM = "T";
-export const BILSTM_METADATA_KEY = "winnow.bilstm";
 
 /** Everything a trained BiLSTM is, apart from ModelInfo. */
 export interface BiLstmModel {
@@ -70,14 +57,6 @@ export interface BiLstmModel {
   vocabulary: BlockVocabulary;
   /** Standardisation of the dense features, when the model reads any. */
   scaling?: InputScaling;
-}
-
-/** What "winnow.bilstm" holds. */
-export interface BiLstmMetadata {
-  shape: BiLstmShape;
-  vocabulary: BlockVocabulary;
-  /** Ensemble members; absent (one) in files from before ensembles. */
-  members?: number;
 }
 
 /** Initializer and node names: a one-member graph keeps the names it always had. */

@@ -10,7 +10,6 @@ import {
   attrStrings,
   attrTensor,
   decodeModel,
-  decodeModelMetadata,
   encodeModel,
   floatTensor,
   int32Tensor,
@@ -20,6 +19,7 @@ import {
   TensorDataType,
   tensorValueInfo,
 } from "./graph.js";
+import { decodeModelMetadata } from "./metadata-props.js";
 
 const text = new TextDecoder();
 

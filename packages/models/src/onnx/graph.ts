@@ -1,4 +1,4 @@
-import { ModelHeaderType, ModelProtoType } from "./schema.js";
+import { ModelProtoType } from "./schema.js";
 
 /**
  * Minimal ONNX graph builder: plain objects shaped like the protobuf messages in
@@ -254,16 +254,4 @@ const longsAsNumbers = { longs: Number, bytes: Uint8Array, arrays: true, default
 /** Decodes a whole ModelProto (weights included). Throws on malformed protobuf. */
 export function decodeModel(bytes: Uint8Array): ModelProto {
   return ModelProtoType.toObject(ModelProtoType.decode(bytes), longsAsNumbers) as ModelProto;
-}
-
-/** Reads metadata_props without materialising the graph. Throws on malformed protobuf. */
-export function decodeModelMetadata(bytes: Uint8Array): Map<string, string> {
-  const header = ModelHeaderType.toObject(ModelHeaderType.decode(bytes), longsAsNumbers) as {
-    metadataProps?: { key?: string; value?: string }[];
-  };
-  const map = new Map<string, string>();
-  for (const { key, value } of header.metadataProps ?? []) {
-    if (key !== undefined) map.set(key, value ?? "");
-  }
-  return map;
 }

@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import type { ModelInfo } from "../types.js";
 import { ModelLoadError } from "./errors.js";
-import { decodeModelMetadata } from "./graph.js";
+import { decodeModelMetadata } from "./metadata-props.js";
 
 /** metadata_props keys for each ModelInfo field. */
 export const MODEL_INFO_KEYS = {

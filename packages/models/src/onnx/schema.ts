@@ -128,8 +128,8 @@ const descriptor = {
           },
         },
         /**
-         * ModelProto minus the graph: decoding only the header skips the weights,
-         * which is all a metadata read needs.
+         * ModelProto minus the graph, as metadata reads decoded it before metadata-props.ts
+         * read the bytes without protobufjs: the reference that reader is tested against.
          */
         ModelHeader: {
           fields: {
