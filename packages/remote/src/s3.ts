@@ -156,6 +156,12 @@ function unanswered(error: unknown): Error {
   return new Error(`S3 ${e.name ?? "error"}: ${e.message ?? String(error)} (no HTTP answer)`, { cause: error });
 }
 
+/** The SDK's answer for a key that holds no object: HeadObject's NotFound, GetObject's NoSuchKey, or a bare 404. */
+function isNoObject(error: unknown): boolean {
+  const e = error as { name?: string; $metadata?: { httpStatusCode?: number } };
+  return e.name === "NotFound" || e.name === "NoSuchKey" || e.$metadata?.httpStatusCode === 404;
+}
+
 /** Whether an object exists (HeadObject); other errors throw. */
 export async function s3Exists(url: string, settings: S3Settings, retry: RetryPolicy): Promise<boolean> {
   const { bucket, key } = parseS3Url(url);
@@ -164,8 +170,7 @@ export async function s3Exists(url: string, settings: S3Settings, retry: RetryPo
     await c.send(new s3.HeadObjectCommand({ Bucket: bucket, Key: key }));
     return true;
   } catch (error) {
-    const e = error as { name?: string; $metadata?: { httpStatusCode?: number } };
-    if (e.name === "NotFound" || e.name === "NoSuchKey" || e.$metadata?.httpStatusCode === 404) return false;
+    if (isNoObject(error)) return false;
     throw error;
   }
 }
@@ -178,8 +183,7 @@ export async function s3ReadText(url: string, settings: S3Settings, retry: Retry
     const got = await c.send(new s3.GetObjectCommand({ Bucket: bucket, Key: key }));
     return (await got.Body?.transformToString("utf-8")) ?? "";
   } catch (error) {
-    const e = error as { name?: string; $metadata?: { httpStatusCode?: number } };
-    if (e.name === "NotFound" || e.name === "NoSuchKey" || e.$metadata?.httpStatusCode === 404) return null;
+    if (isNoObject(error)) return null;
     throw error;
   }
 }
