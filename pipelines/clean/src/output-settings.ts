@@ -89,6 +89,11 @@ export function settingsDifferences(recorded: unknown, now: OutputSettings): str
   return differences(recorded as Record<string, unknown>, current, "", 0);
 }
 
+/** Differences as a message names them: the first four, then how many more. */
+export function differencesInWords(found: readonly string[]): string {
+  return found.slice(0, 4).join("; ") + (found.length > 4 ? `; ${found.length - 4} more` : "");
+}
+
 function differences(before: Record<string, unknown>, now: Record<string, unknown>, prefix: string, depth: number): string[] {
   const keys = [...new Set([...Object.keys(before), ...Object.keys(now)])].sort();
   const found: string[] = [];

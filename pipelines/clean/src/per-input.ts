@@ -39,7 +39,7 @@ import {
 } from "@winnow/writers";
 import { type Logger, pino } from "pino";
 import { listInputs } from "./inputs.js";
-import { type OutputSettings, outputSettings, settingsDifferences } from "./output-settings.js";
+import { differencesInWords, type OutputSettings, outputSettings, settingsDifferences } from "./output-settings.js";
 import { localStore, type OutputStore, s3Store } from "./output-store.js";
 import { type CleanRunOptions, maxWorkers, openRunCleaner, runClean, type SharedCleaner } from "./run.js";
 import type { CleanRunSummary, InputFailure, PiiSummary } from "./summary.js";
@@ -173,8 +173,8 @@ export async function runCleanPerInput(options: PerInputRunOptions): Promise<Per
   const lent: Partial<SharedCleaner> = {};
   try {
     const settings = await outputSettings(options, resolveModelSpec(options.model));
-    if (options.skipDone !== false) await refuseOtherSettings(mine, names, store, settings);
-    await cleanShare(mine, names, store, { ...options, settings }, logger, summary, lent);
+    const doneAtStart = options.skipDone !== false ? await doneWithSameSettings(mine, names, store, settings) : new Set<string>();
+    await cleanShare(mine, names, store, { ...options, settings, doneAtStart }, logger, summary, lent);
     await lent.cleaner?.close();
   } catch (error) {
     await lent.cleaner?.destroy();
@@ -193,21 +193,23 @@ export async function runCleanPerInput(options: PerInputRunOptions): Promise<Per
 /** Done markers read at once when a task checks its share's settings. */
 const MARKERS_AT_ONCE = 16;
 
-/** The run's options and the settings its done markers record. */
-type ShareOptions = PerInputRunOptions & { settings: OutputSettings };
+/** The run's options, the settings its done markers record, and the outputs found done when it started. */
+type ShareOptions = PerInputRunOptions & { settings: OutputSettings; doneAtStart: ReadonlySet<string> };
 
 /**
- * Before anything is cleaned: an output of this share marked done with other settings than this
+ * Before anything is cleaned, the names of the share's outputs marked done (a marker is never
+ * taken back, so these need no second look). An output marked done with other settings than this
  * run's would stay beside outputs made with these (the share's done ones are passed over), so the
  * task refuses, naming the outputs and what differs. Markers written before they held settings
  * are not compared.
  */
-async function refuseOtherSettings(
+async function doneWithSameSettings(
   mine: readonly ListedInput[],
   names: readonly string[],
   store: OutputStore,
   settings: OutputSettings,
-): Promise<void> {
+): Promise<Set<string>> {
+  const done = new Set<string>();
   const differing: { output: string; differences: string[] }[] = [];
   // A few markers at a time: on S3 each is a request, and a task's share can be thousands.
   for (let from = 0; from < mine.length; from += MARKERS_AT_ONCE) {
@@ -215,17 +217,17 @@ async function refuseOtherSettings(
     const markers = await Promise.all(batch.map((name) => store.doneMarker(name)));
     for (const [i, marker] of markers.entries()) {
       if (marker === null) continue;
+      done.add(batch[i]);
       const differences = settingsDifferences(marker.settings, settings);
       if (differences.length > 0) differing.push({ output: store.final(batch[i]), differences });
     }
   }
-  if (differing.length === 0) return;
+  if (differing.length === 0) return done;
   const [first] = differing;
   const others = differing.length === 1 ? "" : ` and ${differing.length - 1} more`;
-  const named = first.differences.slice(0, 4).join("; ") + (first.differences.length > 4 ? `; ${first.differences.length - 4} more` : "");
   throw new UsageError(
     `${differing.length} output${differing.length === 1 ? " is" : "s are"} marked done with other settings than this run's ` +
-      `(${named}): a task run again must be given the settings its outputs were made with. ` +
+      `(${differencesInWords(first.differences)}): a task run again must be given the settings its outputs were made with. ` +
       "For new settings give another -o; to remake these outputs, remove them and their .done markers",
     `${first.output}${others}`,
   );
@@ -246,7 +248,7 @@ async function cleanShare(
       break;
     }
     const name = names[input.index];
-    if (options.skipDone !== false && (await store.isDone(name))) {
+    if (options.skipDone !== false && (options.doneAtStart.has(name) || (await store.isDone(name)))) {
       summary.alreadyDone++;
       continue;
     }
@@ -363,6 +365,7 @@ async function cleanLocked(
     compression: _c,
     rejectsDir: _r,
     skipDone: _d,
+    doneAtStart: _a,
     settings,
     retry,
     readTimeoutMs,

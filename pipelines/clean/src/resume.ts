@@ -8,7 +8,7 @@ import { fsPath } from "@winnow/archive";
 import { isRemote, redactUrl } from "@winnow/remote";
 import type { Logger } from "pino";
 import { checkParts, ManifestLog, partPath, readManifest, ResumeProblem, syncDirectory } from "./manifest.js";
-import { type OutputSettings, settingsDifferences } from "./output-settings.js";
+import { differencesInWords, type OutputSettings, settingsDifferences } from "./output-settings.js";
 
 export interface InputStamp {
   size: number;
@@ -58,7 +58,7 @@ export async function planResume(
   const differences = settingsDifferences(state?.parts.at(-1)?.settings, settings);
   if (differences.length > 0) {
     throw new ResumeProblem(
-      `the earlier runs were made with other settings (${differences.slice(0, 4).join("; ")}${differences.length > 4 ? `; ${differences.length - 4} more` : ""}): ` +
+      `the earlier runs were made with other settings (${differencesInWords(differences)}): ` +
         "a resumed run must be given the same; --overwrite starts again with the new ones",
     );
   }
