@@ -294,7 +294,13 @@ export function chooseCommentThreshold(
   // them would count as a loss.
   const kept = validation.map((p, i) => [p, i] as const).filter(([p]) => !goldKeepsHandComments(data, p));
   const costPages = kept.map(([p]) => p);
-  const costBySource = (scores: readonly Float32Array[]) => sourceF1s(data, costPages, kept.map(([, i]) => scores[i]), balance);
+  const costBySource = (scores: readonly Float32Array[]) =>
+    sourceF1s(
+      data,
+      costPages,
+      kept.map(([, i]) => scores[i]),
+      balance,
+    );
   const neverCost = costBySource(content);
   let chosen = { ...never, keep };
   for (const threshold of THRESHOLD_CANDIDATES) {
@@ -313,7 +319,12 @@ export function chooseCommentThreshold(
  * Each source's mean word F1 over its `pages` at the keep threshold chosen on all of them (the
  * pooled curve's balanced point, as chooseThreshold chooses it).
  */
-function sourceF1s(data: Dataset, pages: readonly number[], scores: readonly ArrayLike<number>[], sourceBalance: number): Map<string, number> {
+function sourceF1s(
+  data: Dataset,
+  pages: readonly number[],
+  scores: readonly ArrayLike<number>[],
+  sourceBalance: number,
+): Map<string, number> {
   const curves = thresholdCurves(data, pages, scores, sourceBalance);
   const threshold = operatingPoints(curves.pooled).balanced;
   return new Map([...curves.bySource].map(([source, curve]) => [source, f1At(curve, threshold)]));
