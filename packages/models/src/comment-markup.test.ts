@@ -425,4 +425,18 @@ describe("settleComments", () => {
     settleComments(pages, comments, [Uint8Array.from([T, T])], [Uint32Array.from([100, 100])], [new Uint32Array(2)], 0.9, KEEP);
     expect([...pages[0]]).toEqual([0, 0]);
   });
+
+  it("lets a head whose comment threshold is 'never' say nothing of a thread: a discussion stays main text", () => {
+    // The head leans to comments (0.6) on every post of a thread with no article before it.
+    const decide = (commentThreshold: number) => {
+      const pages = [Float32Array.from([0.3, 0.8, 0.8])];
+      const comments = [Float32Array.from([0.1, 0.6, 0.6])];
+      const roles = [Uint8Array.from([U, T, T])];
+      settleComments(pages, comments, roles, [Uint32Array.from([80, 400, 400])], [new Uint32Array(3)], commentThreshold, KEEP);
+      return [...pages[0]];
+    };
+    // A head trusted at 0.55 settles the thread as comments; one whose threshold is never, does not.
+    expect(decide(0.55)).toEqual([expect.closeTo(0.3), 0, 0]);
+    expect(decide(NO_COMMENTS)).toEqual([expect.closeTo(0.3), expect.closeTo(0.8), expect.closeTo(0.8)]);
+  });
 });

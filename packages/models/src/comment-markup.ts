@@ -440,8 +440,8 @@ export function datedThread(doc: SegmentedDocument, roles: Uint8Array | null): b
 /**
  * Where the comment markup is plain, it overrides the head: the form, policy and counters around
  * comments are neither main text nor comments. A thread is the comments under an article when the
- * head calls at least half of its text comments (at its comment threshold, or leaning to at 0.5
- * where that is "never"), or when the page has an article before it: at least ARTICLE_CHARS of
+ * head calls at least half of its text comments (at its comment threshold; a head whose threshold
+ * is "never" says nothing here: see leaningAt), or when the page has an article before it: at least ARTICLE_CHARS of
  * kept text outside comment and forum markup, and, for a thread in comment markup, no less text
  * than the thread (a run of signed comments, or a thread whose comments carry timestamps, per
  * `dated`, from datedThread, needs only the article). Then all of it is (comment
@@ -465,7 +465,7 @@ export function settleComments(
   keepThreshold: number,
   dated: ReadonlyArray<boolean> = [],
 ): void {
-  const leans = commentThreshold <= 1 ? commentThreshold : HEAD_LEANS;
+  const leans = leaningAt(commentThreshold);
   for (let p = 0; p < pages.length; p++) {
     const roles = markup[p];
     const chars = texts[p];
@@ -615,8 +615,15 @@ const THREAD_FIELD_CHARS = 40;
 /** Share of a thread's text the head must lean to comments for the thread to be comments (see settleComments). */
 const HEAD_SHARE = 0.5;
 /**
- * Where the model's comment threshold is "never" (NO_COMMENTS: vetoing did not pay on its
- * validation pages), the head score at which it still leans to a comment, for the thread
- * decision: its probability 0.5.
+ * The head score at which the thread decision counts a block as the head's comment: the model's
+ * comment threshold, and none where that is "never" (NO_COMMENTS: vetoing cost some set's main
+ * text when it was chosen). It leaned at 0.5 there, which, once "never" was every fold's choice,
+ * settled discussion threads as comments (lobste.rs came out empty); not leaning, left out of
+ * eight sets on the recipe's folds: CleanEval 0.908 -> 0.909, magic-html 0.806 -> 0.811 (forums
+ * 0.714 -> 0.727), L3S-GN1 0.942 -> 0.941, the others level; GoogleTrends-2017's comments field
+ * F1 0.312 -> 0.364 and empty on 0.806 -> 0.910 of its pages without comments
+ * (experiments/loso-replay.js; CHANGELOG, 2026-11-28).
  */
-const HEAD_LEANS = 0.5;
+function leaningAt(commentThreshold: number): number {
+  return commentThreshold <= 1 ? commentThreshold : NO_COMMENTS;
+}
