@@ -14,13 +14,17 @@ const WCXB = fileURLToPath(new URL("../../../fixtures/wcxb-sample", import.meta.
 const MAGIC = fileURLToPath(new URL("../../../fixtures/magic-html-sample", import.meta.url));
 
 /**
- * Mean word F1 and precision per source, as measured on 2026-11-26 with the shipped model trained
- * on all eight shared sets (`winnow eval --data fixtures/wcxb-sample fixtures/magic-html-sample`:
- * wcxb-sample P 0.931, F1 0.942; magic-html-sample P 0.926, F1 0.926), less 0.02.
+ * Mean word F1 and precision per source, as measured on 2026-11-28 with the shipped model made
+ * again by its recipe (`winnow eval --data fixtures/wcxb-sample fixtures/magic-html-sample`:
+ * wcxb-sample P 0.936, F1 0.930; magic-html-sample P 0.899, F1 0.910), less 0.02. The file before
+ * it (trained on older code) gave 0.931/0.945 and 0.926/0.927 on these 30 training pages; the new
+ * weights keep an editor's bio on one Turkish page (magic-html 0007: F1 0.935 -> 0.732) and drop
+ * part of two WCXB pages. Left out of eight, the figure that measures quality, the recipe gained
+ * (mean 0.891 -> 0.894; magic-html 0.804 -> 0.811): experiments/results/2026-11-28-*.
  */
 const FLOORS: Record<string, { f1: number; precision: number }> = {
-  "wcxb-sample": { f1: 0.922, precision: 0.911 },
-  "magic-html-sample": { f1: 0.906, precision: 0.906 },
+  "wcxb-sample": { f1: 0.91, precision: 0.916 },
+  "magic-html-sample": { f1: 0.89, precision: 0.879 },
 };
 
 describe("the shipped default model", () => {
@@ -35,7 +39,7 @@ describe("the shipped default model", () => {
         expect(got.f1, `${source} F1`).toBeGreaterThanOrEqual(floor.f1);
         expect(got.precision, `${source} precision`).toBeGreaterThanOrEqual(floor.precision);
       }
-      // Chinese pages (0.881 when measured; 0.966 with the model of 2026-11-24, trained on five
+      // Chinese pages (0.884 on 2026-11-28, 0.881 with the file before; 0.966 with the model of 2026-11-24, trained on five
       // sets, whose fit to magic-html's pages was closer and whose held-out Chinese F1 was lower:
       // docs/quality.md) are scored one character per token.
       expect(report.summary.byLanguage.zh.f1).toBeGreaterThanOrEqual(0.861);
