@@ -14,6 +14,7 @@ import { OnnxBlockScorer } from "./onnx/scorer.js";
 import type { ModelInfo } from "./types.js";
 import type { ClassifierOptions } from "./classifier-options.js";
 import { applyEmptyPageFallback } from "./fallback.js";
+import { applyWeakPageRule } from "./weak-page.js";
 import { type CommentContext, commentContext, decideComments, NO_COMMENTS } from "./comment-markup.js";
 import { thresholdFor } from "./types.js";
 
@@ -172,6 +173,7 @@ export async function loadMlpClassifier(path: string | Uint8Array, options: Clas
     spare = null;
     rows.reset();
     const counts: number[] = [];
+    const docs: SegmentedDocument[] = [];
     // With a comment head: per document, what its comment markup says (null for most pages).
     const markup: Array<CommentContext | null> = [];
     let done = false;
@@ -180,6 +182,7 @@ export async function loadMlpClassifier(path: string | Uint8Array, options: Clas
         if (done) throw new Error("score batch already scored");
         rows.append(doc);
         counts.push(doc.blocks.length);
+        docs.push(doc);
         if (commentHead) markup.push(commentContext(doc));
       },
       async score() {
@@ -197,6 +200,7 @@ export async function loadMlpClassifier(path: string | Uint8Array, options: Clas
           // A user comment is never main text: the head's veto, then the markup's settling.
           if (self.commentScores !== undefined) decideComments(pages, self.commentScores, markup, commentThreshold, threshold);
           if (fallback !== undefined) for (const page of pages) applyEmptyPageFallback(page, threshold, fallback);
+          for (let d = 0; d < pages.length; d++) applyWeakPageRule(pages[d], docs[d].blocks, threshold, markup[d]?.roles ?? null);
           return pages;
         } finally {
           spare = rows;

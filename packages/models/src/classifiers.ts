@@ -18,6 +18,7 @@ export { MODEL_NAMES, type ModelSpec, resolveModelSpec } from "./model-names.js"
 export { HostRoutedClassifier, hostModelFile, MODEL_INDEX, type ModelIndex, readModelIndex } from "./host-routing.js";
 export { type ScoredPage, scorePages } from "./score-pages.js";
 export { applyEmptyPageFallback } from "./fallback.js";
+export { applyWeakPageRule, WEAK_PAGE_RULE, type WeakPageRule } from "./weak-page.js";
 // What a page's comment markup says of each block (thread, chrome, or nothing): clean applies it, training labels with it;
 // and the comment decision itself, which clean makes and training's held-out figures repeat.
 export {
