@@ -18,6 +18,7 @@ import {
   scoreMlpPages,
   type FittedMlp,
   withFallback,
+  withWeakPageRule,
 } from "./mlp-fit.js";
 import { type OperatingPoints, operatingPoints, THRESHOLD_CANDIDATES, type ThresholdCurve, thresholdCurves } from "./operating-points.js";
 import { UsageError } from "@winnow/errors";
@@ -425,12 +426,18 @@ export function crossValidateMlp(data: Dataset, options: CrossValidationOptions,
   const heldOut = options.bySource ? options.heldOut : undefined;
   const decide = (f: number, commentThreshold: number): FoldResult => {
     const { test, content, comments, fitted } = held.get(f)!;
-    if (comments === undefined) return { ...fitted, scores: withFallback(content, fitted.threshold, fitted.emptyPageFallback) };
-    // The held-out pages decided as `winnow clean` decides them with this fold's model.
-    const decided = decideMlpComments(data, test, content, comments, commentThreshold, fitted.threshold);
+    // The held-out pages decided as `winnow clean` decides them with this fold's model: the
+    // comments, the empty-page fallback, then the weak-page rule (whose scores only hold at this
+    // threshold, so the pooled curve reads the scores before it).
+    const decided =
+      comments === undefined ? undefined : decideMlpComments(data, test, content, comments, commentThreshold, fitted.threshold);
+    const kept = withFallback(decided?.content ?? content, fitted.threshold, fitted.emptyPageFallback);
+    const scores = withWeakPageRule(data, test, kept, fitted.threshold);
+    if (decided === undefined) return { ...fitted, scores, curveScores: kept };
     return {
       ...fitted,
-      scores: withFallback(decided.content, fitted.threshold, fitted.emptyPageFallback),
+      scores,
+      curveScores: kept,
       comments: decided.comments,
       commentThreshold,
     };
@@ -535,6 +542,11 @@ export type FitFold = (train: number[], test: number[], fold: number) => HeldOut
 /** What one fold of a cross-validation returns: the held-out pages' scores and its threshold. */
 export interface FoldResult {
   scores: ArrayLike<number>[];
+  /**
+   * The same pages' scores before any rule that holds at `threshold` only (the weak-page rule),
+   * for the pooled curve over every threshold; absent: `scores`.
+   */
+  curveScores?: ArrayLike<number>[];
   threshold: number;
   validationF1: number;
   /** With a comment head: the held-out pages' comment scores after the comment decision, and its threshold. */
@@ -591,7 +603,7 @@ export function crossValidate(
           : { comments: fitted.comments[i], threshold: fitted.commentThreshold, fieldThreshold: fitted.commentFieldThreshold };
       pages.push(scorePage(data, p, fitted.scores[i], fitted.threshold, f, decision));
       countBlocks(counts, pageLabels(data, p), fitted.scores[i], fitted.threshold);
-      scored.set(p, fitted.scores[i]);
+      scored.set(p, (fitted.curveScores ?? fitted.scores)[i]);
     });
     onFold?.(f, k, fitted.validationF1);
   }

@@ -9,6 +9,7 @@
 import { domainFolds } from "@winnow/evaluation";
 import {
   applyEmptyPageFallback,
+  applyWeakPageRule,
   decideComments,
   predictMlpEnsemble,
   trainMlp,
@@ -364,6 +365,24 @@ export function withFallback(scores: readonly Float32Array[], threshold: number,
   return scores.map((page) => {
     const out = Float32Array.from(page);
     applyEmptyPageFallback(out, threshold, factor);
+    return out;
+  });
+}
+
+/**
+ * Page scores with the weak-page rule applied at `threshold` (@winnow/models' weak-page.ts), as
+ * `winnow clean` applies it after the comment decision and the empty-page fallback (copies).
+ * `pages` are the dataset's pages the scores belong to, in order.
+ */
+export function withWeakPageRule(
+  data: Dataset,
+  pages: readonly number[],
+  scores: readonly Float32Array[],
+  threshold: number,
+): Float32Array[] {
+  return scores.map((page, i) => {
+    const out = Float32Array.from(page);
+    applyWeakPageRule(out, data.pages[pages[i]].doc.blocks, threshold, data.commentContexts[pages[i]]?.roles ?? null);
     return out;
   });
 }
