@@ -771,6 +771,12 @@ describe("normaliseDate", () => {
   it.each(["2021-02-30", "1994-12-31", "2027-01-01", "yesterday", "12345", "1 year ago", "2024-13-01"])("%s is no date", (input) => {
     expect(normaliseDate(input, NOW)).toBeUndefined();
   });
+
+  // A year and a month are no day: a blog's archive links ("2006年12月 (5)") were read as the
+  // year, the month's first digit and its second as the day (2006-01-02).
+  it.each(["2006年12月", "·2005年12月 (100)", "2006年11月(6)", "2006/12", "2006.11 release"])("%s (a month) is no day", (input) => {
+    expect(normaliseDate(input, NOW)).toBeUndefined();
+  });
 });
 
 describe("only days a string writes", () => {
