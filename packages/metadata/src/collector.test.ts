@@ -288,6 +288,15 @@ ${label}${paragraphs(8)}</body></html>`;
 });
 
 describe("the page's own lines, when its markup says nothing", () => {
+  it("a Chinese news page's line under its headline, a whole numeric date and time among the site and the source, dates it", () => {
+    const page = (line: string) => `<html><head><title>CCER经济学人分析中国经济热度</title></head><body>
+<h1>CCER经济学人分析中国经济热度</h1><p>${line}</p><p>中国社会科学院金融研究所所长李扬说，宏观政策应该相对稳定，但是改革一定要加快。</p></body></html>`;
+    expect(metadataOf(page("http://biz.163.com 2005-04-25 08:24:06 来源: 第一财经日报 网友评论 0 条")).meta.date).toBe("2005-04-25");
+    expect(metadataOf(page("BUSINESS.SOHU.COM 2005年3月11日12:12 来源：[ 人民网 ]")).meta.date).toBe("2005-03-11");
+    // Without its time of day a long line's date is not read as the page's (a mention in a sentence).
+    expect(metadataOf(page("http://biz.163.com 2005-04-25 来源: 第一财经日报 网友评论 0 条 更多内容")).meta.date).toBeUndefined();
+  });
+
   it("a short line that labels a date, or is one, and a Chinese credit", () => {
     const html = `<html><head><title>多数夫妻生活有名无实</title></head><body><table><tr><td><b>多数夫妻生活有名无实</b></td></tr>
 <tr><td>2005-04-05 06:40</td></tr><tr><td><p>对这种现象，金医生解释说，日本男人普遍热爱自己的公司。</p>

@@ -135,7 +135,7 @@ const COMMENT_CLASS = /comment/i;
 const SPACES = /\s+/g;
 const WRITTEN_BY = /^\s*(?:written by|author|autor|auteur|verfasst von|escrito por)\s*$/i;
 /** A short block that labels a date: "Last updated: …", "Published …", "发表于 …", "Veröffentlicht am …". */
-const DATE_LABEL =
+export const DATE_LABEL =
   /(?:^|\b)(?:published|updated|posted|last (?:updated|modified|reviewed)|date|veröffentlicht|aktualisiert|stand|publié|mis à jour|publicado|actualizado|pubblicato|aggiornato|gepubliceerd|bijgewerkt|опубликовано|обновлено)\b|发表|發表|发布|發佈|日期|时间|時間|更新|投稿|公開/i;
 /** A short block that labels its author: "By Jane Roe", "作者：…", "Autor: …", "文/…". */
 const AUTHOR_LABEL =
@@ -203,6 +203,13 @@ const MAX_AUTHOR_BLOCKS = 120;
 const MAX_DATE_LINE = 40;
 /** A reading time at a line's end, after a separator: " ・ 3 min read", " - 11 minutes", " | 5 Min". */
 const READING_TIME = /\s*[-–—|·・•]\s*\d{1,3}\s*(?:min(?:ute)?s?\.?|minuten|minutos)(?:\s+(?:read|reading|de lectura|Lesezeit))?\s*$/i;
+/**
+ * A whole day written in numbers with its time of day, anywhere in a line: "2005-04-25 08:24:06",
+ * "2005年3月11日12:12". Chinese news pages show their date so under the headline, in a line that
+ * also gives the site and the source ("http://biz.163.com 2005-04-25 08:24:06 来源: 第一财经日报"),
+ * longer than a date line of a few words and with no label before the date.
+ */
+const NUMERIC_DATE_TIME = /(?<!\d)(?:19|20)\d{2}\s*[-/.年]\s*\d{1,2}\s*[-/.月]\s*\d{1,2}\s*日?\s*\d{1,2}:\d{2}/;
 const YEAR_IN_LINE = /(?:^|\D)(?:19|20)\d{2}(?:\D|$)/;
 /**
  * The page's first blocks only: a page's own date and byline sit above or beside its text, and
@@ -651,6 +658,7 @@ export class MetadataCollector implements MarkupObserver {
       publishers: [],
       host: "",
       readings: this.readings,
+      noPublicationUrl: false,
     };
     return { metadata: this.finishPage(url, capturedAt, blocks, title, shown), shown };
   }
@@ -722,6 +730,7 @@ export class MetadataCollector implements MarkupObserver {
     }
     const bound = Number.isFinite(capturedAt) ? capturedAt : NO_BOUND;
     const urlDate = url.length > 0 ? dateInUrl(url, bound) : undefined;
+    if (shown !== undefined) shown.noPublicationUrl = urlDate === undefined && urlOfNoPublication(url);
     // Found only where a rule below needs them: most pages are dated by their markup and name their author.
     let headlines: readonly number[] | undefined;
     // The date line beside them, once looked for (null: not yet): datedHeadline asks again below.
@@ -1335,7 +1344,8 @@ export function mayBeDateLine(text: string, before: string): boolean {
   // Chiefly for cost: a line of another shape is seldom a date, and chrono-node's parsers were
   // most of what reading every line of the window with a year cost.
   if (text.length > MAX_LABELLED || !YEAR_IN_LINE.test(text)) return false;
-  if (!(DATE_LABEL.test(text) || DATE_ONLY.test(text) || isDateLine(text) || BYLINE_START.test(text))) return false;
+  if (!(DATE_LABEL.test(text) || DATE_ONLY.test(text) || isDateLine(text) || BYLINE_START.test(text) || NUMERIC_DATE_TIME.test(text)))
+    return false;
   // A product's release date is no sign of a publication, nor its date (on WCXB dev's tuning
   // fold, a store's game pages: 9 of the 50 pages dated without gold).
   return !isReleaseDate(text, before);
