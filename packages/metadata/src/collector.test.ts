@@ -319,6 +319,18 @@ describe("the page's own lines, when its markup says nothing", () => {
     expect(named("by default the settings are kept")).toBeUndefined();
   });
 
+  it("a byline-classed box's call to action ('Get in touch') names no one; a handle or a name then a category does", () => {
+    const box = (inner: string) =>
+      metadataOf(
+        `<html><body><h1>Data platforms</h1><p>Body text of the story.</p><div class="cmp-meet-author"><p>${inner}</p></div></body></html>`,
+      ).meta.author;
+    expect(box("Get in touch")).toBeUndefined();
+    expect(box("Contact us today")).toBeUndefined();
+    expect(box("ibby in news")).toBe("ibby");
+    expect(box("Jane Roe in Politics")).toBe("Jane Roe");
+    expect(box("Jane Roe in politics")).toBe("Jane Roe");
+  });
+
   it("a long line is not read, nor one that merely holds a year", () => {
     const long = `<html><body><p>Published ${"words ".repeat(40)} on March 4, 2021.</p><p>Founded in 2005 by friends.</p></body></html>`;
     expect(metadataOf(long).meta).toEqual({});
