@@ -258,6 +258,26 @@ ${label}${paragraphs(8)}</body></html>`;
       expect(metadataOf(html, url).meta.date).toBe("2024-07-23T05:50:32-07:00");
   });
 
+  it("a topic's, a section's or a tag's listing has no publication date; a forum thread filed under /topic/ has", () => {
+    const html = `<html><head><title>Cloud</title><meta property="article:published_time" content="2025-12-19T08:00:00Z">
+<meta name="author" content="Jane Roe"></head><body><h1>Cloud</h1><p>Posted on December 19, 2025</p>${paragraphs(5)}</body></html>`;
+    for (const url of [
+      "https://example.org/topic/cloud/",
+      "https://example.org/topics/machine-learning",
+      "https://example.org/sections/science/",
+      "https://example.org/tag/Car%20Rental",
+    ])
+      expect(metadataOf(html, url).meta.date).toBeUndefined();
+    // A thread's id, an article filed under a topic, and a dated URL are a publication's.
+    for (const url of [
+      "https://forum.example.org/topic/188682-new-case/",
+      "https://example.org/topic/18427/rc1-of-v4",
+      "https://example.org/topics/gadgets/best-scooter",
+    ])
+      expect(metadataOf(html, url).meta.date).toBe("2025-12-19T08:00:00Z");
+    expect(metadataOf(html, "https://example.org/sections/2025/12/19/cloud").meta.date).toBe("2025-12-19T08:00:00Z");
+  });
+
   it("reads the day at the end of a byline beside the headline", () => {
     const page = (line: string) =>
       `<html><head><title>Home gym setups</title></head><body>${menu(5)}<h1>Home gym setups</h1><p>${line}</p>${paragraphs(5)}</body></html>`;
