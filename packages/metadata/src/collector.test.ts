@@ -273,6 +273,9 @@ ${label}${paragraphs(8)}</body></html>`;
       "https://forum.example.org/topic/188682-new-case/",
       "https://example.org/topic/18427/rc1-of-v4",
       "https://example.org/topics/gadgets/best-scooter",
+      "https://forum.example.org/topic/catering-tips",
+      "https://example.org/forums/topic/top-3-mentalists/",
+      "https://boards.example.org/topic/fav-nail-colour/",
     ])
       expect(metadataOf(html, url).meta.date).toBe("2025-12-19T08:00:00Z");
     expect(metadataOf(html, "https://example.org/sections/2025/12/19/cloud").meta.date).toBe("2025-12-19T08:00:00Z");
@@ -308,6 +311,18 @@ ${label}${paragraphs(8)}</body></html>`;
 });
 
 describe("the page's own lines, when its markup says nothing", () => {
+  it("a reporter's credit closing the story's last paragraph names its author", () => {
+    const page = (end: string) => `<html><head><title>著名戏曲导演沈斌去世</title></head><body><h1>著名戏曲导演沈斌去世 享年74岁</h1>
+<p>2022-02-13 23:37</p><p>记者从上海昆剧团获悉，上海昆剧团国家一级导演沈斌同志，因病医治无效，于2022年2月12日23时16分在上海逝世，享年74岁。沈斌1947年生于上海，1959年进入上海市戏曲学校昆剧二班学习武生，师从盖春来、谭金霖及郑传鉴、方传芸等名师，1978年上海昆剧团成立时即入团工作，1986年入中国戏曲学院导演系进修，系统全面地学习戏曲导演艺术。他为各家昆剧院团教学导戏，传承与导演昆曲优秀传统经典折子戏和录像百余折。${end}</p></body></html>`;
+    // The paragraph is longer than the lines read for a byline.
+    expect(metadataOf(page("")).doc.blocks.some((b) => b.text.length > 160)).toBe(true);
+    expect(metadataOf(page("（总台记者 张倩）")).meta.author).toBe("张倩");
+    expect(metadataOf(page("(本报记者 李明)")).meta.author).toBe("李明");
+    // A closing remark in brackets that credits no reporter names no one.
+    expect(metadataOf(page("（完）")).meta.author).toBeUndefined();
+    expect(metadataOf(page("（来源：新华社）")).meta.author).toBeUndefined();
+  });
+
   it("a Chinese news page's line under its headline, a whole numeric date and time among the site and the source, dates it", () => {
     const page = (line: string) => `<html><head><title>CCER经济学人分析中国经济热度</title></head><body>
 <h1>CCER经济学人分析中国经济热度</h1><p>${line}</p><p>中国社会科学院金融研究所所长李扬说，宏观政策应该相对稳定，但是改革一定要加快。</p></body></html>`;
