@@ -311,6 +311,16 @@ ${label}${paragraphs(8)}</body></html>`;
 });
 
 describe("the page's own lines, when its markup says nothing", () => {
+  it("a Chinese blog's post line, the poster then 发表于 and the day, names its author", () => {
+    const page = (line: string) => `<html><head><title>洞庭一叶</title></head><body><div>Blog名:洞庭一叶 日志:279 评论:587</div>
+<div>${line}</div><h2>陈天华《警世钟》</h2><p>长梦千年何日醒，睡乡谁遣警钟鸣？腥风血雨难为我，好个江山忍送人！</p></body></html>`;
+    expect(metadataOf(page("[湖湘文化]陈天华《警世钟》 ggjjzhzz 发表于 2005-9-15 11:46:00")).meta.author).toBe("ggjjzhzz");
+    expect(metadataOf(page("海姑娘 发表于 2005-06-14 03:25")).meta.author).toBe("海姑娘");
+    // "发表于" with no name before it, or no day after it, names no one.
+    expect(metadataOf(page("发表于 2004年12月27日 12:40 - (阅读:3727;评论:63)")).meta.author).toBeUndefined();
+    expect(metadataOf(page("ggjjzhzz 发表了新文章")).meta.author).toBeUndefined();
+  });
+
   it("a reporter's credit closing the story's last paragraph names its author", () => {
     const page = (end: string) => `<html><head><title>著名戏曲导演沈斌去世</title></head><body><h1>著名戏曲导演沈斌去世 享年74岁</h1>
 <p>2022-02-13 23:37</p><p>记者从上海昆剧团获悉，上海昆剧团国家一级导演沈斌同志，因病医治无效，于2022年2月12日23时16分在上海逝世，享年74岁。沈斌1947年生于上海，1959年进入上海市戏曲学校昆剧二班学习武生，师从盖春来、谭金霖及郑传鉴、方传芸等名师，1978年上海昆剧团成立时即入团工作，1986年入中国戏曲学院导演系进修，系统全面地学习戏曲导演艺术。他为各家昆剧院团教学导戏，传承与导演昆曲优秀传统经典折子戏和录像百余折。${end}</p></body></html>`;
