@@ -258,6 +258,29 @@ ${label}${paragraphs(8)}</body></html>`;
       expect(metadataOf(html, url).meta.date).toBe("2024-07-23T05:50:32-07:00");
   });
 
+  it("a topic's, a section's or a tag's listing has no publication date; a forum thread filed under /topic/ has", () => {
+    const html = `<html><head><title>Cloud</title><meta property="article:published_time" content="2025-12-19T08:00:00Z">
+<meta name="author" content="Jane Roe"></head><body><h1>Cloud</h1><p>Posted on December 19, 2025</p>${paragraphs(5)}</body></html>`;
+    for (const url of [
+      "https://example.org/topic/cloud/",
+      "https://example.org/topics/machine-learning",
+      "https://example.org/sections/science/",
+      "https://example.org/tag/Car%20Rental",
+    ])
+      expect(metadataOf(html, url).meta.date).toBeUndefined();
+    // A thread's id, an article filed under a topic, and a dated URL are a publication's.
+    for (const url of [
+      "https://forum.example.org/topic/188682-new-case/",
+      "https://example.org/topic/18427/rc1-of-v4",
+      "https://example.org/topics/gadgets/best-scooter",
+      "https://forum.example.org/topic/catering-tips",
+      "https://example.org/forums/topic/top-3-mentalists/",
+      "https://boards.example.org/topic/fav-nail-colour/",
+    ])
+      expect(metadataOf(html, url).meta.date).toBe("2025-12-19T08:00:00Z");
+    expect(metadataOf(html, "https://example.org/sections/2025/12/19/cloud").meta.date).toBe("2025-12-19T08:00:00Z");
+  });
+
   it("reads the day at the end of a byline beside the headline", () => {
     const page = (line: string) =>
       `<html><head><title>Home gym setups</title></head><body>${menu(5)}<h1>Home gym setups</h1><p>${line}</p>${paragraphs(5)}</body></html>`;
@@ -288,6 +311,37 @@ ${label}${paragraphs(8)}</body></html>`;
 });
 
 describe("the page's own lines, when its markup says nothing", () => {
+  it("a Chinese blog's post line, the poster then 发表于 and the day, names its author", () => {
+    const page = (line: string) => `<html><head><title>洞庭一叶</title></head><body><div>Blog名:洞庭一叶 日志:279 评论:587</div>
+<div>${line}</div><h2>陈天华《警世钟》</h2><p>长梦千年何日醒，睡乡谁遣警钟鸣？腥风血雨难为我，好个江山忍送人！</p></body></html>`;
+    expect(metadataOf(page("[湖湘文化]陈天华《警世钟》 ggjjzhzz 发表于 2005-9-15 11:46:00")).meta.author).toBe("ggjjzhzz");
+    expect(metadataOf(page("海姑娘 发表于 2005-06-14 03:25")).meta.author).toBe("海姑娘");
+    // "发表于" with no name before it, or no day after it, names no one.
+    expect(metadataOf(page("发表于 2004年12月27日 12:40 - (阅读:3727;评论:63)")).meta.author).toBeUndefined();
+    expect(metadataOf(page("ggjjzhzz 发表了新文章")).meta.author).toBeUndefined();
+  });
+
+  it("a reporter's credit closing the story's last paragraph names its author", () => {
+    const page = (end: string) => `<html><head><title>著名戏曲导演沈斌去世</title></head><body><h1>著名戏曲导演沈斌去世 享年74岁</h1>
+<p>2022-02-13 23:37</p><p>记者从上海昆剧团获悉，上海昆剧团国家一级导演沈斌同志，因病医治无效，于2022年2月12日23时16分在上海逝世，享年74岁。沈斌1947年生于上海，1959年进入上海市戏曲学校昆剧二班学习武生，师从盖春来、谭金霖及郑传鉴、方传芸等名师，1978年上海昆剧团成立时即入团工作，1986年入中国戏曲学院导演系进修，系统全面地学习戏曲导演艺术。他为各家昆剧院团教学导戏，传承与导演昆曲优秀传统经典折子戏和录像百余折。${end}</p></body></html>`;
+    // The paragraph is longer than the lines read for a byline.
+    expect(metadataOf(page("")).doc.blocks.some((b) => b.text.length > 160)).toBe(true);
+    expect(metadataOf(page("（总台记者 张倩）")).meta.author).toBe("张倩");
+    expect(metadataOf(page("(本报记者 李明)")).meta.author).toBe("李明");
+    // A closing remark in brackets that credits no reporter names no one.
+    expect(metadataOf(page("（完）")).meta.author).toBeUndefined();
+    expect(metadataOf(page("（来源：新华社）")).meta.author).toBeUndefined();
+  });
+
+  it("a Chinese news page's line under its headline, a whole numeric date and time among the site and the source, dates it", () => {
+    const page = (line: string) => `<html><head><title>CCER经济学人分析中国经济热度</title></head><body>
+<h1>CCER经济学人分析中国经济热度</h1><p>${line}</p><p>中国社会科学院金融研究所所长李扬说，宏观政策应该相对稳定，但是改革一定要加快。</p></body></html>`;
+    expect(metadataOf(page("http://biz.163.com 2005-04-25 08:24:06 来源: 第一财经日报 网友评论 0 条")).meta.date).toBe("2005-04-25");
+    expect(metadataOf(page("BUSINESS.SOHU.COM 2005年3月11日12:12 来源：[ 人民网 ]")).meta.date).toBe("2005-03-11");
+    // Without its time of day a long line's date is not read as the page's (a mention in a sentence).
+    expect(metadataOf(page("http://biz.163.com 2005-04-25 来源: 第一财经日报 网友评论 0 条 更多内容")).meta.date).toBeUndefined();
+  });
+
   it("a short line that labels a date, or is one, and a Chinese credit", () => {
     const html = `<html><head><title>多数夫妻生活有名无实</title></head><body><table><tr><td><b>多数夫妻生活有名无实</b></td></tr>
 <tr><td>2005-04-05 06:40</td></tr><tr><td><p>对这种现象，金医生解释说，日本男人普遍热爱自己的公司。</p>
@@ -308,6 +362,18 @@ describe("the page's own lines, when its markup says nothing", () => {
     expect(named("by ibby")).toBe("ibby");
     expect(named("By using this site, you agree to our Privacy Policy.")).toBeUndefined();
     expect(named("by default the settings are kept")).toBeUndefined();
+  });
+
+  it("a byline-classed box's call to action ('Get in touch') names no one; a handle or a name then a category does", () => {
+    const box = (inner: string) =>
+      metadataOf(
+        `<html><body><h1>Data platforms</h1><p>Body text of the story.</p><div class="cmp-meet-author"><p>${inner}</p></div></body></html>`,
+      ).meta.author;
+    expect(box("Get in touch")).toBeUndefined();
+    expect(box("Contact us today")).toBeUndefined();
+    expect(box("ibby in news")).toBe("ibby");
+    expect(box("Jane Roe in Politics")).toBe("Jane Roe");
+    expect(box("Jane Roe in politics")).toBe("Jane Roe");
   });
 
   it("a long line is not read, nor one that merely holds a year", () => {
@@ -769,6 +835,12 @@ describe("normaliseDate", () => {
   });
 
   it.each(["2021-02-30", "1994-12-31", "2027-01-01", "yesterday", "12345", "1 year ago", "2024-13-01"])("%s is no date", (input) => {
+    expect(normaliseDate(input, NOW)).toBeUndefined();
+  });
+
+  // A year and a month are no day: a blog's archive links ("2006年12月 (5)") were read as the
+  // year, the month's first digit and its second as the day (2006-01-02).
+  it.each(["2006年12月", "·2005年12月 (100)", "2006年11月(6)", "2006/12", "2006.11 release"])("%s (a month) is no day", (input) => {
     expect(normaliseDate(input, NOW)).toBeUndefined();
   });
 });

@@ -21,10 +21,11 @@ const DAY_MS = 86_400_000;
 /**
  * Year, month, day with an optional time and zone: 2021-03-04, 2021-3-4 10:20, 2021/03/04,
  * 2021.03.04, 2021年3月4日, 2021-03-04T10:20:30.123+0100. Searched, not anchored: a candidate may
- * be "Published 2021-03-04".
+ * be "Published 2021-03-04". The second separator is the first's "-" (`\2(?<=-)`: a group that took
+ * no part matches nothing, so `\2` alone let "2006年12月", a year and a month, read as 2006-01-02).
  */
 const YMD =
-  /(?<![\d.])((?:19|20)\d{2})(?:(-)|\/|\.|\s*年\s*)(\d{1,2})(?:\2|\/|\.|\s*月\s*)(\d{1,2})(?!\d)(?:\s*日)?(?:(?:T|\s+|\s*日?\s*)(\d{1,2}):(\d{2})(?::(\d{2})(?:[.,]\d+)?)?\s*(Z|UTC|GMT|[+-]\d{2}(?::?\d{2})?)?(?![\d:]))?/i;
+  /(?<![\d.])((?:19|20)\d{2})(?:(-)|\/|\.|\s*年\s*)(\d{1,2})(?:\2(?<=-)|\/|\.|\s*月\s*)(\d{1,2})(?!\d)(?:\s*日)?(?:(?:T|\s+|\s*日?\s*)(\d{1,2}):(\d{2})(?::(\d{2})(?:[.,]\d+)?)?\s*(Z|UTC|GMT|[+-]\d{2}(?::?\d{2})?)?(?![\d:]))?/i;
 /** The compact ISO forms 20210304 and 20210304T102030Z, alone. */
 const COMPACT = /^\s*((?:19|20)\d{2})(\d{2})(\d{2})(?:T(\d{2})(\d{2})(\d{2})?(Z|[+-]\d{2}:?\d{2})?)?\s*$/i;
 /** 04.03.2021, 4/3/2021: day first, as most of the world writes it, unless that cannot be. */

@@ -16,17 +16,21 @@ const LONG =
  * The page's metadata as finish() gives it (`before`) and as chooseByMainText gives it
  * (`after`), the main text being the blocks whose text `isMain` accepts.
  */
-function choose(html: string, isMain: (text: string, heading: number) => boolean): { before: PageMetadata; after: PageMetadata } {
+function choose(
+  html: string,
+  isMain: (text: string, heading: number) => boolean,
+  url = "https://example.org/news/story",
+): { before: PageMetadata; after: PageMetadata } {
   const collector = new MetadataCollector();
   const doc = segmentHtml(html, { observer: collector });
-  const { metadata, shown } = collector.finishWithShown("https://example.org/news/story", NOW, doc.blocks, doc.title);
+  const { metadata, shown } = collector.finishWithShown(url, NOW, doc.blocks, doc.title);
   const texts = doc.blocks.map((b) => b.text);
   const kept = doc.blocks.flatMap((b, i) => (isMain(b.text, b.heading) ? [i] : []));
   expect(kept.length).toBeGreaterThan(0);
   // finishWithShown's metadata is finish()'s.
   const again = new MetadataCollector();
   segmentHtml(html, { observer: again });
-  expect(again.finish("https://example.org/news/story", NOW, doc.blocks, doc.title)).toEqual(metadata);
+  expect(again.finish(url, NOW, doc.blocks, doc.title)).toEqual(metadata);
   return { before: metadata, after: chooseByMainText(metadata, shown, kept, texts) };
 }
 
@@ -99,6 +103,34 @@ describe("chooseByMainText", () => {
     // A line that is no byline names no one.
     const sentence = choose(page("<p>By adding a keyboard you get more keys.</p>"), headlineAndText);
     expect(sentence.after.author).toBeUndefined();
+  });
+
+  it("the date line under the main text's head dates a page the collector left undated (below a long menu), not a front page", () => {
+    const menu = Array.from({ length: 130 }, (_, i) => `<li><a href="/c/${i}">Category ${i + 1}</a></li>`).join("");
+    const html = `<html><head><title>海姑娘的博客</title></head><body><nav><ul>${menu}</ul></nav>
+<div class="post"><h2>湘菜粤菜 兵分两路</h2><p>2005-06-14 03:25:55</p><p>${LONG}</p><p>${LONG}</p></div></body></html>`;
+    const isMain = (text: string, heading: number): boolean => heading === 2 || text.length > 100;
+    const dated = choose(html, isMain);
+    expect(dated.before.date).toBeUndefined();
+    expect(dated.after.date).toBe("2005-06-14");
+    // A site's front page publishes nothing dated of its own: its first teaser's date is not its.
+    expect(choose(html, isMain, "https://example.org/").after.date).toBeUndefined();
+  });
+
+  it("a labelled date at the main text's end dates a blog post that shows no date beside its headline", () => {
+    const archive = Array.from(
+      { length: 24 },
+      (_, i) => `<li><a href="/a/${i}">${2005 - (i >> 3)}年${12 - (i % 8)}月 (${i + 1})</a></li>`,
+    ).join("");
+    const page = (footer: string) => `<html><head><title>李建忠的博客</title></head><body><div class="site">李建忠的博客</div>
+<ul class="archive">${archive}</ul><div class="post"><h2>很高兴入住博客堂</h2><p>${LONG}</p><p>${LONG}</p>
+<p>${footer}</p></div><h3>评论</h3></body></html>`;
+    const isMain = (text: string, heading: number): boolean => heading === 2 || text.length > 100;
+    const dated = choose(page("发表于 2004年12月27日 12:40 - (阅读:3727;评论:63)"), isMain);
+    expect(dated.before.date).toBeUndefined();
+    expect(dated.after.date).toBe("2004-12-27");
+    // An unlabelled date there (a footer's, a comment's) is not the post's.
+    expect(choose(page("2004年12月27日 12:40"), isMain).after.date).toBeUndefined();
   });
 
   it("a page of which nothing is kept keeps finish()'s choice, and only date and author ever change", () => {

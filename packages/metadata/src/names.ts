@@ -27,6 +27,8 @@ const DATE_WORD =
 const SENTENCE_END = /\p{Ll}{3,}\.$/u;
 /** Where a name must begin with a capital: a line of the page's text, not a marked byline. */
 const CAPITALISED = /^[\p{Lu}\p{Lo}]/u;
+/** What follows a byline's one word when it reads as a sentence's rest: lowercase words only ("in touch"). */
+const SENTENCE_REST = /^\s+\p{Ll}+(?:\s+\p{Ll}+)*\s*$/u;
 /** Between two names. */
 const BETWEEN = /\s*(?:,\s*(?:and|und|et|y|e|en|og|och|i)\s|;|,|\s&\s|\s(?:and|und|et|y|e|en|og|och|i)\s)\s*/i;
 /** Words that say a part is no name (a count, a role line, a call to action). */
@@ -138,6 +140,10 @@ export function authorNames(text: string, whole = false): string[] {
   if (end !== null && end.index > 0) {
     // A line may go on with a date or after a separator ("By Jon Foster - 2025-09-13"), not with words.
     if (whole && !/\d|^\s*[|•·–—-]/.test(s.slice(end.index))) return [];
+    // One capitalised word, then a preposition and lowercase words only: a call to action in a
+    // byline-classed box ("Get in touch"), not a name and a category ("Jane Roe in Politics",
+    // a handle's "ibby in news"). On the eight sets, only WCXB dev's "Get" changes.
+    if (!s.slice(0, end.index).includes(" ") && CAPITALISED.test(s) && SENTENCE_REST.test(s.slice(end.index))) return [];
     s = s.slice(0, end.index);
     cut = true;
     // "by Faded_Hazel November 25, 2016": a month's name before the day is the date's, after a

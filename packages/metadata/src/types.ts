@@ -67,4 +67,9 @@ export interface ShownCandidates {
    * what it reads, so that no string is parsed twice per page.
    */
   readings: Map<string, string | null>;
+  /**
+   * The page's URL says it publishes nothing dated of its own (a site's front page, a shop's or a
+   * manual's section, and no date in the URL): finish() dates no such page, nor does its main text.
+   */
+  noPublicationUrl: boolean;
 }
