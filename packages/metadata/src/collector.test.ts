@@ -834,6 +834,22 @@ describe("normaliseDate", () => {
     expect(normaliseDate(input, NOW)).toBe(expected);
   });
 
+  // Two numbers that could each be the month: day first, as most of the world writes them, but
+  // month first where the page says it is American (a US zone beside the date, or <html
+  // lang="en-US">, WordPress's default) and the numbers are slashed. L3S-GN1's news pages of 2008
+  // wrote "01/09/2008 08:15 PM PST" for January 9th.
+  it.each([
+    ["01/09/2008", "", "2008-09-01"],
+    ["01/09/2008 08:15 PM PST", "", "2008-01-09"],
+    ["Posted 3/4/2021 10:20 AM ET", "", "2021-03-04"],
+    ["01/09/2008", "en-US", "2008-01-09"],
+    ["01/09/2008", "en-GB", "2008-09-01"],
+    ["24/03/2021", "en-US", "2021-03-24"],
+    ["04.03.2021", "en-US", "2021-03-04"],
+  ])("%s on a page of lang %j is %s", (input, lang, expected) => {
+    expect(normaliseDate(input, NOW, lang)).toBe(expected);
+  });
+
   it.each(["2021-02-30", "1994-12-31", "2027-01-01", "yesterday", "12345", "1 year ago", "2024-13-01"])("%s is no date", (input) => {
     expect(normaliseDate(input, NOW)).toBeUndefined();
   });

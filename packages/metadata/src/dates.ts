@@ -28,8 +28,15 @@ const YMD =
   /(?<![\d.])((?:19|20)\d{2})(?:(-)|\/|\.|\s*年\s*)(\d{1,2})(?:\2(?<=-)|\/|\.|\s*月\s*)(\d{1,2})(?!\d)(?:\s*日)?(?:(?:T|\s+|\s*日?\s*)(\d{1,2}):(\d{2})(?::(\d{2})(?:[.,]\d+)?)?\s*(Z|UTC|GMT|[+-]\d{2}(?::?\d{2})?)?(?![\d:]))?/i;
 /** The compact ISO forms 20210304 and 20210304T102030Z, alone. */
 const COMPACT = /^\s*((?:19|20)\d{2})(\d{2})(\d{2})(?:T(\d{2})(\d{2})(\d{2})?(Z|[+-]\d{2}:?\d{2})?)?\s*$/i;
-/** 04.03.2021, 4/3/2021: day first, as most of the world writes it, unless that cannot be. */
+/**
+ * 04.03.2021, 4/3/2021: day first, as most of the world writes it, unless that cannot be, or the
+ * page says it is American (usOrder).
+ */
 const DMY = /(?<![\d./])(\d{1,2})[./](\d{1,2})[./]((?:19|20)\d{2})(?![\d./])/;
+/** A United States time zone's abbreviation: "08:15 PM PST", "10:20 AM ET". */
+const US_ZONE = /\b(?:[ECMP][SD]T|[ECMP]T|AK[SD]T|H[SD]T)\b/;
+/** `<html lang="en-US">` (WordPress's default, and many American sites'). */
+const US_LANG = /^en[-_]us\b/i;
 /** A year in prose: chrono-node runs only on strings that hold one. */
 const YEAR = /(?:^|\D)((?:19|20)\d{2})(?!\d)/;
 
@@ -203,12 +210,18 @@ export function normaliseDate(value: string, latest: number = NO_BOUND, declared
   if (dmy !== null) {
     let d = Number(dmy[1]);
     let m = Number(dmy[2]);
-    // 03/24/2021 cannot be day first: the American order is the only reading.
-    if (m > 12 && d <= 12) [d, m] = [m, d];
+    // 03/24/2021 cannot be day first: the American order is the only reading. Month first too
+    // where the page says it is American and slashes the numbers (dots are no American order).
+    if (d <= 12 && (m > 12 || (value.charCodeAt(dmy.index + dmy[1].length) === 47 && usOrder(value, declaredLang)))) [d, m] = [m, d];
     return iso(Number(dmy[3]), m, d, undefined, latest);
   }
   const year = YEAR.exec(value);
   return year === null ? undefined : proseDate(value, year[1], latest, declaredLang);
+}
+
+/** Whether a page writes its dates month first: a US time zone beside the date, or an American `<html lang>`. */
+function usOrder(value: string, declaredLang: string): boolean {
+  return US_LANG.test(declaredLang) || US_ZONE.test(value);
 }
 
 /** A date in words, in any language chrono-node reads: the first parse that names a whole day with its year written out. */
