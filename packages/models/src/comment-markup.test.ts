@@ -166,6 +166,26 @@ ${comment("Walters", "First reader's view of the polls.")}${comment("Travis", "A
     expect(of("Copyright the Herald")).toBe(COMMENT_UNKNOWN);
   });
 
+  it("reads a comment signed 'Posted by: NAME on DATE' and closed by a 'Report this post' line as signed, one alone or two", () => {
+    // The Newsquest papers of 2008: a signature opens each comment, "Quote | Report this post" closes it.
+    const comment = (k: number, name: string) =>
+      `<div class="b_box">Posted by: ${name} on 5:1${k}pm Tue 1 Jan 08</div><div class="entry com${k}">Reader ${k} opens with a point about the league.</div><div class="entry com${k}">Reader ${k} closes with the home form.</div><div class="b_box"><a href="/q">Quote</a> | <a href="/r">Report this post</a></div>`;
+    const page = (names: string[]) =>
+      `<html><body><div class="content_main"><p>The match report, one paragraph about the goals and the table.</p><p>Print Email this</p>${names.map((n, k) => comment(k, n)).join("")}<p>Share this: Digg | reddit</p></div></body></html>`;
+    for (const names of [["Dom, London"], ["sigil, terminus", "Al Spade, Bradford"]]) {
+      const of = byStart(roles(page(names)));
+      expect(of("Posted by: Dom") ?? of("Posted by: sigil")).toBe(COMMENT_SIGNED);
+      expect(of("Reader 0 opens")).toBe(COMMENT_SIGNED);
+      expect(of(`Reader ${names.length - 1} closes`)).toBe(COMMENT_SIGNED);
+      expect(of("Quote | Report this post")).toBe(COMMENT_CHROME);
+      expect(of("The match report")).toBe(COMMENT_UNKNOWN);
+      expect(of("Share this")).toBe(COMMENT_UNKNOWN);
+    }
+    // A byline with no report line after it is the article's, however it is worded.
+    const byline = `<html><body><p>Posted by: Nell on 9:39pm Tue 1 Jan 08</p><p>The post's only paragraph.</p><p>Share this: Digg</p></body></html>`;
+    expect(commentMarkup(segmentHtml(byline))).toBeNull();
+  });
+
   it("needs three signatures by two names: one author's signed posts are not a thread", () => {
     const post = (n: number) =>
       `<div class="post"><p>Entry ${n} of the diary, a paragraph about the garden and the weather this week.</p><p>Posted by Ann on March ${n}, 2005 at 9:0${n} PM</p></div>`;
@@ -278,6 +298,24 @@ describe("commentMarkup: runs a comment heading announces", () => {
       expect(of("Ralph:")).toBe(COMMENT_ANNOUNCED);
       expect(of("The talks ran for three hours")).toBe(COMMENT_UNKNOWN);
     }
+  });
+
+  it("reads a heading that names the readers' comments ('Comments from Examiner Readers', 'Reader comments') as announcing them", () => {
+    for (const heading of ["<strong>Comments from Examiner Readers</strong>", "<b>Reader comments</b>", "<b>Readers' comments</b>"]) {
+      const of = byStart(roles(story(heading + readers)));
+      expect(of("Stephen B:")).toBe(COMMENT_ANNOUNCED);
+      expect(of("Ralph:")).toBe(COMMENT_ANNOUNCED);
+      expect(of("The talks ran for three hours")).toBe(COMMENT_UNKNOWN);
+    }
+    // Under a class word that names only the section (the Examiner's `commentsdiv`), the same.
+    const section = `<html><body><div class="story"><p>The story, in one paragraph about the game.</p></div><div class="commentsdiv"><p><strong>Comments from Examiner Readers</strong></p><p>Examiner Reader said: the names under the picture are mixed up.</p><p>Examiner Reader said: good to see our kids in the paper.</p></div></body></html>`;
+    const inSection = byStart(roles(section));
+    expect(inSection("Comments from Examiner Readers")).toBe(COMMENT_CHROME);
+    expect(inSection("Examiner Reader said: the names")).toBe(COMMENT_ANNOUNCED);
+    expect(inSection("Examiner Reader said: good")).toBe(COMMENT_ANNOUNCED);
+    // A story's sentence about readers' comments is no heading: too long, and not the whole block.
+    const of = byStart(roles(story(`<p>Comments from readers poured in overnight, most of them angry about the fund.</p>${readers}`)));
+    expect(of("Stephen B:")).toBe(COMMENT_UNKNOWN);
   });
 
   it("leaves a run's buttons and action lines to the model", () => {

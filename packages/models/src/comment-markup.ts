@@ -118,10 +118,12 @@ const POLICY_MAX_CHARS = 700;
  * The counters and notices that stand for a comment section outside its markup, which
  * isCommentMarker's short list of headings leaves out: "View all 45 comments", "Showing Comments
  * 1 - 5 of 5", "12 comments so far", "There are 4 comments on this story", "7 Replies to “Title”",
- * "One comment", "No Comments Yet", "Comments closed". The whole block, short.
+ * "One comment", "No Comments Yet", "Comments closed", and the headings that name the readers'
+ * comments: "Reader comments", "Comments from Examiner Readers" (the San Francisco Examiner's, over
+ * posts in a `commentsdiv` that names only the section). The whole block, short.
  */
 const COUNTER_LINE =
-  /^\s*((view|show|read|see|load) (all )?\d+ comments?|showing comments? \d|\d+ (comments?|responses?|replies) (so far|to\b)|there (are|is) (\d+|no) comments?|(one|no) (comments?|responses?|replies)( yet)?\s*$|comments? (are |is )?(now )?closed)/i;
+  /^\s*((readers?'?|users?'?) comments\s*$|comments? from (\w+ ){0,2}readers\s*$|(view|show|read|see|load) (all )?\d+ comments?|showing comments? \d|\d+ (comments?|responses?|replies) (so far|to\b)|there (are|is) (\d+|no) comments?|(one|no) (comments?|responses?|replies)( yet)?\s*$|comments? (are |is )?(now )?closed)/i;
 
 function isCounterLine(text: string): boolean {
   return text.length <= 60 && COUNTER_LINE.test(text);
@@ -267,6 +269,7 @@ function signedRuns(doc: SegmentedDocument, out: Uint8Array | null): Uint8Array 
     signed.push(i);
     names.push(name);
   }
+  out = reportedComments(doc, signed, out);
   // The article's own byline ("Posted by paul at 09:39 PM | Permalink") is no comment's signature:
   // it sits under other class words than the comments' signatures do ("blogbody posted" against
   // "comments-post"), or, styled like them, further from the next signature than comments stand
@@ -278,6 +281,41 @@ function signedRuns(doc: SegmentedDocument, out: Uint8Array | null): Uint8Array 
   while (start < gaps.length && gaps[start] > 2 * typical + 1) start++;
   if (signed.length - start < MIN_SIGNATURES || new Set(names.slice(start)).size < MIN_SIGNERS) return out;
   return markRun(doc, signed.slice(start), out);
+}
+
+/**
+ * "Quote | Report this post", "Report abuse", "Report this comment": the line that closes each
+ * comment where its signature opens it. The whole block, short: an article has none.
+ */
+const REPORT_LINE = /^[\s|·•]*(quote[\s|·•]+)?(report (this )?(post|comment|abuse)|report as inappropriate)[\s|·•]*$/i;
+const REPORT_LINE_MAX_CHARS = 60;
+/** The most blocks from a signature to its comment's report line: a comment of a dozen paragraphs. */
+const REPORT_REACH = 12;
+
+/**
+ * Signed comments that a report line closes (a signature, the comment's text, "Quote | Report this
+ * post"), however few: a story with one or two readers' comments (Newsquest's papers of 2008) has
+ * too few signatures for a signed run, and the report line says what the signature alone does not,
+ * that readers wrote them. The signature and the blocks up to the report line, before the next
+ * signature and any heading, are the comment's; the report line is chrome.
+ */
+function reportedComments(doc: SegmentedDocument, signed: readonly number[], out: Uint8Array | null): Uint8Array | null {
+  const blocks = doc.blocks;
+  for (let k = 0; k < signed.length; k++) {
+    const from = signed[k];
+    const limit = Math.min(blocks.length, from + REPORT_REACH + 1, signed[k + 1] ?? blocks.length);
+    let to = -1;
+    for (let i = from + 1; i < limit && blocks[i].heading === 0; i++)
+      if (blocks[i].textChars <= REPORT_LINE_MAX_CHARS && REPORT_LINE.test(blocks[i].text)) {
+        to = i;
+        break;
+      }
+    if (to < 0) continue;
+    out ??= new Uint8Array(blocks.length);
+    for (let i = from; i < to; i++) if (out[i] !== COMMENT_CHROME && !CODE_PATH.test(blocks[i].tagPath)) out[i] = COMMENT_SIGNED;
+    out[to] = COMMENT_CHROME;
+  }
+  return out;
 }
 
 const DIGITS = /\d+/g;
@@ -393,7 +431,7 @@ function roleUnderComments(text: string, classIds: string, tagPath: string, head
   // A class word that is a comment's own ("articolocommentotesto", "usercomment", "commentsbody")
   // says the block is in the comments as plainly as the section's word does.
   if (thread) section = true;
-  if (isCommentMarker(text) || COUNT_HEADING.test(text)) return COMMENT_CHROME;
+  if (isCommentMarker(text) || COUNT_HEADING.test(text) || isCounterLine(text)) return COMMENT_CHROME;
   if (!section) return COMMENT_UNKNOWN;
   if (ACTIONS_ONLY.test(text) || FORM_PATH.test(tagPath) || CHROME_CONTAINER.test(classIds)) return COMMENT_CHROME;
   if (text.length < 200 && (CHROME_TEXT.test(text) || FIELD_LABEL.test(text) || COUNT_TITLE.test(text))) return COMMENT_CHROME;
