@@ -72,9 +72,10 @@ for (const base of bases) {
       const page = data.pages[p];
       if (source === "wcxb-dev") typeCount.set(page.pageType, (typeCount.get(page.pageType) ?? 0) + 1);
       const before = wordScores(keptText(page.doc, decided.scores[i], threshold), page.gold).f1;
+      const chars = Int32Array.from(page.doc.blocks, (b) => b.textChars);
       grid.forEach((rule, g) => {
         const scores = Float32Array.from(decided.scores[i]);
-        if (!applyWeakPageRule(scores, page.doc.blocks, threshold, data.commentContexts[p]?.roles ?? null, rule)) return;
+        if (!applyWeakPageRule(scores, chars, threshold, data.commentContexts[p]?.roles ?? null, rule)) return;
         const after = wordScores(keptText(page.doc, scores, threshold), page.gold).f1;
         fired[g]++;
         gain[g].set(source, (gain[g].get(source) ?? 0) + after - before);

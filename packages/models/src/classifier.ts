@@ -173,7 +173,10 @@ export async function loadMlpClassifier(path: string | Uint8Array, options: Clas
     spare = null;
     rows.reset();
     const counts: number[] = [];
-    const docs: SegmentedDocument[] = [];
+    // Each block's text length, for the weak-page rule: not the pages themselves, which a batch
+    // must not keep alive (clean keeps only their block texts while the batch fills).
+    let blockChars = new Int32Array(4096);
+    let blocksAdded = 0;
     // With a comment head: per document, what its comment markup says (null for most pages).
     const markup: Array<CommentContext | null> = [];
     let done = false;
@@ -182,7 +185,12 @@ export async function loadMlpClassifier(path: string | Uint8Array, options: Clas
         if (done) throw new Error("score batch already scored");
         rows.append(doc);
         counts.push(doc.blocks.length);
-        docs.push(doc);
+        if (blocksAdded + doc.blocks.length > blockChars.length) {
+          const grown = new Int32Array(Math.max(blockChars.length * 2, blocksAdded + doc.blocks.length));
+          grown.set(blockChars.subarray(0, blocksAdded));
+          blockChars = grown;
+        }
+        for (const block of doc.blocks) blockChars[blocksAdded++] = block.textChars;
         if (commentHead) markup.push(commentContext(doc));
       },
       async score() {
@@ -200,7 +208,8 @@ export async function loadMlpClassifier(path: string | Uint8Array, options: Clas
           // A user comment is never main text: the head's veto, then the markup's settling.
           if (self.commentScores !== undefined) decideComments(pages, self.commentScores, markup, commentThreshold, threshold);
           if (fallback !== undefined) for (const page of pages) applyEmptyPageFallback(page, threshold, fallback);
-          for (let d = 0; d < pages.length; d++) applyWeakPageRule(pages[d], docs[d].blocks, threshold, markup[d]?.roles ?? null);
+          for (let d = 0, from = 0; d < pages.length; from += counts[d++])
+            applyWeakPageRule(pages[d], blockChars.subarray(from, from + counts[d]), threshold, markup[d]?.roles ?? null);
           return pages;
         } finally {
           spare = rows;

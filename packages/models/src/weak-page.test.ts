@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { COMMENT_DISCUSSION, COMMENT_THREAD, COMMENT_UNKNOWN } from "./comment-markup.js";
 import { applyWeakPageRule, WEAK_PAGE_RULE } from "./weak-page.js";
 
-const blocksOf = (chars: number[]) => chars.map((textChars) => ({ textChars }));
+const blocksOf = (chars: number[]) => Int32Array.from(chars);
 const kept = (scores: Float32Array, threshold: number) => [...scores].map((s) => s >= threshold);
 
 describe("applyWeakPageRule", () => {

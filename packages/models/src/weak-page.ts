@@ -48,13 +48,13 @@ export const WEAK_PAGE_RULE: Readonly<WeakPageRule> = {
 };
 
 /**
- * Applies the weak-page rule to one page's block scores at `threshold` (in place); `blocks` gives
- * each block's text length, `commentRoles` what the comment markup says of each block
- * (CommentContext.roles; null where it says nothing). Returns whether it fired.
+ * Applies the weak-page rule to one page's block scores at `threshold` (in place); `blockChars[b]`
+ * is block b's text length (Block.textChars), `commentRoles` what the comment markup says of each
+ * block (CommentContext.roles; null where it says nothing). Returns whether it fired.
  */
 export function applyWeakPageRule(
   scores: Float32Array,
-  blocks: ReadonlyArray<{ readonly textChars: number }>,
+  blockChars: ArrayLike<number>,
   threshold: number,
   commentRoles: ArrayLike<number> | null = null,
   rule: Readonly<WeakPageRule> = WEAK_PAGE_RULE,
@@ -65,7 +65,7 @@ export function applyWeakPageRule(
     between = 0;
   for (let b = 0; b < scores.length; b++) {
     const s = scores[b];
-    const chars = blocks[b].textChars;
+    const chars = blockChars[b];
     if (s >= threshold) {
       kept += chars;
       if (s >= rule.sure) sure += chars;

@@ -382,7 +382,13 @@ export function withWeakPageRule(
 ): Float32Array[] {
   return scores.map((page, i) => {
     const out = Float32Array.from(page);
-    applyWeakPageRule(out, data.pages[pages[i]].doc.blocks, threshold, data.commentContexts[pages[i]]?.roles ?? null);
+    const blocks = data.pages[pages[i]].doc.blocks;
+    applyWeakPageRule(
+      out,
+      Int32Array.from(blocks, (b) => b.textChars),
+      threshold,
+      data.commentContexts[pages[i]]?.roles ?? null,
+    );
     return out;
   });
 }
