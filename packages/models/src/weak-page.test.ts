@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { COMMENT_DISCUSSION, COMMENT_THREAD, COMMENT_UNKNOWN } from "./comment-markup.js";
 import { applyWeakPageRule, WEAK_PAGE_RULE } from "./weak-page.js";
 
-const blocksOf = (chars: number[]) => Int32Array.from(chars);
+const charsOf = (chars: number[]) => Int32Array.from(chars);
 const kept = (scores: Float32Array, threshold: number) => [...scores].map((s) => s >= threshold);
 
 describe("applyWeakPageRule", () => {
@@ -10,7 +10,7 @@ describe("applyWeakPageRule", () => {
     // A heading kept at 0.6, twelve card teasers at 0.15-0.45 (the threshold 0.5: the bar 0.1), a
     // menu at 0.02.
     const scores = Float32Array.from([0.6, 0.45, 0.3, 0.15, 0.2, 0.25, 0.4, 0.35, 0.3, 0.2, 0.15, 0.12, 0.18, 0.02]);
-    const blocks = blocksOf([40, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 200]);
+    const blocks = charsOf([40, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 60, 200]);
     expect(applyWeakPageRule(scores, blocks, 0.5)).toBe(true);
     expect(kept(scores, 0.5)).toEqual([...Array(13).fill(true), false]);
   });
@@ -18,7 +18,7 @@ describe("applyWeakPageRule", () => {
   it("leaves an article alone: most of what it keeps the model is sure of", () => {
     const before = Float32Array.from([0.95, 0.9, 0.92, 0.55, 0.3, 0.3, 0.3, 0.3]);
     const scores = Float32Array.from(before);
-    expect(applyWeakPageRule(scores, blocksOf([500, 500, 500, 100, 400, 400, 400, 400]), 0.5)).toBe(false);
+    expect(applyWeakPageRule(scores, charsOf([500, 500, 500, 100, 400, 400, 400, 400]), 0.5)).toBe(false);
     expect(scores).toEqual(before);
   });
 
@@ -26,14 +26,14 @@ describe("applyWeakPageRule", () => {
     const before = Float32Array.from([0.6, 0.3, 0.05]);
     const scores = Float32Array.from(before);
     // 195 characters kept, 300 more in the band: under twice the kept text.
-    expect(applyWeakPageRule(scores, blocksOf([195, 300, 2000]), 0.5)).toBe(false);
+    expect(applyWeakPageRule(scores, charsOf([195, 300, 2000]), 0.5)).toBe(false);
     expect(scores).toEqual(before);
   });
 
   it("does nothing on a page where nothing is kept (the empty-page fallback's case)", () => {
     const before = Float32Array.from([0.3, 0.2, 0.1]);
     const scores = Float32Array.from(before);
-    expect(applyWeakPageRule(scores, blocksOf([100, 100, 100]), 0.5)).toBe(false);
+    expect(applyWeakPageRule(scores, charsOf([100, 100, 100]), 0.5)).toBe(false);
     expect(scores).toEqual(before);
   });
 
@@ -46,7 +46,7 @@ describe("applyWeakPageRule", () => {
     expect(justAbove).toBeGreaterThanOrEqual(low);
     expect(justBelow).toBeLessThan(low);
     const before = [...scores];
-    expect(applyWeakPageRule(scores, blocksOf([10, 10, 100, 100, 500, 100, 100, 0]), threshold)).toBe(true);
+    expect(applyWeakPageRule(scores, charsOf([10, 10, 100, 100, 500, 100, 100, 0]), threshold)).toBe(true);
     expect(kept(scores, threshold)).toEqual(before.map((s) => s >= low));
     expect(scores[4]).toBe(0);
     expect(scores[7]).toBe(1);
@@ -58,7 +58,7 @@ describe("applyWeakPageRule", () => {
     // A short kept article (0.6), then a thread of readers' comments at 0.3: without the markup
     // the rule would fire and take the thread into the main text.
     const scores = Float32Array.from([0.6, 0.3, 0.3, 0.3, 0.3]);
-    const blocks = blocksOf([300, 300, 300, 300, 300]);
+    const blocks = charsOf([300, 300, 300, 300, 300]);
     const thread = Uint8Array.from([COMMENT_UNKNOWN, COMMENT_THREAD, COMMENT_THREAD, COMMENT_THREAD, COMMENT_THREAD]);
     expect(applyWeakPageRule(Float32Array.from(scores), blocks, 0.5)).toBe(true);
     const decided = Float32Array.from(scores);
@@ -75,7 +75,7 @@ describe("applyWeakPageRule", () => {
       COMMENT_THREAD,
       COMMENT_UNKNOWN,
     ]);
-    expect(applyWeakPageRule(page, blocksOf([300, 300, 300, 300, 300, 300, 300]), 0.5, roles)).toBe(true);
+    expect(applyWeakPageRule(page, charsOf([300, 300, 300, 300, 300, 300, 300]), 0.5, roles)).toBe(true);
     expect(kept(page, 0.5)).toEqual([true, true, true, true, false, false, true]);
     expect(page[4]).toBeCloseTo(0.3, 6);
   });
